@@ -12,6 +12,8 @@ d_v (value width).
     5. weighted_sum  O = A·V
 """
 
+import math
+import numbers
 import unicodedata
 from dataclasses import dataclass
 
@@ -19,7 +21,6 @@ import numpy as np
 
 from . import _validate as v
 from .lang import tr
-
 
 # ---------------------------------------------------------------- the five steps
 
@@ -42,9 +43,9 @@ def scores(Q, K):
 
 def scale(S, d_k):
     """Step 3. Raw scores (..., n_q, n_k) -> the same scores divided by √d_k."""
-    if not np.isscalar(d_k) or isinstance(d_k, bool) or not d_k > 0:
+    if not isinstance(d_k, numbers.Real) or isinstance(d_k, bool) or not d_k > 0:
         raise ValueError(f"d_k must be a positive number (the width of Q and K), got {d_k!r}.")
-    return v.as_matrix(S, "scores") / np.sqrt(d_k)
+    return v.as_matrix(S, "scores") / math.sqrt(d_k)  # a Python float keeps float32 as float32
 
 
 def softmax(S, axis=-1):
@@ -113,7 +114,8 @@ class Trace:
             ("1", "Q", self.Q, tr("查询：谁在问", "queries: who asks")),
             ("1", "K", self.K, tr("键：供匹配的标签", "keys: labels to match")),
             ("1", "V", self.V, tr("值：要取回的内容", "values: content to fetch")),
-            ("2", "QKᵀ", self.QKT, tr("原始分数：行=谁在问，列=问谁", "raw scores: row = who asks, column = who is asked")),
+            ("2", "QKᵀ", self.QKT, tr("原始分数：行=谁在问，列=问谁",
+                                      "raw scores: row = who asks, column = who is asked")),
             ("3", "S", self.S, s_meaning),
             ("4", "A", self.A, tr("注意力权重，每行和为 1", "attention weights, each row sums to 1")),
             ("5", "O", self.O, tr("输出 A·V，宽度 d_v", "output A·V, width d_v")),
@@ -142,10 +144,10 @@ def attention(Q, K, V, mask=None, scaled=True):
     QKT = scores(Q, K)
     S = scale(QKT, Q.shape[-1]) if scaled else QKT
     if mask is not None:
-        mask = v.as_mask(mask, S.shape)
         S = apply_mask(S, mask)
     A = softmax(S)
-    return Trace(Q=Q, K=K, V=V, QKT=QKT, S=S, A=A, O=weighted_sum(A, V), mask=mask, scaled=scaled)
+    return Trace(Q=Q, K=K, V=V, QKT=QKT, S=S, A=A, O=weighted_sum(A, V),
+                 mask=None if mask is None else np.asarray(mask), scaled=scaled)
 
 
 def self_attention(X, W_q, W_k, W_v, mask=None, scaled=True):

@@ -1,0 +1,340 @@
+"""Figures for the lessons: attention heatmaps, weight bars, dot-product histograms, contributions, curves.
+
+Importing this module registers a Chinese font (``fonts.setup()``) and a projector-friendly style
+(large text, colour-blind-safe colours). Every function returns the matplotlib Figure; in a notebook
+write ``fig = plots.heatmap(...)`` and the inline backend shows it once.
+"""
+
+import math
+import unicodedata
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import Rectangle
+
+from . import fonts
+from .lang import tr
+
+NEG_INF = "\u2212∞"
+MASKED_COLOUR = "#d9d9d9"
+BASE_COLOUR, HIGHLIGHT_COLOUR = "#0072B2", "#D55E00"
+# Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+TOKEN_SIZE, ANNOTATION_SIZE = 14, 13
+MAX_WIDTH = 10.5  # inches: at 100 dpi a notebook shows the figure unscaled, so text keeps its size
+
+STYLE = {
+    "font.size": 13, "axes.titlesize": 16, "axes.labelsize": 14, "xtick.labelsize": 13, "ytick.labelsize": 13,
+    "legend.fontsize": 13, "legend.title_fontsize": 13, "figure.titlesize": 18,
+    "image.cmap": "viridis", "axes.spines.top": False, "axes.spines.right": False,
+    "axes.prop_cycle": mpl.cycler(color=PALETTE),
+}
+
+
+def apply_style():
+    """(Re)apply the Chinese font and the course style, e.g. after ``plt.rcdefaults()``."""
+    fonts.setup()
+    mpl.rcParams.update(STYLE)
+
+
+apply_style()
+
+
+# ---------------------------------------------------------------- helpers
+
+def _array(x, name, ndim, allow_neg_inf=True):
+    """A float copy of ``x`` (the caller's array is never touched) with a clear error if it does not fit."""
+    try:
+        a = np.array(x, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(tr(f"{name} 应该是数字数组，实际是 {type(x).__name__}。",
+                           f"{name} must be an array of numbers, got {type(x).__name__}.")) from None
+    if a.ndim != ndim:
+        several = ndim == 2 and a.ndim == 3
+        hint = tr("多个头请用 plots.heatmaps。", "For several heads use plots.heatmaps.") if several else ""
+        raise ValueError(tr(f"{name} 应该是 {ndim} 维数组，但形状是 {a.shape}。{hint}",
+                            f"{name} must be {ndim}-D, got shape {a.shape}. {hint}").strip())
+    bad = np.isnan(a) | np.isposinf(a) | (np.isneginf(a) & (not allow_neg_inf))
+    if bad.any():
+        raise ValueError(tr(f"{name} 含有无法画出的值（NaN 或 ∞），位置 {np.argwhere(bad)[0].tolist()}。",
+                            f"{name} has values that cannot be drawn (NaN or ∞) at {np.argwhere(bad)[0].tolist()}."))
+    return a
+
+
+def _labels(labels, n, name, what):
+    labels = [str(label) for label in labels]
+    if len(labels) != n:
+        raise ValueError(tr(f"{name} 有 {len(labels)} 个标签，但数据有 {n} 个{what}：每个{what}一个标签。",
+                            f"{name} has {len(labels)} labels but the data has {n} ({what}): one label each."))
+    return labels
+
+
+def _fmt(value, fmt):
+    """A number as shown on a figure: −∞ for masked scores, a true minus sign for negatives."""
+    return NEG_INF if np.isneginf(value) else fmt.format(value).replace("-", "\u2212")
+
+
+def _contrast(rgba):
+    """Black or white, whichever reads better on a cell of colour ``rgba``."""
+    r, g, b = rgba[:3]
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
+
+
+def _width(text):
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _axes(ax, figsize):
+    if ax is not None:
+        return ax.figure, ax
+    fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return fig, ax
+
+
+def _draw_matrix(ax, M, row_labels, col_labels, *, cmap, vmin, vmax, annotate, fmt, size, token_size=TOKEN_SIZE):
+    """One matrix as coloured cells; −∞ cells grey, hatched and marked −∞."""
+    n_q, n_k = M.shape
+    masked = np.isneginf(M)
+    cmap = mpl.colormaps[cmap or mpl.rcParams["image.cmap"]].with_extremes(bad=MASKED_COLOUR)
+    im = ax.imshow(np.ma.masked_array(M, mask=masked), cmap=cmap, vmin=vmin, vmax=vmax)
+    for i, j in np.argwhere(masked):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", edgecolor="#9a9a9a", linewidth=0))
+    if annotate:
+        for i in range(n_q):
+            for j in range(n_k):
+                colour = "black" if masked[i, j] else _contrast(cmap(im.norm(M[i, j])))
+                ax.text(j, i, _fmt(M[i, j], fmt), ha="center", va="center", color=colour, fontsize=size)
+    rotate = max(map(_width, col_labels), default=0) > 6
+    ax.set_xticks(range(n_k), labels=col_labels, fontsize=token_size,
+                  rotation=45 if rotate else 0, ha="right" if rotate else "center")
+    ax.set_yticks(range(n_q), labels=row_labels, fontsize=token_size)
+    ax.set_xticks(np.arange(n_k + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(n_q + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", linewidth=2)
+    ax.tick_params(which="minor", length=0)
+    ax.tick_params(which="major", length=0)
+    ax.spines[:].set_visible(False)
+    return im
+
+
+def _range(Ms, vmin, vmax):
+    finite = np.concatenate([M[np.isfinite(M)] for M in Ms])
+    if vmin is None:
+        vmin = float(finite.min()) if finite.size else 0.0
+    if vmax is None:
+        vmax = float(finite.max()) if finite.size else 1.0
+    return vmin, vmax
+
+
+# ---------------------------------------------------------------- figures
+
+def heatmap(M, row_labels, col_labels, *, ax=None, title=None, annotate=True, fmt="{:.2f}", cmap=None,
+            vmin=None, vmax=None, row_title=None, col_title=None):
+    """A score or weight matrix (n_q × n_k; rectangular for cross-attention) with the tokens on the axes.
+    Row i = who asks, column j = who is asked. −∞ entries (masked scores) are grey, hatched and marked −∞."""
+    M = _array(M, "M", 2)
+    n_q, n_k = M.shape
+    row_labels = _labels(row_labels, n_q, "row_labels", tr("行", "rows"))
+    col_labels = _labels(col_labels, n_k, "col_labels", tr("列", "columns"))
+    fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), min(8.5, max(4.0, 1.8 + 0.7 * n_q))))
+    vmin, vmax = _range([M], vmin, vmax)
+    size = ANNOTATION_SIZE if n_k <= 8 else 12
+    im = _draw_matrix(ax, M, row_labels, col_labels, cmap=cmap, vmin=vmin, vmax=vmax, annotate=annotate,
+                      fmt=fmt, size=size)
+    ax.set_ylabel(row_title if row_title is not None else tr("查询（谁在问）", "query (who asks)"))
+    ax.set_xlabel(col_title if col_title is not None else tr("键（被问的词）", "key (who is asked)"))
+    if title:
+        ax.set_title(title)
+    fig.colorbar(im, ax=ax, shrink=0.85)
+    return fig
+
+
+def heatmaps(Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, vmin=0, vmax=1,
+             row_title=None, col_title=None):
+    """Several small heatmaps side by side on one colour scale (e.g. one per attention head);
+    ``vmin=None`` / ``vmax=None`` take the range of all the matrices."""
+    Ms = [_array(M, f"Ms[{k}]", 2) for k, M in enumerate(Ms)]
+    if not Ms:
+        raise ValueError(tr("Ms 是空的：至少给一个矩阵。", "Ms is empty: give at least one matrix."))
+    titles = _labels(titles, len(Ms), "titles", tr("矩阵", "matrices"))
+    n_q, n_k = Ms[0].shape
+    for k, M in enumerate(Ms):
+        if M.shape != (n_q, n_k):
+            raise ValueError(tr(f"所有矩阵形状要相同：Ms[0] 是 {Ms[0].shape}，Ms[{k}] 是 {M.shape}。",
+                                f"all matrices must have one shape: Ms[0] is {Ms[0].shape}, Ms[{k}] is {M.shape}."))
+    row_labels = _labels(row_labels, n_q, "row_labels", tr("行", "rows"))
+    col_labels = _labels(col_labels, n_k, "col_labels", tr("列", "columns"))
+    ncols = ncols or min(len(Ms), 4)
+    nrows = math.ceil(len(Ms) / ncols)
+    panel = min(max(2.6, 0.55 * n_k + 1.0), (MAX_WIDTH - 1.2) / ncols)
+    height = nrows * (panel * max(0.4, n_q / n_k) + 0.6) + (0.6 if suptitle else 0.2)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(panel * ncols + 1.2, height), layout="constrained",
+                             squeeze=False)
+    vmin, vmax = _range(Ms, vmin, vmax)
+    cell = panel / n_k  # inches per cell: small cells get smaller text and no numbers
+    for ax in axes.flat[len(Ms):]:
+        ax.remove()
+    for k, ax in enumerate(axes.flat[:len(Ms)]):
+        im = _draw_matrix(ax, Ms[k], row_labels, col_labels, cmap=None, vmin=vmin, vmax=vmax,
+                          annotate=n_q * n_k <= 36 and cell >= 0.5, fmt="{:.2f}", size=12,
+                          token_size=TOKEN_SIZE if cell >= 0.55 else 12)
+        ax.set_title(titles[k])
+        if k % ncols:
+            ax.set_yticklabels([])
+        else:
+            ax.set_ylabel(row_title if row_title is not None else tr("查询（谁在问）", "query (who asks)"))
+        if k >= len(Ms) - ncols:
+            ax.set_xlabel(col_title if col_title is not None else tr("键（被问的词）", "key (who is asked)"))
+    fig.colorbar(im, ax=list(axes.flat[:len(Ms)]), shrink=0.85)
+    if suptitle:
+        fig.suptitle(suptitle)
+    return fig
+
+
+def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt="{:.2f}", ylabel=None):
+    """One query's weights (or scores, which may be negative or −∞) as labelled bars.
+    ``highlight`` is the index (or label) of the bar to emphasise."""
+    values = _array(values, "values", 1)
+    labels = _labels(labels, values.size, "labels", tr("个值", "values"))
+    if highlight is not None and not isinstance(highlight, (int, np.integer)):
+        if highlight not in labels:
+            raise ValueError(tr(f"highlight={highlight!r} 不在 labels {labels} 里。",
+                                f"highlight={highlight!r} is not one of the labels {labels}."))
+        highlight = labels.index(highlight)
+    elif highlight is not None and not -values.size <= highlight < values.size:
+        raise ValueError(tr(f"highlight={highlight} 超出范围：只有 {values.size} 个柱子。",
+                            f"highlight={highlight} is out of range: there are {values.size} bars."))
+    elif highlight is not None:
+        highlight = int(highlight) % values.size
+    fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 1.0 + 0.9 * values.size)), 4.2))
+    finite = np.isfinite(values)
+    heights = np.where(finite, values, 0.0)
+    colours = [HIGHLIGHT_COLOUR if i == highlight else BASE_COLOUR for i in range(values.size)]
+    ax.bar(range(values.size), heights, color=colours, width=0.65)
+    lo, hi = min(0.0, heights.min()), max(0.0, heights.max())
+    pad = 0.15 * ((hi - lo) or 1.0)
+    for i, (v, h) in enumerate(zip(values, heights)):
+        ax.text(i, h + (pad / 4 if h >= 0 else -pad / 4), _fmt(v, fmt), ha="center", va="bottom" if h >= 0 else "top",
+                fontsize=ANNOTATION_SIZE, color="dimgray" if not finite[i] else "black")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylim(ylim if ylim is not None else (lo - pad if lo < 0 else 0, hi + pad))
+    ax.set_xticks(range(values.size), labels=labels, fontsize=TOKEN_SIZE)
+    if highlight is not None:
+        ax.get_xticklabels()[highlight].set_color(HIGHLIGHT_COLOUR)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def dot_product_histograms(samples, *, bins=60):
+    """``samples`` maps d_k to 1-D arrays of q·k values: one histogram per d_k on a shared x axis,
+    each marked with the measured standard deviation and √d_k side by side."""
+    if not isinstance(samples, dict) or not samples:
+        raise ValueError(tr("samples 应该是非空字典：d_k -> 点积数组。",
+                            "samples must be a non-empty dict d_k -> dot products."))
+    items = []
+    for d_k, x in sorted(samples.items()):
+        if isinstance(d_k, bool) or not isinstance(d_k, (int, float, np.integer, np.floating)) or d_k <= 0:
+            raise ValueError(tr(f"键 d_k 应该是正数，得到 {d_k!r}。",
+                                f"each key d_k must be a positive number, got {d_k!r}."))
+        x = _array(x, f"samples[{d_k}]", 1, allow_neg_inf=False)
+        if x.size < 2:
+            raise ValueError(tr(f"samples[{d_k}] 至少需要 2 个值。", f"samples[{d_k}] needs at least 2 values."))
+        items.append((d_k, x))
+    ncols = 2 if len(items) == 4 else min(len(items), 3)
+    nrows = math.ceil(len(items) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=((5.5, 9.5, MAX_WIDTH)[ncols - 1], 3.5 * nrows + 0.4), sharex=True,
+                             layout="constrained", squeeze=False)
+    everything = np.concatenate([x for _, x in items])
+    edges = np.linspace(everything.min(), everything.max(), bins + 1)
+    for ax in axes.flat[len(items):]:
+        ax.remove()
+    for k, (ax, (d_k, x)) in enumerate(zip(axes.flat, items)):
+        std = x.std()
+        ax.hist(x, bins=edges, color=BASE_COLOUR)
+        for s in (-std, std):
+            ax.axvline(s, color=HIGHLIGHT_COLOUR, linestyle="--", linewidth=1.5)
+        ax.set_title(f"$d_k$ = {d_k:g}")
+        ax.text(0.03, 0.96, tr("标准差", "std") + f" = {std:.2f}\n" + r"$\sqrt{d_k}$" + f" = {math.sqrt(d_k):.2f}",
+                transform=ax.transAxes, va="top", fontsize=ANNOTATION_SIZE,
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+        if k % ncols == 0:
+            ax.set_ylabel(tr("次数", "count"))
+        if k >= len(items) - ncols:
+            ax.set_xlabel(tr(r"点积 $q \cdot k$", r"dot product $q \cdot k$"))
+    return fig
+
+
+def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=None):
+    """Output row O_i = Σ_j a_ij·V_j: per output dimension, the signed contributions a_ij·V_j stacked
+    (positive up, negative down, one colour per value row) and O_i marked as a black bar."""
+    a = _array(weights, "weights", 1, allow_neg_inf=False)
+    V = _array(V, "V", 2, allow_neg_inf=False)
+    if V.shape[0] != a.size:
+        raise ValueError(tr(f"weights 有 {a.size} 个权重，但 V 有 {V.shape[0]} 行（形状 {V.shape}）："
+                            "每个值行一个权重。",
+                            f"weights has {a.size} entries but V has {V.shape[0]} rows (shape {V.shape}): "
+                            "one weight per value row."))
+    value_labels = _labels(value_labels, a.size, "value_labels", tr("值行", "value rows"))
+    d_v = V.shape[1]
+    dim_labels = _labels(dim_labels if dim_labels is not None else [tr(f"第 {d} 维", f"dim {d}") for d in range(d_v)],
+                         d_v, "dim_labels", tr("维", "dimensions"))
+    C = a[:, None] * V
+    O = C.sum(axis=0)
+    colours = PALETTE if a.size <= len(PALETTE) else mpl.colormaps["viridis"](np.linspace(0, 0.95, a.size))
+    fig, ax = _axes(ax, (min(MAX_WIDTH, max(6.5, 3.5 + 1.3 * d_v)), 4.8))
+    up, down = np.zeros(d_v), np.zeros(d_v)
+    for j in range(a.size):
+        bottom = np.where(C[j] >= 0, up, down)
+        ax.bar(range(d_v), C[j], bottom=bottom, width=0.6, color=colours[j], edgecolor="white", linewidth=0.8,
+               label=f"{_fmt(a[j], '{:.2f}')} × V[{value_labels[j]}]")
+        up, down = np.where(C[j] >= 0, up + C[j], up), np.where(C[j] < 0, down + C[j], down)
+    ax.hlines(O, np.arange(d_v) - 0.4, np.arange(d_v) + 0.4, color="black", linewidth=3,
+              label=tr(r"输出 $O_i$（合计）", r"output $O_i$ (sum)"))
+    for d in range(d_v):
+        ax.text(d + 0.42, O[d], _fmt(O[d], "{:.2f}"), va="center", fontsize=ANNOTATION_SIZE)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(range(d_v), labels=dim_labels)
+    ax.set_xlim(-0.6, d_v - 0.2)
+    ax.set_ylabel(tr(r"贡献 $a_{ij}\,V_j$", r"contribution $a_{ij}\,V_j$"))
+    ax.set_title(title if title is not None
+                 else tr("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"))
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    return fig
+
+
+def line(xs, ys_by_label, *, logx=False, logy=False, xlabel=None, ylabel=None, title=None, ax=None):
+    """Curves sharing one x axis: ``ys_by_label`` maps a legend label to y values (NaN leaves a gap)."""
+    xs = _array(xs, "xs", 1, allow_neg_inf=False)
+    if not isinstance(ys_by_label, dict) or not ys_by_label:
+        raise ValueError(tr("ys_by_label 应该是非空字典：图例标签 -> y 值。",
+                            "ys_by_label must be a non-empty dict label -> y values."))
+    curves = []
+    for label, ys in ys_by_label.items():
+        ys = np.array(ys, dtype=float)
+        if ys.shape != xs.shape:
+            raise ValueError(tr(f"“{label}” 有 {ys.size} 个 y 值，但 xs 有 {xs.size} 个。",
+                                f"{label!r} has {ys.size} y values but xs has {xs.size}."))
+        if logy and (ys[np.isfinite(ys)] <= 0).any():
+            raise ValueError(tr(f"logy=True 需要正的 y 值，但 “{label}” 里有 ≤ 0 的值。",
+                                f"logy=True needs positive y values, but {label!r} has values ≤ 0."))
+        curves.append((str(label), ys))
+    if logx and (xs <= 0).any():
+        raise ValueError(tr("logx=True 需要正的 x 值。", "logx=True needs positive x values."))
+    fig, ax = _axes(ax, (6.8, 4.6))
+    for k, (label, ys) in enumerate(curves):
+        ax.plot(xs, ys, marker="osD^v"[k % 5], linestyle=("-", "--", "-.", ":")[k % 4], linewidth=2, label=label)
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.grid(True, alpha=0.3)
+    for setter, text in ((ax.set_xlabel, xlabel), (ax.set_ylabel, ylabel), (ax.set_title, title)):
+        if text:
+            setter(text)
+    if len(curves) > 1 or curves[0][0]:
+        ax.legend()
+    return fig

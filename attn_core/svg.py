@@ -1,0 +1,244 @@
+"""Small SVG drawing kit for the explorers: bars, heatmaps, gauges and tables as plain strings.
+
+The browser draws the SVG, so an explorer update costs string building (about a millisecond), not a
+matplotlib draw. Output is deterministic: fixed number formatting, no ids, no timestamps, so the same
+state always gives the same text (nbval compares it). Sizes are in CSS pixels; every text is at least
+14 px so a projected figure stays readable. Colours: viridis for values, greys for structure.
+"""
+
+from html import escape
+
+import numpy as np
+
+from .fonts import CSS_FAMILY
+
+# the same CJK-first font list as the rest of the course, quoted for an XML attribute
+FONT_FAMILY = CSS_FAMILY.replace('"', "'")
+MIN_FONT = 14
+INK = "#222222"
+MUTED = "#666666"
+GRID = "#d0d0d0"
+BAR = "#31688e"          # viridis 0.35: dark enough for white text, distinct from the ghost outline
+GHOST = "#444444"
+MASKED = "#e3e3e3"
+HIGHLIGHT = "#000000"
+ERROR = "#b00020"
+
+# viridis sampled at 0, 1/16, ..., 1 (matplotlib's table); linear interpolation in between is
+# indistinguishable on screen and keeps matplotlib out of the update path.
+_VIRIDIS = np.array([[int(h[i:i + 2], 16) for i in (1, 3, 5)] for h in (
+    "#440154", "#48186a", "#472d7b", "#424086", "#3b528b", "#33638d", "#2c728e", "#26828e", "#21918c",
+    "#1fa088", "#28ae80", "#3fbc73", "#5ec962", "#84d44b", "#addc30", "#d8e219", "#fde725")], dtype=float)
+
+
+def fmt(x, digits=2):
+    """Fixed-point text with a true minus sign; never "−0.00"."""
+    s = f"{float(x):.{digits}f}"
+    if s.startswith("-"):
+        s = "0." + "0" * digits if float(s) == 0 else "−" + s[1:]
+    return s
+
+
+def esc(text):
+    return escape(str(text), quote=True)
+
+
+def _viridis_exact(t):
+    t = t * (len(_VIRIDIS) - 1)
+    i = min(int(t), len(_VIRIDIS) - 2)
+    rgb = _VIRIDIS[i] + (t - i) * (_VIRIDIS[i + 1] - _VIRIDIS[i])
+    return "#" + "".join(f"{int(round(c)):02x}" for c in rgb)
+
+
+_LUT = tuple(_viridis_exact(k / 255) for k in range(256))  # 256 levels, like matplotlib's colormaps
+
+
+def viridis(t):
+    """Colour for t in [0, 1] (clipped) as "#rrggbb"."""
+    return _LUT[int(min(max(t, 0.0), 1.0) * 255 + 0.5)]
+
+
+def ink_on(t):
+    """Readable text colour on viridis(t): white on the dark half, black on the light half."""
+    return "#ffffff" if t < 0.55 else "#000000"
+
+
+def text_width(text, size):
+    """Rough rendered width in px: a hanzi/fullwidth char ≈ 1 em, other chars ≈ 0.6 em."""
+    return sum(size if ord(ch) > 0x2E80 else 0.6 * size for ch in str(text))
+
+
+class Svg:
+    """Collects SVG elements; ``render()`` returns the document as one string."""
+
+    def __init__(self, width, height, title=""):
+        self.width, self.height, self.title = int(width), int(height), title
+        self.parts = []
+
+    def rect(self, x, y, w, h, fill="none", stroke=None, sw=1.0, dash=None, opacity=None):
+        attrs = f'x="{x:.1f}" y="{y:.1f}" width="{max(w, 0):.1f}" height="{max(h, 0):.1f}" fill="{fill}"'
+        if stroke:
+            attrs += f' stroke="{stroke}" stroke-width="{sw:g}"'
+        if dash:
+            attrs += f' stroke-dasharray="{dash}"'
+        if opacity is not None:
+            attrs += f' fill-opacity="{opacity:g}"'
+        self.parts.append(f"<rect {attrs}/>")
+
+    def line(self, x1, y1, x2, y2, stroke=GRID, sw=1.0, dash=None):
+        attrs = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" stroke-width="{sw:g}"'
+        if dash:
+            attrs += f' stroke-dasharray="{dash}"'
+        self.parts.append(f"<line {attrs}/>")
+
+    def text(self, x, y, s, size=16, anchor="start", fill=INK, bold=False, rotate=None):
+        if size < MIN_FONT:
+            raise ValueError(f"font size {size}px is below the projector minimum of {MIN_FONT}px.")
+        attrs = f'x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" fill="{fill}"'
+        if anchor != "start":
+            attrs += f' text-anchor="{anchor}"'
+        if bold:
+            attrs += ' font-weight="bold"'
+        if rotate is not None:
+            attrs += f' transform="rotate({rotate:g} {x:.1f} {y:.1f})"'
+        self.parts.append(f"<text {attrs}>{esc(s)}</text>")
+
+    def render(self):
+        self.width, self.height = int(round(self.width)), int(round(self.height))
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+                f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT_FAMILY}" role="img" '
+                f'style="max-width:100%;height:auto;background:#ffffff">')
+        title = f"<title>{esc(self.title)}</title>" if self.title else ""
+        return head + title + "".join(self.parts) + "</svg>"
+
+
+# ---------------------------------------------------------------- components
+
+def bars(svg, x, y, values, labels, *, width, height, ghost=None, sublabels=None, title="",
+         vmin=0.0, vmax=1.0, ticks=(0.0, 0.5, 1.0), colors=None, ghost_label=None):
+    """Vertical bars at (x, y) inside a width × height box (title and labels included).
+
+    ``ghost`` draws a dashed outline at another set of values (e.g. the default setting);
+    ``sublabels`` adds a second label line under each token. Values below ``vmin`` grow downwards
+    from the zero line when vmin < 0. Returns nothing; draws into ``svg``.
+    """
+    n = len(values)
+    top = y + (30 if title else 8)
+    label_h = 26 + (22 if sublabels is not None else 0)
+    plot_h = height - (top - y) - label_h - 20
+    axis_w = 46
+    slot = (width - axis_w) / max(n, 1)
+    bar_w = min(slot * 0.62, 80)
+    span = vmax - vmin
+
+    def ypos(v):
+        return top + 20 + plot_h * (vmax - min(max(v, vmin), vmax)) / span
+
+    if title:
+        svg.text(x, y + 20, title, size=17, bold=True)
+    for t in ticks:
+        svg.line(x + axis_w, ypos(t), x + width, ypos(t), stroke=GRID)
+        svg.text(x + axis_w - 6, ypos(t) + 5, fmt(t, 1), size=14, anchor="end", fill=MUTED)
+    zero = ypos(0.0)
+    svg.line(x + axis_w, zero, x + width, zero, stroke=MUTED, sw=1.5)
+    for j, val in enumerate(values):
+        cx = x + axis_w + slot * (j + 0.5)
+        fill = colors[j] if colors is not None else BAR
+        y0, y1 = sorted((zero, ypos(val)))
+        svg.rect(cx - bar_w / 2, y0, bar_w, y1 - y0, fill=fill)
+        if ghost is not None:
+            g0, g1 = sorted((zero, ypos(ghost[j])))
+            svg.rect(cx - bar_w / 2 - 4, g0, bar_w + 8, g1 - g0, stroke=GHOST, sw=2, dash="6 4")
+        if val < 0:
+            label_y = y1 + 18
+        else:
+            label_y = min(y0, ypos(ghost[j]) if ghost is not None and ghost[j] > 0 else y0) - 7
+        svg.text(cx, label_y, fmt(val), size=15, anchor="middle", bold=True)
+        base = top + 20 + plot_h + 22
+        svg.text(cx, base, labels[j], size=16, anchor="middle")
+        if sublabels is not None:
+            svg.text(cx, base + 21, sublabels[j], size=14, anchor="middle", fill=MUTED)
+    if ghost is not None and ghost_label:
+        lx = x + width - text_width(ghost_label, 14) - 30
+        svg.rect(lx, y + 8, 22, 14, stroke=GHOST, sw=2, dash="6 4")
+        svg.text(lx + 28, y + 20, ghost_label, size=14, fill=MUTED)
+
+
+def heatmap(svg, x, y, A, rows, cols, *, cell=56, title="", row_title="", col_title="", highlight_row=None,
+            masked=None, muted_rows=(), muted_cols=(), row_label_w=None):
+    """Weights A (n_q × n_k) as coloured cells with their values; rows = queries, columns = keys.
+
+    Colour scale is fixed to [0, 1] (viridis) so pictures stay comparable while sliders move.
+    ``masked`` (boolean, True = may attend) greys out and strikes through the masked cells.
+    Returns (width, height) used.
+    """
+    A = np.asarray(A)
+    n_q, n_k = A.shape
+    if row_label_w is None:
+        row_label_w = max([text_width(r, 16) for r in rows] + [text_width(row_title + " ↓", 15)]) + 14
+    size = 14 if cell < 52 else 15
+    gx = x + row_label_w
+    ty = y + (26 if title else 0)
+    if title:
+        svg.text(x, y + 19, title, size=17, bold=True)
+    svg.text(gx, ty + 20, col_title, size=15, fill=MUTED)
+    svg.text(gx - 8, ty + 44, row_title + " ↓", size=15, fill=MUTED, anchor="end")
+    gy = ty + 52 + 10
+    for j, c in enumerate(cols):
+        svg.text(gx + cell * (j + 0.5), gy - 8, c, size=16 if cell >= 44 else 14, anchor="middle",
+                 fill=MUTED if j in muted_cols else INK)
+    for i in range(n_q):
+        cy = gy + cell * i
+        svg.text(gx - 8, cy + cell / 2 + 6, rows[i], size=16 if cell >= 44 else 14, anchor="end",
+                 fill=MUTED if i in muted_rows else INK)
+        for j in range(n_k):
+            cx = gx + cell * j
+            if masked is not None and not masked[i, j]:
+                svg.rect(cx, cy, cell, cell, fill=MASKED, stroke="#ffffff", sw=1)
+                svg.line(cx + 4, cy + cell - 4, cx + cell - 4, cy + 4, stroke="#a0a0a0", sw=1.5)
+                svg.text(cx + cell / 2, cy + cell / 2 + 5, "0", size=size, anchor="middle", fill=MUTED)
+                continue
+            t = float(A[i, j])
+            svg.rect(cx, cy, cell, cell, fill=viridis(t), stroke="#ffffff", sw=1)
+            svg.text(cx + cell / 2, cy + cell / 2 + 5, fmt(t), size=size, anchor="middle", fill=ink_on(t))
+    if highlight_row is not None:
+        hy = gy + cell * highlight_row
+        svg.rect(gx - 2, hy - 2, cell * n_k + 4, cell + 4, stroke=HIGHLIGHT, sw=3.5)
+        svg.rect(gx + 1, hy + 1, cell * n_k - 2, cell - 2, stroke="#ffffff", sw=1.5)
+    return row_label_w + cell * n_k, gy - y + cell * n_q
+
+
+def colorbar(svg, x, y, *, width=220, label="", masked_label=None):
+    """Horizontal legend for the [0, 1] viridis scale (10 steps), optionally with the masked swatch."""
+    steps = 10
+    for k in range(steps):
+        svg.rect(x + width * k / steps, y, width / steps + 0.5, 14, fill=viridis((k + 0.5) / steps))
+    svg.text(x, y + 32, "0", size=14, anchor="middle", fill=MUTED)
+    svg.text(x + width / 2, y + 32, "0.5", size=14, anchor="middle", fill=MUTED)
+    svg.text(x + width, y + 32, "1", size=14, anchor="middle", fill=MUTED)
+    if label:
+        svg.text(x + width + 14, y + 13, label, size=14, fill=MUTED)
+    if masked_label:
+        mx = x + width + 24 + text_width(label, 14)
+        svg.rect(mx, y, 18, 14, fill=MASKED, stroke="#a0a0a0")
+        svg.line(mx + 2, y + 12, mx + 16, y + 2, stroke="#a0a0a0", sw=1.5)
+        svg.text(mx + 24, y + 13, masked_label, size=14, fill=MUTED)
+
+
+def gauge(svg, x, y, *, width, value, vmax, label, text):
+    """A labelled horizontal meter: track 0..vmax, filled up to ``value``, ``text`` on the right."""
+    svg.text(x, y + 15, label, size=15)
+    ty = y + 24
+    svg.rect(x, ty, width, 16, fill="#eeeeee", stroke=GRID)
+    frac = min(max(value / vmax, 0.0), 1.0) if vmax > 0 else 0.0
+    svg.rect(x, ty, width * frac, 16, fill=BAR)
+    svg.text(x + width + 10, ty + 14, text, size=15, bold=True)
+
+
+def table(svg, x, y, rows, col_x, *, header=True, size=15, line_h=22):
+    """Rows of text cells at the given column offsets; the first row bold when ``header``."""
+    for r, cells in enumerate(rows):
+        for c, cell in enumerate(cells):
+            svg.text(x + col_x[c], y + line_h * (r + 1), cell, size=size, bold=header and r == 0,
+                     fill=INK if (r == 0 or c != len(cells) - 1) else MUTED)
+    return line_h * len(rows) + 6

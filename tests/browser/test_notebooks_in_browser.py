@@ -1,0 +1,277 @@
+"""What a learner sees: every notebook run in JupyterLab, explorers moved, homework checked.
+
+nbval proves the kernel side; these tests open each notebook in JupyterLab (headless Chromium),
+restart the kernel and run all cells, then look at the page: no error output, every figure displayed,
+every explorer's picture changes when its controls move, and the homework check cells answer.
+"""
+
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPORT
+from .lab import ROOT
+
+pytestmark = pytest.mark.browser
+
+NB_DIR = ROOT / "notebooks"
+NOTEBOOKS = [p.relative_to(NB_DIR).as_posix()
+             for p in sorted(NB_DIR.glob("*.ipynb")) + sorted((NB_DIR / "exercises").glob("*.ipynb"))]
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+HANZI = "我喜欢学习语言那只动物没过街因为它太累了"
+
+JS_PROMPTS = f"""() => [...document.querySelectorAll('{PANEL} .jp-CodeCell .jp-InputArea-prompt')]
+                      .map(e => e.innerText.trim())"""
+JS_ERRORS = f"""() => {{
+  const cells = [...document.querySelectorAll('{PANEL} .jp-Cell')];
+  const sel = '{PANEL} .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]';
+  return [...document.querySelectorAll(sel)]
+    .map(o => [cells.indexOf(o.closest('.jp-Cell')) + 1, o.innerText.slice(0, 400)]);
+}}"""
+JS_BROKEN_IMAGES = f"""() => {{
+  const cells = [...document.querySelectorAll('{PANEL} .jp-Cell')];
+  const imgs = [...document.querySelectorAll('{PANEL} .jp-OutputArea img')];
+  return {{total: imgs.length,
+          broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0))
+                      .map(i => cells.indexOf(i.closest('.jp-Cell')) + 1)}};
+}}"""
+# Characters drawn as the same glyph as an unassigned code point are tofu boxes.
+JS_TOFU = """([chars, family]) => {
+  const c = document.createElement('canvas'); c.width = 64; c.height = 64;
+  const g = c.getContext('2d');
+  const draw = ch => { g.clearRect(0, 0, 64, 64); g.font = `40px ${family}`; g.fillText(ch, 4, 48);
+                       return Array.from(g.getImageData(0, 0, 64, 64).data).join(','); };
+  const tofu = draw('\\u{10FFFD}'), blank = (g.clearRect(0, 0, 64, 64), draw(' '));
+  return [...chars].filter(ch => { const d = draw(ch); return d === tofu || d === blank; });
+}"""
+
+
+class Notebook:
+    """One notebook open in JupyterLab."""
+
+    def __init__(self, page, name):
+        self.page, self.name = page, name
+
+    def idle(self, timeout=120_000):
+        self.page.get_by_text("| Idle").wait_for(timeout=timeout)
+
+    def menu(self, top, command):
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=top).click()
+        self.page.click(f'li.lm-Menu-item[data-command="{command}"]')
+
+    def restart_and_run_all(self, timeout=180):
+        """Clear outputs, restart the kernel, run every cell; wait until each code cell has a number."""
+        self.menu("Edit", "editmenu:clear-all")
+        self.menu("Run", "runmenu:restart-and-run-all")
+        self.page.click(".jp-Dialog-button.jp-mod-accept")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            prompts = self.page.evaluate(JS_PROMPTS)
+            if prompts and all(p[1:-2].strip().isdigit() for p in prompts):
+                break
+            time.sleep(0.25)
+        else:
+            pytest.fail(f"{self.name}: cells still not run after {timeout} s: {prompts}", pytrace=False)
+        self.idle()
+        # widgets render asynchronously after the kernel goes idle
+        self.page.wait_for_function(
+            f"""() => ![...document.querySelectorAll('{PANEL} .jp-OutputArea-output')]
+                       .some(o => o.innerText.includes('Loading widget'))""", timeout=30_000)
+        self.page.wait_for_timeout(500)
+
+    def errors(self):
+        return self.page.evaluate(JS_ERRORS)
+
+    def images(self):
+        return self.page.evaluate(JS_BROKEN_IMAGES)
+
+    def screenshot(self, path):
+        height = self.page.evaluate(f"""() => {{
+            const s = document.querySelector('{PANEL} .jp-WindowedPanel-outer');
+            return s ? s.scrollHeight : 1000; }}""")
+        self.page.set_viewport_size({"width": 1400, "height": min(height + 200, 30_000)})
+        self.page.wait_for_timeout(300)
+        self.page.screenshot(path=str(path))
+        self.page.set_viewport_size({"width": 1400, "height": 1000})
+
+    def explorers(self):
+        """Output areas that hold widget controls next to a picture (an explorer)."""
+        outs = self.page.locator(f"{PANEL} .jp-OutputArea-output")
+        return [outs.nth(i) for i in range(outs.count())
+                if outs.nth(i).locator(".widget-slider, .widget-toggle-buttons, .widget-checkbox, "
+                                       ".widget-dropdown").count()
+                and outs.nth(i).locator(".widget-html-content svg, .widget-html-content table").count()]
+
+
+def picture(explorer):
+    return explorer.evaluate("""o => [...o.querySelectorAll('.widget-html-content')]
+                                      .map(h => h.innerHTML).join('\\n')""")
+
+
+def wait_for_new_picture(explorer, before, what, timeout=10):
+    """The explorer's picture must change, and must not turn into its error line (⚠ …)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = picture(explorer)
+        if now != before:
+            error = explorer.locator(".widget-html-content", has_text="⚠")
+            if error.count():
+                pytest.fail(f"{what}: the explorer shows an error: {error.first.inner_text()}", pytrace=False)
+            return
+        time.sleep(0.05)
+    pytest.fail(f"{what}: the picture did not change", pytrace=False)
+
+
+def exercise_controls(nb, explorer, label):
+    """Move every slider (End/Home), toggle every toggle and checkbox once; the picture must change."""
+    handles = explorer.locator(".widget-slider:not(.mod-disabled) .noUi-handle")
+    for i in range(handles.count()):
+        h = handles.nth(i)
+        if h.evaluate("h => !!h.closest('[disabled]')"):
+            continue  # a greyed-out slider (e.g. padding length while the mask mode is not padding)
+        h.focus()
+        before = picture(explorer)
+        at_max = h.get_attribute("aria-valuenow") == h.get_attribute("aria-valuemax")
+        key = "Home" if at_max else "End"
+        h.press(key)
+        wait_for_new_picture(explorer, before, f"{nb.name} {label}: slider {i + 1} moved to {key}")
+        before = picture(explorer)
+        h.press("End" if at_max else "Home")
+        wait_for_new_picture(explorer, before, f"{nb.name} {label}: slider {i + 1} moved back")
+    buttons = explorer.locator(".widget-toggle-buttons button:not(.mod-active)")
+    for i in range(buttons.count()):
+        before = picture(explorer)
+        buttons.nth(i).click()
+        wait_for_new_picture(explorer, before, f"{nb.name} {label}: toggle button {i + 1}")
+    boxes = explorer.locator(".widget-checkbox input")
+    for i in range(boxes.count()):
+        before = picture(explorer)
+        boxes.nth(i).click()
+        wait_for_new_picture(explorer, before, f"{nb.name} {label}: checkbox {i + 1}")
+        boxes.nth(i).click()
+    selects = explorer.locator(".widget-dropdown select")
+    for i in range(selects.count()):
+        options = selects.nth(i).locator("option")
+        if options.count() > 1:
+            before = picture(explorer)
+            current = selects.nth(i).evaluate("s => s.selectedIndex")
+            selects.nth(i).select_option(index=(current + 1) % options.count())
+            wait_for_new_picture(explorer, before, f"{nb.name} {label}: dropdown {i + 1}")
+
+
+JS_LATENCY_SETUP = """o => {
+  window.__lat = []; window.__t0 = null;
+  if (!window.__keydown) {
+    document.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true);
+    window.__keydown = true;
+  }
+  if (window.__obs) window.__obs.disconnect();
+  window.__obs = new MutationObserver(() => {
+    const t0 = window.__t0; if (t0 === null) return; window.__t0 = null;
+    requestAnimationFrame(() => window.__lat.push(performance.now() - t0));   // the frame that shows it
+  });
+  o.querySelectorAll('.widget-html-content').forEach(h =>
+    window.__obs.observe(h, {subtree: true, childList: true, characterData: true}));
+}"""
+
+
+def measure_latency(explorer, presses=30):
+    """Median and p90 ms from a slider keypress to the frame showing the new picture."""
+    handle = explorer.locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("Home")
+    explorer.page.wait_for_timeout(300)
+    explorer.evaluate(JS_LATENCY_SETUP)
+    direction = "ArrowRight"
+    for k in range(1, presses + 1):
+        value, lo, hi = (float(handle.get_attribute(a)) for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax"))
+        if value >= hi:
+            direction = "ArrowLeft"
+        elif value <= lo:
+            direction = "ArrowRight"
+        handle.press(direction)
+        explorer.page.wait_for_function(f"window.__lat.length >= {k}", timeout=10_000)
+    lat = sorted(explorer.page.evaluate("window.__lat"))
+    return statistics.median(lat), lat[int(0.9 * (len(lat) - 1))], len(lat)
+
+
+@pytest.fixture
+def open_notebook(lab, browser):
+    pages = []
+
+    def _open(name):
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        pages.append(page)
+        page.goto(lab.url(name, "w" + str(abs(hash(name)))))
+        nb = Notebook(page, name)
+        nb.idle()
+        return nb
+
+    yield _open
+    for p in pages:
+        p.close()
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_runs_in_jupyterlab(open_notebook, shots_dir, name):
+    t0 = time.monotonic()
+    nb = open_notebook(name)
+    nb.restart_and_run_all()
+    REPORT["timings"][name] = time.monotonic() - t0
+    nb.screenshot(shots_dir / (Path(name).stem + ".png"))
+    problems = [f"cell {c}: error output: {text}" for c, text in nb.errors()]
+    imgs = nb.images()
+    problems += [f"cell {c}: figure not displayed (broken image)" for c in imgs["broken"]]
+    for i, explorer in enumerate(nb.explorers(), 1):
+        try:
+            exercise_controls(nb, explorer, f"explorer {i}")
+        except pytest.fail.Exception as e:
+            problems.append(str(e))
+        if explorer.locator(".widget-slider .noUi-handle").count():
+            REPORT["latency"][f"{name} explorer {i}"] = measure_latency(explorer)
+    assert not problems, f"{name}:\n" + "\n".join(problems)
+
+
+def test_chinese_renders_as_glyphs_in_the_browser(open_notebook):
+    from attn_core.fonts import CSS_FAMILY
+
+    nb = open_notebook(NOTEBOOKS[0])
+    for family in (CSS_FAMILY, "sans-serif"):
+        tofu = nb.page.evaluate(JS_TOFU, [HANZI, family])
+        assert not tofu, (f"these characters render as boxes with font-family {family}: {''.join(tofu)} — "
+                          "install a CJK font (Debian: fonts-noto-cjk)")
+
+
+def find_cell(nb, prefix):
+    cells = nb.page.locator(f"{PANEL} .jp-Cell")
+    return next(i for i in range(cells.count())
+                if cells.nth(i).locator(".cm-content").count()
+                and cells.nth(i).locator(".cm-content").inner_text().startswith(prefix))
+
+
+def answer_and_check(nb, index, code, previous=""):
+    """Type ``code`` into answer cell ``index``, run it and the check cell below it (Shift+Enter
+    twice), and return the check cell's new output text."""
+    cells = nb.page.locator(f"{PANEL} .jp-Cell")
+    cells.nth(index).locator(".cm-content").click()
+    nb.page.keyboard.press("Control+A")
+    nb.page.keyboard.type(code)
+    nb.page.keyboard.press("Shift+Enter")
+    nb.page.keyboard.press("Shift+Enter")
+    out = cells.nth(index + 1).locator(".jp-OutputArea")
+    nb.page.wait_for_function("([el, prev]) => /[✅❌]/.test(el.innerText) && el.innerText !== prev",
+                              arg=[out.element_handle(), previous], timeout=30_000)
+    return out.inner_text()
+
+
+def test_homework_check_cell_diagnoses_a_transposed_answer(open_notebook):
+    nb = open_notebook("exercises/ex02_scores.ipynb")
+    nb.restart_and_run_all()
+    index = find_cell(nb, "# QKᵀ，形状 (4, 4)")
+    wrong = answer_and_check(nb, index, "QKT = K @ Q.T")
+    assert "❌" in wrong and "转置" in wrong, wrong
+    right = answer_and_check(nb, index, "QKT = Q @ K.T", previous=wrong)
+    assert "✅" in right, right
+    assert not nb.errors()

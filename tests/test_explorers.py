@@ -1,0 +1,348 @@
+"""The explorers behave as a learner moving the controls would expect (no timing here: see benchmarks/)."""
+
+import re
+
+import ipywidgets as widgets
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attn_core import lang
+from attn_core.examples import coreference, four_words
+from attn_core.explorers import (
+    DK_OPTIONS,
+    Explorer,
+    dk_explorer,
+    head_explorer,
+    key_explorer,
+    mask_explorer,
+    pipeline_explorer,
+)
+
+FACTORIES = [dk_explorer, key_explorer, pipeline_explorer, mask_explorer, head_explorer]
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+TOKENS = four_words().tokens
+
+
+@pytest.fixture(params=FACTORIES, ids=lambda f: f.__name__)
+def explorer(request):
+    ex = request.param()
+    yield ex
+    ex.close()
+
+
+def font_sizes(svg):
+    return [float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)]
+
+
+# ---------------------------------------------------------------- common behaviour
+
+def test_builds_with_picture_readouts_and_text(explorer):
+    assert isinstance(explorer, Explorer) and isinstance(explorer, widgets.VBox)
+    assert explorer.svg.startswith("<svg") and explorer.svg.endswith("</svg>")
+    assert explorer.readouts and all(type(v) is float for v in explorer.readouts.values())
+    assert explorer.error is None
+    shown = [c.value for c in explorer.children if isinstance(c, widgets.HTML)]
+    assert explorer.svg in shown  # the picture is in the widget
+    assert any(explorer.lines[0] in v for v in shown)  # and so are the numbers, as text
+    assert not any(isinstance(w, widgets.Output) for w in explorer._descendants())
+
+
+def test_every_control_changes_picture_and_readouts(explorer):
+    """Move each control one step away from its default: the picture and the numbers follow."""
+    items = list(explorer.controls.items())
+    if explorer.name == "mask_explorer":
+        explorer.set(mode="padding")  # the padding slider only matters in padding mode: move it first
+        items.reverse()
+    for name, w in items:
+        before_svg, before = explorer.svg, dict(explorer.readouts)
+        if hasattr(w, "options"):
+            values = [o[1] if isinstance(o, tuple) else o for o in w.options]
+            new = values[(values.index(w.value) + 1) % len(values)]
+        elif isinstance(w, widgets.Checkbox):
+            new = not w.value
+        else:
+            new = w.value + 1 if w.value + 1 <= w.max else w.value - 1
+            if isinstance(w, widgets.FloatSlider):
+                new = 2.0
+        w.value = new  # as the browser does: the observer redraws
+        assert explorer.svg != before_svg, name
+        assert explorer.readouts != before, name
+
+
+def test_text_is_projector_sized_and_heatmaps_name_queries_and_keys(explorer):
+    assert min(font_sizes(explorer.svg)) >= 14
+    if explorer.name in ("pipeline_explorer", "mask_explorer", "head_explorer"):
+        assert "查询（谁在问）" in explorer.svg and "键（被问的词）" in explorer.svg
+
+
+def test_static_bundle_shows_default_picture_deterministically(explorer):
+    bundle = explorer._repr_mimebundle_()
+    assert WIDGET_MIME in bundle  # JupyterLab shows the live widget
+    assert explorer.svg in bundle["text/html"]
+    assert "交互图" in bundle["text/plain"] and len(bundle["text/plain"]) < 80
+    factory = {f.__name__: f for f in FACTORIES}[explorer.name]
+    other = factory()
+    try:
+        other_bundle = other._repr_mimebundle_()
+        assert other_bundle["text/html"] == bundle["text/html"]
+        assert other_bundle["text/plain"] == bundle["text/plain"]
+        assert other_bundle[WIDGET_MIME]["model_id"] != bundle[WIDGET_MIME]["model_id"]
+        assert other_bundle[WIDGET_MIME]["model_id"] not in other_bundle["text/html"]
+    finally:
+        other.close()
+
+
+def test_going_back_restores_the_same_picture(explorer):
+    default_svg = explorer.svg
+    name, w = next(iter(explorer.controls.items()))
+    start = w.value
+    values = [o[1] if isinstance(o, tuple) else o for o in getattr(w, "options", [])] or [w.max]
+    explorer.set(**{name: values[-1] if values[-1] != start else values[0]})
+    explorer.set(**{name: start})
+    assert explorer.svg == default_svg
+
+
+def test_set_rejects_unknown_names_and_out_of_range_values():
+    ex = dk_explorer()
+    with pytest.raises(ValueError, match="no control named 'dk'.*'d_k'"):
+        ex.set(dk=3)
+    with pytest.raises(ValueError, match="not one of the choices"):
+        ex.set(d_k=100)
+    with pytest.raises(ValueError, match="True or False"):
+        ex.set(scaled="yes")
+    ex2 = key_explorer()
+    with pytest.raises(ValueError, match="outside the slider's range 0.0 … 3.0"):
+        ex2.set(我=5)
+    assert ex2.controls["我"].value == 1.0  # nothing half-applied
+    ex.close()
+    ex2.close()
+
+
+def test_close_closes_every_widget():
+    ex = pipeline_explorer()
+    parts = [ex, *ex._descendants()]
+    ex.close()
+    assert all(w.comm is None for w in parts)
+
+
+def test_language_is_read_when_built():
+    lang.set_lang("en")
+    try:
+        ex = mask_explorer()
+    finally:
+        lang.set_lang("zh")
+    ex.set(mode="none")  # redrawn after the global language went back to Chinese
+    assert "queries (who asks)" in ex.svg and "查询" not in ex.svg
+    assert "interactive figure" in ex._repr_mimebundle_()["text/plain"]
+    ex.close()
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_english_edition_builds(factory):
+    lang.set_lang("en")
+    try:
+        ex = factory()
+    finally:
+        lang.set_lang("zh")
+    assert "interactive figure" in ex._repr_mimebundle_()["text/plain"]
+    assert not any("查询" in line or "权重" in line for line in ex.lines)
+    ex.close()
+
+
+def test_other_examples_work():
+    ex = head_explorer(n_heads=3, example=four_words())  # d_model = 3, no 它: the first token asks
+    assert ex.controls["query"].value == "我" and "max_weight[3]" in ex.readouts
+    ex.close()
+    ex = key_explorer(example=coreference(), query="它")
+    ex.set(累了=2.0)  # 它·累了 is positive
+    assert ex.readouts["change[累了]"] > 0
+    ex.close()
+
+
+def test_bad_arguments_name_the_choices():
+    with pytest.raises(ValueError, match="choose one of"):
+        key_explorer(query="猫")
+    with pytest.raises(ValueError, match=r"choose one of \[1, 2, 4\]"):
+        head_explorer(n_heads=3)
+    with pytest.raises(TypeError, match="Example"):
+        mask_explorer(example=np.eye(3))
+
+
+# ---------------------------------------------------------------- 1. d_k
+
+def test_dk_unscaled_sharpens_and_gradient_vanishes_with_d_k():
+    ex = dk_explorer()
+    ex.set(scaled=False, d_k=1)
+    small = dict(ex.readouts)
+    ex.set(d_k=512)
+    big = dict(ex.readouts)
+    assert big["max_weight"] > small["max_weight"] + 0.5 and big["max_weight"] > 0.99
+    assert big["grad_norm"] < small["grad_norm"] / 100 and big["grad_ratio"] < 0.01
+    assert big["entropy"] < small["entropy"] <= small["entropy_max"] == pytest.approx(np.log(4))
+    assert big["score_std"] > 10 * small["score_std"]
+    assert big["sqrt_d_k"] == pytest.approx(np.sqrt(512))
+    ex.close()
+
+
+def test_dk_scaled_stays_in_a_working_range():
+    ex = dk_explorer()
+    for d_k in DK_OPTIONS:
+        ex.set(d_k=d_k, scaled=True)
+        scaled = dict(ex.readouts)
+        ex.set(scaled=False)
+        assert scaled["grad_ratio"] > 0.2, d_k
+        assert scaled["max_weight"] <= ex.readouts["max_weight"] + 1e-12, d_k
+    ex.close()
+
+
+def test_dk_same_d_k_same_vectors_and_seed_matters():
+    a, b, c = dk_explorer(), dk_explorer(), dk_explorer(seed=1)
+    for ex in (a, b, c):
+        ex.set(d_k=8)
+    assert a.readouts == b.readouts and a.svg == b.svg
+    assert c.readouts["score_std"] != a.readouts["score_std"]
+    for ex in (a, b, c):
+        ex.close()
+
+
+# ---------------------------------------------------------------- 2. keys
+
+@given(query=st.sampled_from(TOKENS), key=st.sampled_from(TOKENS), tenths=st.integers(11, 30))
+def test_enlarging_a_key_moves_its_weight_with_the_sign_of_its_score(query, key, tenths):
+    ex = key_explorer(query=query)
+    default = dict(ex.readouts)
+    score = four_words().attention().S[TOKENS.index(query), TOKENS.index(key)]
+    ex.set(**{key: tenths / 10})
+    w = ex.readouts
+    assert w["sum"] == pytest.approx(1.0, abs=1e-12)
+    sign = np.sign(score)
+    for tok in TOKENS:
+        moved = w[f"weight[{tok}]"] - default[f"weight[{tok}]"]
+        assert w[f"change[{tok}]"] == pytest.approx(moved, abs=1e-15)
+        if tok == key:
+            assert np.sign(moved) == sign
+        else:
+            assert np.sign(moved) == -sign
+    ex.close()
+
+
+def test_course_exercise_enlarge_one_key_twofold():
+    ex = key_explorer()  # query 学习; its score with 语言 is positive
+    ex.set(语言=2.0)
+    assert ex.readouts["change[语言]"] > 0.1
+    assert all(ex.readouts[f"change[{t}]"] < 0 for t in ("我", "喜欢", "学习"))
+    assert 'stroke-dasharray="6 4"' in ex.svg  # the default weights stay visible as a ghost
+    ex.set(语言=1.0, 我=2.0)  # 学习·我 is negative: enlarging 我 lowers its weight, and the text says why
+    assert ex.readouts["change[我]"] < 0
+    assert any("负" in line for line in ex.lines)
+    ex.close()
+
+
+# ---------------------------------------------------------------- 3. pipeline
+
+def test_pipeline_starts_at_the_example_numbers():
+    ex = pipeline_explorer()
+    A = four_words().attention().A
+    np.testing.assert_allclose(ex.state["A"], A, rtol=0, atol=1e-15)
+    ex.set(query="我")
+    assert ex.readouts["weight[学习]"] == pytest.approx(A[0, 2])
+    assert ex.labels["favourite"] in TOKENS
+    ex.close()
+
+
+def test_pipeline_d_k_scaling_and_shape_table():
+    ex = pipeline_explorer()
+    ex.set(d_k=256, scaled=False)
+    assert "4 × 256" in ex.svg  # Q and K widened, from the Trace's shape table
+    assert "未缩放" in ex.svg
+    unscaled = ex.readouts["max_weight"]
+    ex.set(scaled=True)
+    assert unscaled > ex.readouts["max_weight"]
+    assert ex.readouts["row_sum"] == pytest.approx(1.0)
+    ex.close()
+
+
+# ---------------------------------------------------------------- 4. masks
+
+def test_causal_mask_zeroes_the_future_exactly():
+    ex = mask_explorer()
+    ex.set(mode="causal")
+    A, n = ex.state["A"], len(TOKENS)
+    assert (A[np.triu_indices(n, 1)] == 0).all()
+    assert (A[np.tril_indices(n)] > 0).all()
+    assert ex.readouts["masked"] == ex.readouts["zero_weights"] == n * (n - 1) / 2
+    assert ex.svg.count('fill="#e3e3e3"') >= n * (n - 1) / 2  # masked cells are marked
+    ex.close()
+
+
+@given(p=st.integers(0, len(TOKENS) - 1))
+def test_padding_mask_zeroes_the_padded_keys(p):
+    ex = mask_explorer()
+    ex.set(mode="padding", padding=p)
+    A, n = ex.state["A"], len(TOKENS)
+    assert (A[:, n - p:] == 0).all() and (A[:, : n - p] > 0).all()
+    assert ex.readouts["masked"] == n * p
+    for tok in TOKENS:
+        assert ex.readouts[f"row_sum[{tok}]"] == pytest.approx(1.0, abs=1e-12)
+    ex.close()
+
+
+def test_padding_slider_only_active_in_padding_mode():
+    ex = mask_explorer()
+    assert ex.controls["padding"].disabled
+    ex.set(mode="padding")
+    assert not ex.controls["padding"].disabled
+    ex.close()
+
+
+def test_an_update_that_raises_shows_its_message_in_red():
+    ex = mask_explorer()
+    good_svg = ex.svg
+    ex.set(mode="padding")
+    ex.controls["padding"].value = len(TOKENS)  # every key is padding: softmax has nothing to normalise
+    assert ex.error and "no key to attend to" in ex.error
+    shown = " ".join(c.value for c in ex.children if isinstance(c, widgets.HTML))
+    assert "算不出结果" in shown and "no key to attend to" in shown and "color:#b00020" in shown
+    assert "opacity:0.3" in shown and ex.readouts == {}
+    assert "no key to attend to" in ex._repr_mimebundle_()["text/html"]
+    ex.controls["padding"].value = 1
+    assert ex.error is None and "算不出结果" not in " ".join(c.value for c in ex.children
+                                                              if isinstance(c, widgets.HTML))
+    assert ex.svg != good_svg and ex.readouts["masked"] == len(TOKENS)
+    ex.close()
+
+
+# ---------------------------------------------------------------- 5. heads
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4])
+def test_heads_readouts_per_head(n_heads):
+    ex = head_explorer(n_heads=n_heads)
+    tokens, it = coreference().tokens, coreference().index("它")
+    A_heads, A_avg = ex.state["A_heads"], ex.state["A_avg"]
+    assert A_heads.shape == (n_heads, len(tokens), len(tokens))
+    np.testing.assert_allclose(A_heads.sum(axis=-1), 1.0)
+    np.testing.assert_allclose(A_avg, A_heads.mean(axis=0))
+    for h in range(1, n_heads + 1):
+        assert ex.readouts[f"max_weight[{h}]"] == pytest.approx(A_heads[h - 1, it].max())
+        assert ex.labels[f"favourite[{h}]"] == tokens[int(np.argmax(A_heads[h - 1, it]))]
+    assert ex.readouts["max_weight[avg]"] <= max(ex.readouts[f"max_weight[{h}]"] for h in range(1, n_heads + 1))
+    ex.close()
+
+
+def test_head_slider_switches_the_heatmap_not_the_average():
+    ex = head_explorer(n_heads=2)
+    first = ex.readouts["weight[动物]"]
+    ex.set(head=2)
+    assert ex.readouts["weight[动物]"] == pytest.approx(ex.state["A_heads"][1, 7, 1]) != first
+    assert "头 2" in ex.svg and "2 个头的平均" in ex.svg
+    ex.close()
+
+
+def test_heads_differ_and_depend_on_the_seed():
+    a, b = head_explorer(seed=0), head_explorer(seed=1)
+    assert a.labels["favourite[1]"] != a.labels["favourite[2]"]  # seed 0: 它 vs 累了 (see docstring)
+    assert not np.allclose(a.state["A_heads"], b.state["A_heads"])
+    a.close()
+    b.close()

@@ -44,7 +44,8 @@ def scores(Q, K):
 def scale(S, d_k):
     """Step 3. Raw scores (..., n_q, n_k) -> the same scores divided by √d_k."""
     if not isinstance(d_k, numbers.Real) or isinstance(d_k, bool) or not d_k > 0:
-        raise ValueError(f"d_k must be a positive number (the width of Q and K), got {d_k!r}.")
+        raise ValueError(tr(f"d_k 必须是正数（Q 和 K 的宽度），得到的是 {d_k!r}。",
+                            f"d_k must be a positive number (the width of Q and K), got {d_k!r}."))
     return v.as_matrix(S, "scores") / math.sqrt(d_k)  # a Python float keeps float32 as float32
 
 
@@ -57,8 +58,10 @@ def softmax(S, axis=-1):
         S = v.as_matrix(S, "scores", min_ndim=1)
     v.check_finite(S, "scores", allow_neg_inf=True)
     if np.isneginf(S).all(axis=axis).any():
-        raise ValueError("softmax got a row that is −∞ everywhere (every key masked): "
-                         "its weights would be NaN. Let every query attend to at least one key.")
+        raise ValueError(tr("softmax 收到一整行都是 −∞（所有键都被遮住）：这一行的权重会是 NaN。"
+                            "让每个查询至少能关注一个键。",
+                            "softmax got a row that is −∞ everywhere (every key masked): "
+                            "its weights would be NaN. Let every query attend to at least one key."))
     E = np.exp(S - S.max(axis=axis, keepdims=True))
     return E / E.sum(axis=axis, keepdims=True)
 
@@ -182,8 +185,11 @@ class MultiHeadTrace:
 def split_heads(M, n_heads):
     """(..., n, n_heads·d_head) -> (..., n_heads, n, d_head)."""
     if M.shape[-1] % n_heads:
-        raise ValueError(f"cannot split width {M.shape[-1]} (shape {M.shape}) into {n_heads} equal heads: "
-                         f"d_model must be divisible by n_heads. Choose n_heads among the divisors of {M.shape[-1]}.")
+        raise ValueError(tr(
+            f"宽度 {M.shape[-1]}（形状 {M.shape}）无法平均分成 {n_heads} 个头：d_model 必须能被 n_heads 整除"
+            f"（divisible）。请从 {M.shape[-1]} 的约数中选 n_heads。",
+            f"cannot split width {M.shape[-1]} (shape {M.shape}) into {n_heads} equal heads: d_model must be "
+            f"divisible by n_heads. Choose n_heads among the divisors of {M.shape[-1]}."))
     return np.swapaxes(M.reshape(*M.shape[:-1], n_heads, M.shape[-1] // n_heads), -2, -3)
 
 
@@ -198,14 +204,17 @@ def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):
     for self-attention). W_q, W_k, W_v (d_model, n_heads·d_head), W_o (n_heads·d_v, d_model).
     Each head runs the same five steps on its slice; outputs are concatenated, then ·W_O."""
     if isinstance(n_heads, bool) or not isinstance(n_heads, (int, np.integer)) or n_heads < 1:
-        raise ValueError(f"n_heads must be a positive integer, got {n_heads!r}.")
+        raise ValueError(tr(f"n_heads 必须是正整数，得到的是 {n_heads!r}。",
+                            f"n_heads must be a positive integer, got {n_heads!r}."))
     X_q, X_kv = v.as_matrix(X_q, "X_q"), v.as_matrix(X_kv, "X_kv")
     Q = v.linear(X_q, W_q, "X_q", "W_Q")
     K, V = v.linear(X_kv, W_k, "X_kv", "W_K"), v.linear(X_kv, W_v, "X_kv", "W_V")
     W_o = v.as_matrix(W_o, "W_O")
     if W_o.ndim != 2 or W_o.shape[0] != V.shape[-1]:
-        raise ValueError(f"W_O has shape {W_o.shape} but the concatenated heads are {V.shape[-1]} wide: "
-                         f"W_O needs {V.shape[-1]} rows (n_heads·d_v).")
+        raise ValueError(tr(f"W_O 的形状是 {W_o.shape}，但拼接后的多头输出宽 {V.shape[-1]}："
+                            f"W_O 需要 {V.shape[-1]} 行（n_heads·d_v）。",
+                            f"W_O has shape {W_o.shape} but the concatenated heads are {V.shape[-1]} wide: "
+                            f"W_O needs {V.shape[-1]} rows (n_heads·d_v)."))
     if mask is not None and np.ndim(mask) > 2:
         mask = np.expand_dims(mask, -3)  # the same mask for every head
     heads = attention(split_heads(Q, n_heads), split_heads(K, n_heads), split_heads(V, n_heads), mask=mask)

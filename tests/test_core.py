@@ -274,11 +274,23 @@ def test_multi_head_with_a_batched_mask():
 # ---------------------------------------------------------------- bad input: clear errors
 
 def _raises(exc, fn, *words):
-    with pytest.raises(exc) as info:
-        fn()
+    """``fn`` raises ``exc`` in both languages; the English message holds every word, the Chinese one
+    (the default) every shape; returns the English message."""
+    messages = {}
+    for lang in ("zh", "en"):
+        ac.set_lang(lang)
+        try:
+            with pytest.raises(exc) as info:
+                fn()
+        finally:
+            ac.set_lang("zh")
+        messages[lang] = str(info.value)
     for w in words:
-        assert w in str(info.value), f"{w!r} not in: {info.value}"
-    return str(info.value)
+        assert w in messages["en"], f"{w!r} not in: {messages['en']}"
+        if w.startswith("("):
+            assert w in messages["zh"], f"{w!r} not in: {messages['zh']}"
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in messages["zh"]), messages["zh"]
+    return messages["en"]
 
 
 def test_q_and_k_with_different_dk():

@@ -302,11 +302,11 @@ def test_an_update_that_raises_shows_its_message_in_red():
     good_svg = ex.svg
     ex.set(mode="padding")
     ex.controls["padding"].value = len(TOKENS)  # every key is padding: softmax has nothing to normalise
-    assert ex.error and "no key to attend to" in ex.error
+    assert ex.error and "没有任何键可以关注" in ex.error  # attn_core's own message, in the learner's language
     shown = " ".join(c.value for c in ex.children if isinstance(c, widgets.HTML))
-    assert "算不出结果" in shown and "no key to attend to" in shown and "color:#b00020" in shown
+    assert "算不出结果" in shown and "没有任何键可以关注" in shown and "color:#b00020" in shown
     assert "opacity:0.3" in shown and ex.readouts == {}
-    assert "no key to attend to" in ex._repr_mimebundle_()["text/html"]
+    assert "没有任何键可以关注" in ex._repr_mimebundle_()["text/html"]
     ex.controls["padding"].value = 1
     assert ex.error is None and "算不出结果" not in " ".join(c.value for c in ex.children
                                                               if isinstance(c, widgets.HTML))

@@ -35,7 +35,11 @@ lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 
 bench: $(VENV)/.installed-dev
-	$(PY) benchmarks/run_all.py
+	$(PY) benchmarks/bench_explorers.py
+	$(PY) benchmarks/bench_complexity.py
+
+student: $(VENV)/.installed-dev
+	$(PY) -m attn_core.student
 
 clean:
 	rm -rf $(VENV)

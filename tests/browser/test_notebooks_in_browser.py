@@ -92,6 +92,7 @@ class Notebook:
             const s = document.querySelector('{PANEL} .jp-WindowedPanel-outer');
             return s ? s.scrollHeight : 1000; }}""")
         self.page.set_viewport_size({"width": 1400, "height": min(height + 200, 30_000)})
+        self.page.evaluate(f"() => document.querySelector('{PANEL} .jp-WindowedPanel-outer').scrollTo(0, 0)")
         self.page.wait_for_timeout(300)
         self.page.screenshot(path=str(path))
         self.page.set_viewport_size({"width": 1400, "height": 1000})

@@ -1,0 +1,162 @@
+"""Derive the student exercise notebooks from the teacher versions.
+
+The teacher notebook is the one source: its answer cells hold the solution between
+``### BEGIN SOLUTION`` and ``### END SOLUTION`` lines (nbgrader's markers). The student version
+drops each marked region; the placeholder line kept just above it (``QKT = ...  # …``) then
+stands as the learner's starting point, so the check cell says "not attempted" instead of raising.
+Cells tagged ``teacher-only`` (notes for the teacher) are dropped too, and relative links in markdown
+are rebased from ``teacher/`` to the folder above it, where the student versions live. The result is executed from a fresh kernel,
+so it is committed with its outputs (every check says ⏳).
+
+    python -m attn_core.student                          # regenerate every student notebook
+    python -m attn_core.student TEACHER.ipynb ... --out DIR [--no-execute]
+"""
+
+import argparse
+import copy
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+
+BEGIN = "### BEGIN SOLUTION"
+END = "### END SOLUTION"
+TEACHER_ONLY = "teacher-only"
+
+EXERCISES_DIR = Path(__file__).resolve().parent.parent / "notebooks" / "exercises"
+TEACHER_DIR = EXERCISES_DIR / "teacher"
+
+
+class MarkerError(ValueError):
+    """A solution region is not closed, not opened, nested, or outside a code cell."""
+
+
+def strip_solutions(source, where="cell"):
+    """``source`` without its solution regions (marker lines included). Raises MarkerError on bad markers."""
+    out, inside = [], False
+    for number, text in enumerate(source.splitlines(keepends=True), start=1):
+        marker = text.strip()
+        if marker == BEGIN:
+            if inside:
+                raise MarkerError(f"{where}, line {number}: '{BEGIN}' inside a solution region (nested regions).")
+            inside = True
+        elif marker == END:
+            if not inside:
+                raise MarkerError(f"{where}, line {number}: '{END}' without a '{BEGIN}' before it.")
+            inside = False
+        elif not inside:
+            out.append(text)
+    if inside:
+        raise MarkerError(f"{where}: '{BEGIN}' is never closed by '{END}'.")
+    return "".join(out).rstrip("\n")
+
+
+def has_solution(source):
+    return any(line.strip() == BEGIN for line in source.splitlines())
+
+
+_LINK = re.compile(r"(\]\()([^)\s#]+)")
+
+
+def rebase_links(text, src_dir, out_dir):
+    """Markdown ``text`` written in ``src_dir`` with its relative links made to work from ``out_dir``."""
+    def fix(match):
+        link = match.group(2)
+        if re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", link) or link.startswith("/"):
+            return match.group(0)  # a URL or an absolute path
+        target = os.path.relpath(Path(src_dir, link).resolve(), Path(out_dir).resolve())
+        return match.group(1) + Path(target).as_posix()
+    return _LINK.sub(fix, text)
+
+
+def make_student(teacher_nb, src_dir=None, out_dir=None):
+    """The student notebook (a new NotebookNode, outputs cleared) derived from a teacher notebook;
+    with ``src_dir`` and ``out_dir``, relative markdown links are rebased from one to the other."""
+    nb = copy.deepcopy(teacher_nb)
+    cells = []
+    for index, cell in enumerate(nb.cells, start=1):
+        if TEACHER_ONLY in cell.get("metadata", {}).get("tags", []):
+            continue
+        if cell.cell_type == "code":
+            cell.source = strip_solutions(cell.source, where=f"cell {index}")
+            cell.outputs = []
+            cell.execution_count = None
+            cell.metadata.pop("execution", None)
+        elif has_solution(cell.source) or END in cell.source:
+            raise MarkerError(f"cell {index} is a {cell.cell_type} cell with solution markers; "
+                              f"only code cells may hold solutions.")
+        elif cell.cell_type == "markdown" and src_dir is not None and out_dir is not None:
+            cell.source = rebase_links(cell.source, src_dir, out_dir)
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def execute(nb, cwd, timeout=120):
+    """Run ``nb`` top to bottom in a fresh kernel (errors abort), in place, and return it."""
+    from nbclient import NotebookClient
+
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                   resources={"metadata": {"path": str(cwd)}}).execute(stderr=subprocess.DEVNULL)
+    return nb
+
+
+def convert(teacher_path, out_dir, run=True):
+    """Write the student version of ``teacher_path`` into ``out_dir`` (same file name); return its path."""
+    teacher_path, out_dir = Path(teacher_path), Path(out_dir)
+    teacher_dir = teacher_path.parent
+    # Links are written for teacher/ and rebased for the folder above it, where the student versions
+    # live (the same text whatever --out is, so a handed-out copy equals the committed one).
+    student_dir = teacher_dir.parent if teacher_dir.name == TEACHER_DIR.name else None
+    nb = make_student(nbformat.read(teacher_path, as_version=4), teacher_dir, student_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if run:
+        execute(nb, out_dir)
+    target = out_dir / teacher_path.name
+    nbformat.write(nb, target)
+    return target
+
+
+def teacher_notebooks(folder=TEACHER_DIR):
+    return sorted(Path(folder).glob("ex*.ipynb"))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m attn_core.student",
+        description="Make student exercise notebooks from teacher versions: each region between "
+                    f"'{BEGIN}' and '{END}' is removed (the placeholder line above it stays), "
+                    f"'{TEACHER_ONLY}' cells are dropped, and the result is executed.")
+    parser.add_argument("teacher", nargs="*", type=Path,
+                        help=f"teacher notebooks (default: every ex*.ipynb in {TEACHER_DIR})")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"output folder (default: {EXERCISES_DIR})")
+    parser.add_argument("--no-execute", action="store_true", help="write the notebooks without running them")
+    args = parser.parse_args(argv)
+
+    paths = args.teacher or teacher_notebooks()
+    if not paths:
+        parser.error(f"no teacher notebooks given and none found in {TEACHER_DIR}")
+    out_dir = args.out or EXERCISES_DIR
+    for path in paths:
+        if not path.is_file():
+            parser.error(f"{path}: no such file")
+        if path.resolve().parent == out_dir.resolve():
+            parser.error(f"{path}: the output folder is the teacher notebook's own folder; choose another --out")
+    failed = 0
+    for path in paths:
+        try:
+            target = convert(path, out_dir, run=not args.no_execute)
+        except Exception as e:  # report and go on with the next notebook
+            failed += 1
+            print(f"{path}: FAILED: {type(e).__name__}: {e}", file=sys.stderr)
+        else:
+            print(f"{path} -> {target}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

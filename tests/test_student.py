@@ -1,0 +1,120 @@
+"""The student-version command: solutions out, placeholders kept, committed copies up to date."""
+
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from attn_core import homework, student
+from attn_core.student import BEGIN, END, MarkerError, make_student, strip_solutions
+
+TEACHER_DIR = student.TEACHER_DIR
+STUDENT_DIR = student.EXERCISES_DIR
+NAMES = list(homework.EXERCISES)
+
+
+def _cells(nb):
+    return [(c.cell_type, c.get("id"), c.source, c.metadata) for c in nb.cells]
+
+
+# ---------------------------------------------------------------- the transformation
+
+def test_region_goes_and_the_placeholder_line_stays():
+    src = f"# QKᵀ, shape (4, 4)\nQKT = ...  # ← answer\n{BEGIN}\nQKT = Q @ K.T\n{END}"
+    assert strip_solutions(src) == "# QKᵀ, shape (4, 4)\nQKT = ...  # ← answer"
+
+
+def test_several_regions_and_indented_markers():
+    src = f"a = ...\n    {BEGIN}\na = 1\n    {END}\nb = ...\n{BEGIN}\nb = 2\nb += 1\n{END}\nprint(a, b)"
+    assert strip_solutions(src) == "a = ...\nb = ...\nprint(a, b)"
+
+
+@pytest.mark.parametrize("src, problem", [
+    (f"x = ...\n{BEGIN}\nx = 1", "never closed"),
+    (f"x = ...\n{END}", "without"),
+    (f"{BEGIN}\n{BEGIN}\n{END}\n{END}", "nested"),
+])
+def test_bad_markers_are_refused_with_the_line(src, problem):
+    with pytest.raises(MarkerError, match=problem):
+        strip_solutions(src, where="cell 3")
+
+
+def test_teacher_only_cells_outputs_and_counts_go():
+    nb = new_notebook(cells=[
+        new_markdown_cell("# title"),
+        new_markdown_cell("teacher note", metadata={"tags": ["teacher-only"]}),
+        new_code_cell(f"x = ...\n{BEGIN}\nx = 42\n{END}", execution_count=3,
+                      outputs=[nbformat.v4.new_output("stream", name="stdout", text="42\n")]),
+    ])
+    out = make_student(nb)
+    assert [c.source for c in out.cells] == ["# title", "x = ..."]
+    assert out.cells[1].outputs == [] and out.cells[1].execution_count is None
+    assert nb.cells[2].source.endswith(END), "the teacher notebook itself is left alone"
+
+
+def test_markers_outside_code_cells_are_refused():
+    nb = new_notebook(cells=[new_markdown_cell(f"{BEGIN}\nanswer\n{END}")])
+    with pytest.raises(MarkerError, match="markdown"):
+        make_student(nb)
+
+
+# ---------------------------------------------------------------- the committed notebooks
+
+def test_every_teacher_notebook_has_a_student_version_and_nothing_else():
+    assert sorted(p.name for p in student.teacher_notebooks()) == sorted(f"{n}.ipynb" for n in NAMES)
+    assert sorted(p.name for p in STUDENT_DIR.glob("ex*.ipynb")) == sorted(f"{n}.ipynb" for n in NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_student_version_is_what_the_command_derives(name):
+    """Cell by cell (type, id, source, metadata); the outputs are compared by strict nbval."""
+    teacher = nbformat.read(TEACHER_DIR / f"{name}.ipynb", as_version=4)
+    committed = nbformat.read(STUDENT_DIR / f"{name}.ipynb", as_version=4)
+    assert _cells(committed) == _cells(make_student(teacher, TEACHER_DIR, STUDENT_DIR)), \
+        f"{name}: run `python -m attn_core.student` to regenerate the student notebooks"
+    assert committed.metadata["attn_core"] == teacher.metadata["attn_core"]
+    text = nbformat.writes(committed)
+    assert "BEGIN SOLUTION" not in text and "teacher-only" not in text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_both_versions_are_committed_executed(name):
+    for folder, mark in ((TEACHER_DIR, "✅"), (STUDENT_DIR, "⏳")):
+        nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
+        checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("check(")]
+        for cell in checks:
+            text = "".join(o.get("text", "") for o in cell.outputs)
+            assert text.startswith(mark) and text.count("\n") == 1, (folder.name, cell.source, text)
+
+
+def test_command_writes_an_executed_student_notebook(tmp_path):
+    """End to end on one notebook: same cells and the same outputs as the committed copy."""
+    name = "ex02_scores"
+    run = subprocess.run([sys.executable, "-m", "attn_core.student", str(TEACHER_DIR / f"{name}.ipynb"),
+                          "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    made = nbformat.read(tmp_path / f"{name}.ipynb", as_version=4)
+    committed = nbformat.read(STUDENT_DIR / f"{name}.ipynb", as_version=4)
+    assert _cells(made) == _cells(committed)
+    for got, want in zip(made.cells, committed.cells):
+        assert got.get("outputs") == want.get("outputs"), got.source
+
+
+def test_command_refuses_to_overwrite_the_teacher_folder(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        student.main([str(TEACHER_DIR / "ex02_scores.ipynb"), "--out", str(TEACHER_DIR), "--no-execute"])
+    assert exit_.value.code == 2 and "choose another --out" in capsys.readouterr().err
+
+
+def test_command_reports_a_bad_notebook_and_goes_on(tmp_path):
+    bad = tmp_path / "teacher" / "ex98_bad.ipynb"
+    good = tmp_path / "teacher" / "ex99_good.ipynb"
+    bad.parent.mkdir()
+    nbformat.write(new_notebook(cells=[new_code_cell(f"x = ...\n{BEGIN}\nx = 1")]), bad)
+    nbformat.write(new_notebook(cells=[new_code_cell(f"x = ...\n{BEGIN}\nx = 1\n{END}")]), good)
+    code = student.main([str(bad), str(good), "--out", str(tmp_path / "out"), "--no-execute"])
+    assert code == 1
+    assert not (tmp_path / "out" / bad.name).exists()
+    assert nbformat.read(tmp_path / "out" / good.name, as_version=4).cells[0].source == "x = ..."

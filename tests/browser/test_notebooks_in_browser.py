@@ -5,6 +5,7 @@ restart the kernel and run all cells, then look at the page: no error output, ev
 every explorer's picture changes when its controls move, and the homework check cells answer.
 """
 
+import re
 import statistics
 import time
 from pathlib import Path
@@ -276,3 +277,39 @@ def test_homework_check_cell_diagnoses_a_transposed_answer(open_notebook):
     right = answer_and_check(nb, index, "QKT = Q @ K.T", previous=wrong)
     assert "✅" in right, right
     assert not nb.errors()
+
+
+def readout(explorer, label):
+    """The number after ``label`` in the explorer's readout lines, e.g. 最大权重 0.27 -> 0.27."""
+    text = explorer.evaluate("o => o.innerText")
+    match = re.search(rf"{label}\s*([0-9.]+)", text)
+    assert match, f"no readout {label!r} in: {text[:300]}"
+    return float(match.group(1))
+
+
+def test_dk_explorer_readouts_follow_the_slider(open_notebook):
+    """Unscaled, d_k = 1 → 512: the max weight rises to 1 and the softmax gradient vanishes;
+    ticking 'divide by √d_k' at 512 brings the weights back into the working range."""
+    nb = open_notebook("03_scaling.ipynb")
+    nb.restart_and_run_all()
+    (explorer,) = nb.explorers()
+    box = explorer.locator(".widget-checkbox input")
+    if box.is_checked():
+        box.click()
+    handle = explorer.locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    if handle.get_attribute("aria-valuenow") != handle.get_attribute("aria-valuemin"):
+        before = picture(explorer)
+        handle.press("Home")
+        wait_for_new_picture(explorer, before, "d_k slider to 1")
+    assert readout(explorer, "最大权重") < 0.35
+    low_grad = readout(explorer, "是均匀权重时的")
+    before = picture(explorer)
+    handle.press("End")
+    wait_for_new_picture(explorer, before, "d_k slider to 512")
+    assert readout(explorer, "最大权重") >= 0.99
+    assert readout(explorer, "是均匀权重时的") < 1 < low_grad  # percent of the uniform-weights gradient
+    before = picture(explorer)
+    box.click()
+    wait_for_new_picture(explorer, before, "scaled checkbox")
+    assert readout(explorer, "最大权重") < 0.95

@@ -5,8 +5,8 @@ The teacher notebook is the one source: its answer cells hold the solution betwe
 drops each marked region; the placeholder line kept just above it (``QKT = ...  # …``) then
 stands as the learner's starting point, so the check cell says "not attempted" instead of raising.
 Cells tagged ``teacher-only`` (notes for the teacher) are dropped too, and relative links in markdown
-are rebased from ``teacher/`` to the folder above it, where the student versions live. The result is executed from a fresh kernel,
-so it is committed with its outputs (every check says ⏳).
+are rebased from ``teacher/`` to the folder above it, where the student versions live. The result
+is executed from a fresh kernel, so it is committed with its outputs (every check says ⏳).
 
     python -m attn_core.student                          # regenerate every student notebook
     python -m attn_core.student TEACHER.ipynb ... --out DIR [--no-execute]

@@ -24,8 +24,11 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	$(PY) -m pip install -r requirements-dev.txt
 	@touch $@
 
+# Jupyter refuses to run as root unless told; root is common in containers.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
+
 lab: $(VENV)/.installed
-	$(PY) -m jupyter lab notebooks
+	$(PY) -m jupyter lab notebooks $(ALLOW_ROOT)
 
 test: $(VENV)/.installed-dev
 	$(PY) -m ruff check .

@@ -11,7 +11,7 @@ import pytest
 
 from .lab import CHROMIUM, CHROMIUM_ARGS, Lab
 
-REPORT = {"latency": {}, "timings": {}, "shots": None}
+REPORT = {"latency": {}, "timings": {}, "shots": None, "skipped": None}
 
 
 def _need_browser():
@@ -21,6 +21,7 @@ def _need_browser():
            "(Debian/Ubuntu: `sudo apt-get install chromium`, or set CHROMIUM=/path/to/chromium).")
     if os.environ.get("CI") == "true":
         pytest.fail(msg + " In CI they are required.", pytrace=False)
+    REPORT["skipped"] = msg
     pytest.skip(msg)
 
 
@@ -51,9 +52,11 @@ def shots_dir():
 
 
 def pytest_terminal_summary(terminalreporter):
+    tr = terminalreporter
+    if REPORT["skipped"]:
+        tr.write_line(f"browser tests skipped — {REPORT['skipped']}")
     if not (REPORT["latency"] or REPORT["timings"] or REPORT["shots"]):
         return
-    tr = terminalreporter
     tr.section("browser: what the learner sees")
     for nb, seconds in REPORT["timings"].items():
         tr.write_line(f"run-all  {nb:<48} {seconds:6.1f} s")

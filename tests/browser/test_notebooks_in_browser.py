@@ -22,6 +22,7 @@ NOTEBOOKS = [p.relative_to(NB_DIR).as_posix()
              for p in sorted(NB_DIR.glob("*.ipynb")) + sorted((NB_DIR / "exercises").glob("*.ipynb"))]
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 HANZI = "我喜欢学习语言那只动物没过街因为它太累了"
+CHECK_MARKS = "✅❌⏳"  # what the homework check cells print
 
 JS_PROMPTS = f"""() => [...document.querySelectorAll('{PANEL} .jp-CodeCell .jp-InputArea-prompt')]
                       .map(e => e.innerText.trim())"""
@@ -244,6 +245,8 @@ def test_chinese_renders_as_glyphs_in_the_browser(open_notebook):
         tofu = nb.page.evaluate(JS_TOFU, [HANZI, family])
         assert not tofu, (f"these characters render as boxes with font-family {family}: {''.join(tofu)} — "
                           "install a CJK font (Debian: fonts-noto-cjk)")
+    tofu = nb.page.evaluate(JS_TOFU, [CHECK_MARKS, "monospace"])  # the check cells' output font
+    assert not tofu, f"{''.join(tofu)} render as boxes — install an emoji font (Debian: fonts-noto-color-emoji)"
 
 
 def find_cell(nb, prefix):

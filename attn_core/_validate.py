@@ -82,10 +82,11 @@ def check_av(A, V):
     if A.shape[-1] != V.shape[-2]:
         raise ValueError(tr(
             f"A 的形状是 {A.shape}，V 的形状是 {V.shape}：A·V 要求每个键对应一行值，"
-            f"即 A 的列数（{A.shape[-1]}）= V 的行数（{V.shape[-2]}）。K 和 V 必须来自同一个序列（同一个 n_k）。",
+            f"即 A 的列数（{A.shape[-1]}）= V 的行数（{V.shape[-2]}）。是不是把 V 转置了？"
+            f"另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
             f"A has shape {A.shape} and V has shape {V.shape}: A·V needs one value row per key, "
-            f"i.e. A's columns ({A.shape[-1]}) = V's rows ({V.shape[-2]}). "
-            f"K and V must come from the same sequence (same n_k)."))
+            f"i.e. A's columns ({A.shape[-1]}) = V's rows ({V.shape[-2]}). Is V transposed? "
+            f"Also, K and V must come from the same sequence (same n_k)."))
     _check_batch(A, V, "A", "V")
 
 
@@ -134,8 +135,9 @@ def as_mask(mask, scores_shape):
     if empty.any():
         where = tuple(int(i) for i in np.argwhere(empty)[0])
         batch = f" (at batch index {where[:-1]})" if len(where) > 1 else ""
+        batch_zh = f"（批量下标 {where[:-1]}）" if len(where) > 1 else ""
         raise ValueError(tr(
-            f"掩码让查询第 {where[-1]} 行{batch}没有任何键可以关注（共 {int(empty.sum())} 行如此）："
+            f"掩码让查询第 {where[-1]} 行{batch_zh}没有任何键可以关注（共 {int(empty.sum())} 行如此）："
             f"对空集合做 softmax 没有意义（全是 −∞ 会得到 NaN，用很大的负数则会悄悄变成均匀权重）。"
             f"每行至少允许一个键，例如查询自己。",
             f"mask leaves query row {where[-1]}{batch} with no key to attend to ({int(empty.sum())} such row(s) "

@@ -14,13 +14,12 @@ d_v (value width).
 
 import math
 import numbers
-import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _validate as v
-from .lang import tr
+from .lang import display_width, tr
 
 # ---------------------------------------------------------------- the five steps
 
@@ -128,14 +127,10 @@ class Trace:
     def __repr__(self):
         rows = [(tr("步骤", "step"), tr("符号", "symbol"), tr("形状", "shape"), tr("含义", "meaning"))]
         rows += [(step, sym, " × ".join(map(str, shape)), m) for step, sym, shape, m in self.rows()]
-        widths = [max(_width(r[c]) for r in rows) for c in range(3)]
-        return "\n".join("  ".join(r[c] + " " * (widths[c] - _width(r[c])) for c in range(3)) + "  " + r[3]
+        widths = [max(display_width(r[c]) for r in rows) for c in range(3)]
+        return "\n".join("  ".join(r[c] + " " * (widths[c] - display_width(r[c])) for c in range(3)) + "  " + r[3]
                          for r in rows)
 
-
-def _width(text):
-    """Columns a string takes in a monospace font (a hanzi takes two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def attention(Q, K, V, mask=None, scaled=True):

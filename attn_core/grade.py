@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +44,7 @@ import numpy as np
 from . import check as _check  # noqa: F401  (loaded before any submission runs)
 from . import homework
 from .homework import MISSING
+from .lang import display_width
 from .student import TEACHER_DIR, has_solution, make_student
 
 PASS = "✓"
@@ -370,17 +370,13 @@ def format_table(results):
         for r in group:
             codes = {t.task_id: PASS if t.ok else t.code for t in r.tasks}
             rows.append([r.path.name] + [codes.get(i, "") for i in ids] + [f"{r.score}/{r.total}", r.status_text])
-        widths = [max(_width(row[c]) for row in rows) for c in range(len(header))]
+        widths = [max(display_width(row[c]) for row in rows) for c in range(len(header))]
         title = exercise or "(exercise not recognised)"
-        lines = [title] + ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths)).rstrip()
+        lines = [title] + ["  ".join(cell + " " * (w - display_width(cell)) for cell, w in zip(row, widths)).rstrip()
                            for row in rows]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
-
-def _width(text):
-    """Columns a string takes in a terminal (a hanzi takes two), so names like 张三_ex02.ipynb line up."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def write_csv(results, target):

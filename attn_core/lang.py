@@ -3,6 +3,8 @@
 Chinese is the default; an English notebook calls ``attn_core.set_lang("en")`` once at the top.
 """
 
+import unicodedata
+
 LANGS = ("zh", "en")
 _lang = "zh"
 
@@ -22,3 +24,8 @@ def get_lang():
 def tr(zh, en):
     """Pick the text for the current language."""
     return zh if _lang == "zh" else en
+
+
+def display_width(text):
+    """Columns ``text`` takes in a monospace font or terminal (a hanzi takes two), for aligning tables."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

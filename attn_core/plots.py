@@ -6,7 +6,6 @@ write ``fig = plots.heatmap(...)`` and the inline backend shows it once.
 """
 
 import math
-import unicodedata
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -14,7 +13,7 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from . import fonts
-from .lang import tr
+from .lang import display_width, tr
 
 NEG_INF = "\u2212∞"
 MASKED_COLOUR = "#d9d9d9"
@@ -81,9 +80,6 @@ def _contrast(rgba):
     return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
 
 
-def _width(text):
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
 
 def _axes(ax, figsize):
     if ax is not None:
@@ -105,7 +101,7 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, cmap, vmin, vmax, annotate, f
             for j in range(n_k):
                 colour = "black" if masked[i, j] else _contrast(cmap(im.norm(M[i, j])))
                 ax.text(j, i, _fmt(M[i, j], fmt), ha="center", va="center", color=colour, fontsize=size)
-    rotate = max(map(_width, col_labels), default=0) > 6
+    rotate = max(map(display_width, col_labels), default=0) > 6
     ax.set_xticks(range(n_k), labels=col_labels, fontsize=token_size,
                   rotation=45 if rotate else 0, ha="right" if rotate else "center")
     ax.set_yticks(range(n_q), labels=row_labels, fontsize=token_size)

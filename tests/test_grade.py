@@ -16,6 +16,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attn_core import grade, homework
+from attn_core.lang import display_width
 from attn_core.student import TEACHER_DIR, has_solution, make_student
 
 TIMEOUT = 10  # seconds per notebook; imports take ≈ 1 s here
@@ -205,7 +206,7 @@ def test_table_lines_up_chinese_file_names():
                    grade.TaskResult("2.2", True, "ok", "")]
         results.append(r)
     lines = grade.format_table(results).splitlines()[1:]
-    starts = [grade._width(line[:line.index(score)]) for line, score in zip(lines, ("score", "2/2", "1/2"))]
+    starts = [display_width(line[:line.index(score)]) for line, score in zip(lines, ("score", "2/2", "1/2"))]
     assert len(set(starts)) == 1, lines
 
 

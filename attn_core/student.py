@@ -8,7 +8,7 @@ Cells tagged ``teacher-only`` (notes for the teacher) are dropped too, and relat
 are rebased from ``teacher/`` to the folder above it, where the student versions live. The result
 is executed from a fresh kernel, so it is committed with its outputs (every check says ⏳).
 
-    python -m attn_core.student                          # regenerate every student notebook
+    python -m attn_core.student                          # regenerate every student notebook (both editions)
     python -m attn_core.student TEACHER.ipynb ... --out DIR [--no-execute]
 """
 
@@ -26,8 +26,11 @@ BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 TEACHER_ONLY = "teacher-only"
 
-EXERCISES_DIR = Path(__file__).resolve().parent.parent / "notebooks" / "exercises"
+NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+EXERCISES_DIR = NOTEBOOKS_DIR / "exercises"
 TEACHER_DIR = EXERCISES_DIR / "teacher"
+# Each edition keeps its teacher notebooks in exercises/teacher/ and its student versions one folder up.
+EDITIONS = {"zh": EXERCISES_DIR, "en": NOTEBOOKS_DIR / "en" / "exercises"}
 
 
 class MarkerError(ValueError):
@@ -131,25 +134,26 @@ def main(argv=None):
                     f"'{BEGIN}' and '{END}' is removed (the placeholder line above it stays), "
                     f"'{TEACHER_ONLY}' cells are dropped, and the result is executed.")
     parser.add_argument("teacher", nargs="*", type=Path,
-                        help=f"teacher notebooks (default: every ex*.ipynb in {TEACHER_DIR})")
+                        help="teacher notebooks (default: every ex*.ipynb in each edition's exercises/teacher/)")
     parser.add_argument("--out", type=Path, default=None,
-                        help=f"output folder (default: {EXERCISES_DIR})")
+                        help="output folder (default: the folder above each notebook's teacher/ folder)")
     parser.add_argument("--no-execute", action="store_true", help="write the notebooks without running them")
     args = parser.parse_args(argv)
 
-    paths = args.teacher or teacher_notebooks()
+    paths = args.teacher or [p for folder in EDITIONS.values() for p in teacher_notebooks(folder / "teacher")]
     if not paths:
         parser.error(f"no teacher notebooks given and none found in {TEACHER_DIR}")
-    out_dir = args.out or EXERCISES_DIR
     for path in paths:
         if not path.is_file():
             parser.error(f"{path}: no such file")
-        if path.resolve().parent == out_dir.resolve():
+        if args.out is None and path.resolve().parent.name != TEACHER_DIR.name:
+            parser.error(f"{path}: not in a teacher/ folder, so there is no default output folder; give --out")
+        if args.out is not None and path.resolve().parent == args.out.resolve():
             parser.error(f"{path}: the output folder is the teacher notebook's own folder; choose another --out")
     failed = 0
     for path in paths:
         try:
-            target = convert(path, out_dir, run=not args.no_execute)
+            target = convert(path, args.out or path.resolve().parent.parent, run=not args.no_execute)
         except Exception as e:  # report and go on with the next notebook
             failed += 1
             print(f"{path}: FAILED: {type(e).__name__}: {e}", file=sys.stderr)

@@ -45,7 +45,7 @@ from . import check as _check  # noqa: F401  (loaded before any submission runs)
 from . import homework
 from .homework import MISSING
 from .lang import display_width
-from .student import TEACHER_DIR, has_solution, make_student
+from .student import EDITIONS, has_solution, make_student
 
 PASS = "✓"
 _MARKER = "ATTN_CORE_GRADE_ANSWERS"
@@ -267,7 +267,7 @@ def _run(nb, names, timeout, result):
     return None
 
 
-def grade_notebook(path, timeout=60, teacher_dir=TEACHER_DIR):
+def grade_notebook(path, timeout=60, teacher_dir=None):
     """Grade one submission; never raises for anything wrong with the submission."""
     path, start = Path(path), time.monotonic()
     try:
@@ -294,13 +294,15 @@ def _grade(path, timeout, teacher_dir, start):
     if nb is None:
         return _finish(result, {}, start)
 
+    # Compared with the handed-out notebook of its edition: the one (Chinese or English) it is closest to.
+    teacher_dirs = [teacher_dir] if teacher_dir is not None else [folder / "teacher" for folder in EDITIONS.values()]
     try:
-        reference = _reference_cells(result.exercise, teacher_dir)
+        references = [r for r in (_reference_cells(result.exercise, d) for d in teacher_dirs) if r is not None]
     except Exception as e:  # the teacher's copy is broken: still grade, without the comparison
-        reference = None
+        references = []
         result.status.append(f"cells not compared (teacher version unreadable: {type(e).__name__})")
-    if reference is not None:
-        changed = _changed_cells(nb, reference)
+    if references:
+        changed = min(_changed_cells(nb, reference) for reference in references)
         if changed:
             result.status.append(f"cells changed ({changed} deleted, edited or moved)")
     for cell in nb.cells:  # only the students' sources run, from a clean slate
@@ -337,7 +339,7 @@ def collect(paths):
     return files
 
 
-def grade_all(paths, timeout=60, teacher_dir=TEACHER_DIR, log=None):
+def grade_all(paths, timeout=60, teacher_dir=None, log=None):
     results = []
     for path in collect(paths):
         if log:
@@ -398,8 +400,9 @@ def main(argv=None):
     parser.add_argument("--csv", type=Path, help="also write the results to this CSV file")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds each notebook may run in all (default 60)")
-    parser.add_argument("--teacher-dir", type=Path, default=TEACHER_DIR,
-                        help="teacher versions, to notice changed cells (default: %(default)s)")
+    parser.add_argument("--teacher-dir", type=Path, default=None,
+                        help="teacher versions, to notice changed cells (default: each edition's exercises/teacher/, "
+                             "whichever the submission is closest to)")
     args = parser.parse_args(argv)
     if args.timeout <= 0:
         parser.error("--timeout must be positive")

@@ -217,7 +217,7 @@ TASKS = {t.id: t for t in (
           "Fresh data: softmax of 3 × 5 scores", _scaled_fresh_scores, lambda d: {"S": d["S_new"]}),
     _task("4.3", "ex04_softmax", "A_big", "softmax", "很大的分数：数值稳定的 softmax",
           "Huge scores: a numerically stable softmax", _big_scores, lambda d: {"S": d["S_big"]}),
-    _task("4.4", "ex04_softmax", "A_double", "weights", "把“语言”的键放大两倍后的权重",
+    _task("4.4", "ex04_softmax", "A_double", "weights", "把“语言”的键放大到 2 倍后的权重",
           "Weights after doubling the key of 语言",
           _fw_inputs("Q", "K"),
           _fw(lambda d: {"Q": d["Q"], "K": _doubled(d["K"], _YUYAN), "d_k": 3, "scaled": True})),

@@ -99,11 +99,25 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
 
 
 def execute(nb, cwd, timeout=120):
-    """Run ``nb`` top to bottom in a fresh kernel (errors abort), in place, and return it."""
+    """Run ``nb`` top to bottom in a fresh kernel (errors abort), in place, and return it, as notebooks are
+    committed: no widget state, no timing metadata, and each cell's consecutive prints as one stream output
+    (how the kernel happens to flush them must not change the saved file)."""
     from nbclient import NotebookClient
 
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, store_widget_state=False,
                    resources={"metadata": {"path": str(cwd)}}).execute(stderr=subprocess.DEVNULL)
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        merged = []
+        for out in cell.get("outputs", []):
+            if merged and out.output_type == "stream" and merged[-1].output_type == "stream" \
+                    and merged[-1].name == out.name:
+                merged[-1].text += out.text
+            else:
+                merged.append(out)
+        if "outputs" in cell:
+            cell.outputs = merged
     return nb
 
 

@@ -17,7 +17,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attn_core import grade, homework
 from attn_core.lang import display_width
-from attn_core.student import TEACHER_DIR, has_solution, make_student
+from attn_core.student import EDITIONS, TEACHER_DIR, has_solution, make_student
 
 TIMEOUT = 10  # seconds per notebook; imports take ≈ 1 s here
 
@@ -33,12 +33,12 @@ def check(*args, **kwargs):
     print("✅ 全对")"""
 
 
-def _submission(answers, name="ex02_scores", extra=(), drop_markdown=0):
+def _submission(answers, name="ex02_scores", extra=(), drop_markdown=0, teacher_dir=TEACHER_DIR):
     """The handed-out notebook with answer cells replaced (task id -> code) and extra cells
     inserted ((position among code cells, source))."""
-    teacher = nbformat.read(TEACHER_DIR / f"{name}.ipynb", as_version=4)
+    teacher = nbformat.read(teacher_dir / f"{name}.ipynb", as_version=4)
     by_var = {t.var: t.id for t in homework.tasks(name)}
-    nb = make_student(teacher, TEACHER_DIR, TEACHER_DIR.parent)
+    nb = make_student(teacher, teacher_dir, teacher_dir.parent)
     for cell in nb.cells:
         m = re.search(r"^(\w+) = \.\.\.", cell.source, re.M) if cell.cell_type == "code" else None
         if m and by_var.get(m.group(1)) in answers:
@@ -59,6 +59,7 @@ def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("submissions")
     subs = {
         "perfect": _submission(SOLUTIONS),
+        "perfect_en": _submission(SOLUTIONS, teacher_dir=EDITIONS["en"] / "teacher"),  # the English edition
         "partly_wrong": _submission({"2.1": SOLUTIONS["2.1"], "2.2": "QKT_new = K_new @ Q_new.T"}, drop_markdown=1),
         "tampering": _submission({"2.1": "QKT = np.zeros((4, 4))", "2.2": "QKT_new = np.ones((3, 5))"},
                                  extra=[(3, TAMPER)]),
@@ -81,15 +82,17 @@ def graded(tmp_path_factory):
 def test_the_batch_finishes_and_prints_one_table(graded):
     run, rows, _ = graded
     assert run.returncode == 0, run.stderr
-    assert len(rows) == 7
+    assert len(rows) == 8
     table = run.stdout.split("\n\n")[0].splitlines()
     assert table[0] == "ex02_scores"
     assert table[1].split() == ["submission", "2.1", "2.2", "score", "status"]
-    assert len(table) == 2 + 7
+    assert len(table) == 2 + 8
 
 
-def test_perfect_submission(graded):
-    row = graded[1]["perfect"]
+@pytest.mark.parametrize("key", ["perfect", "perfect_en"])
+def test_perfect_submission(graded, key):
+    """Full marks, and no cell counted as changed: each edition is compared with its own handed-out copy."""
+    row = graded[1][key]
     assert (row["score"], row["total"], row["status"], row["2.1"], row["2.2"]) == ("2", "2", "ok", "ok", "ok")
 
 

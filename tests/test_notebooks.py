@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 NB_DIR = Path(__file__).resolve().parents[1] / "notebooks"
-ALL = sorted(NB_DIR.rglob("*.ipynb"))
-LESSONS = sorted(NB_DIR.glob("[0-9][0-9]_*.ipynb"))
+ALL = sorted(p for p in NB_DIR.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+EDITIONS = {NB_DIR: ("学习目标", "小结", "自测"), NB_DIR / "en": ("Learning goals", "Summary", "Self-check")}
+LESSONS = sorted(p for folder in EDITIONS for p in folder.glob("[0-9][0-9]_*.ipynb"))
 
 
 def load(path):
@@ -24,9 +25,10 @@ def markdown(nb):
     return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
 
 
-def test_the_course_is_there():
-    assert [p.name[:2] for p in LESSONS] == [f"{i:02d}" for i in range(12)]
-    assert len(list((NB_DIR / "exercises").glob("ex*.ipynb"))) >= 7
+@pytest.mark.parametrize("folder", EDITIONS, ids=["zh", "en"])
+def test_the_course_is_there(folder):
+    assert [p.name[:2] for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))] == [f"{i:02d}" for i in range(12)]
+    assert len(list((folder / "exercises").glob("ex*.ipynb"))) >= 7
 
 
 @pytest.mark.parametrize("path", ALL, ids=ids(ALL))
@@ -45,11 +47,11 @@ def test_executed_in_order_without_errors(path):
 def test_each_lesson_has_goals_summary_quiz_and_a_way_on(path):
     text = markdown(load(path))
     assert re.search(r"^# ", text, re.M), "a title"
-    for heading in ("学习目标", "小结", "自测"):
+    for heading in EDITIONS[path.parent]:
         assert re.search(rf"^##+ .*{heading}", text, re.M), f"missing section {heading}"
     number = int(path.name[:2])
     if number < 11:
-        nxt = next(NB_DIR.glob(f"{number + 1:02d}_*.ipynb")).name
+        nxt = next(path.parent.glob(f"{number + 1:02d}_*.ipynb")).name
         assert f"]({nxt})" in text, f"no link to the next lesson {nxt}"
 
 

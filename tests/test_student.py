@@ -13,6 +13,8 @@ from attn_core.student import BEGIN, END, MarkerError, make_student, strip_solut
 TEACHER_DIR = student.TEACHER_DIR
 STUDENT_DIR = student.EXERCISES_DIR
 NAMES = list(homework.EXERCISES)
+EDITIONS = list(student.EDITIONS)  # each edition's student notebooks, with its teacher/ folder inside
+EDITION_NAMES = [(edition, name) for edition in EDITIONS for name in NAMES]
 
 
 def _cells(nb):
@@ -62,26 +64,29 @@ def test_markers_outside_code_cells_are_refused():
 
 # ---------------------------------------------------------------- the committed notebooks
 
-def test_every_teacher_notebook_has_a_student_version_and_nothing_else():
-    assert sorted(p.name for p in student.teacher_notebooks()) == sorted(f"{n}.ipynb" for n in NAMES)
-    assert sorted(p.name for p in STUDENT_DIR.glob("ex*.ipynb")) == sorted(f"{n}.ipynb" for n in NAMES)
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_teacher_notebook_has_a_student_version_and_nothing_else(edition):
+    folder = student.EDITIONS[edition]
+    assert sorted(p.name for p in student.teacher_notebooks(folder / "teacher")) == sorted(f"{n}.ipynb" for n in NAMES)
+    assert sorted(p.name for p in folder.glob("ex*.ipynb")) == sorted(f"{n}.ipynb" for n in NAMES)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_committed_student_version_is_what_the_command_derives(name):
+@pytest.mark.parametrize("edition, name", EDITION_NAMES)
+def test_committed_student_version_is_what_the_command_derives(edition, name):
     """Cell by cell (type, id, source, metadata); the outputs are compared by strict nbval."""
-    teacher = nbformat.read(TEACHER_DIR / f"{name}.ipynb", as_version=4)
-    committed = nbformat.read(STUDENT_DIR / f"{name}.ipynb", as_version=4)
-    assert _cells(committed) == _cells(make_student(teacher, TEACHER_DIR, STUDENT_DIR)), \
-        f"{name}: run `python -m attn_core.student` to regenerate the student notebooks"
+    folder = student.EDITIONS[edition]
+    teacher = nbformat.read(folder / "teacher" / f"{name}.ipynb", as_version=4)
+    committed = nbformat.read(folder / f"{name}.ipynb", as_version=4)
+    assert _cells(committed) == _cells(make_student(teacher, folder / "teacher", folder)), \
+        f"{edition}/{name}: run `python -m attn_core.student` to regenerate the student notebooks"
     assert committed.metadata["attn_core"] == teacher.metadata["attn_core"]
     text = nbformat.writes(committed)
     assert "BEGIN SOLUTION" not in text and "teacher-only" not in text
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_both_versions_are_committed_executed(name):
-    for folder, mark in ((TEACHER_DIR, "✅"), (STUDENT_DIR, "⏳")):
+@pytest.mark.parametrize("edition, name", EDITION_NAMES)
+def test_both_versions_are_committed_executed(edition, name):
+    for folder, mark in ((student.EDITIONS[edition] / "teacher", "✅"), (student.EDITIONS[edition], "⏳")):
         nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
         checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("check(")]
         for cell in checks:
@@ -118,3 +123,16 @@ def test_command_reports_a_bad_notebook_and_goes_on(tmp_path):
     assert code == 1
     assert not (tmp_path / "out" / bad.name).exists()
     assert nbformat.read(tmp_path / "out" / good.name, as_version=4).cells[0].source == "x = ..."
+
+
+def test_without_out_each_teacher_notebook_goes_to_the_folder_above_its_teacher_folder(tmp_path, capsys):
+    teacher = tmp_path / "en" / "exercises" / "teacher" / "ex99_good.ipynb"
+    teacher.parent.mkdir(parents=True)
+    nbformat.write(new_notebook(cells=[new_code_cell(f"x = ...\n{BEGIN}\nx = 1\n{END}")]), teacher)
+    assert student.main([str(teacher), "--no-execute"]) == 0
+    assert nbformat.read(tmp_path / "en" / "exercises" / teacher.name, as_version=4).cells[0].source == "x = ..."
+    loose = tmp_path / "ex98_loose.ipynb"
+    nbformat.write(new_notebook(cells=[]), loose)
+    with pytest.raises(SystemExit) as exit_:
+        student.main([str(loose), "--no-execute"])
+    assert exit_.value.code == 2 and "give --out" in capsys.readouterr().err

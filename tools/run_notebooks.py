@@ -2,27 +2,23 @@
 
     python tools/run_notebooks.py notebooks/03_scaling.ipynb notebooks/en/03_scaling.ipynb
 
-Each notebook runs in its own folder (as JupyterLab and nbval run it). Saved without widget state and
-without per-cell timing, so re-running an unchanged notebook changes nothing but measured timings.
+Each notebook runs in its own folder (as JupyterLab and nbval run it) and is saved as
+`attn_core.student.execute` leaves it: no widget state, no per-cell timing, each cell's prints as one
+stream, so re-running an unchanged notebook changes nothing but measured timings.
 Student exercise notebooks are not run this way: `python -m attn_core.student` derives and runs them.
 """
 
-import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
+
+from attn_core.student import execute
 
 
 def run(path, timeout=600):
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, store_widget_state=False,
-                   resources={"metadata": {"path": str(Path(path).resolve().parent)}}).execute(
-        stderr=subprocess.DEVNULL)
-    nb.metadata.pop("widgets", None)
-    for cell in nb.cells:
-        cell.metadata.pop("execution", None)
+    execute(nb, Path(path).resolve().parent, timeout=timeout)
     nbformat.write(nb, path)
 
 

@@ -8,7 +8,6 @@ every explorer's picture changes when its controls move, and the homework check 
 import re
 import statistics
 import time
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,16 @@ from .lab import ROOT
 pytestmark = pytest.mark.browser
 
 NB_DIR = ROOT / "notebooks"
-NOTEBOOKS = [p.relative_to(NB_DIR).as_posix()
-             for p in sorted(NB_DIR.glob("*.ipynb")) + sorted((NB_DIR / "exercises").glob("*.ipynb"))]
+EDITIONS = ("", "en/")  # the Chinese edition in notebooks/, the English one in notebooks/en/
+NOTEBOOKS = [p.relative_to(NB_DIR).as_posix() for edition in EDITIONS for folder in (edition, f"{edition}exercises")
+             for p in sorted((NB_DIR / folder).glob("*.ipynb"))]
+# What the learner reads in each edition, as the tests below look for it.
+TEXT = {
+    "": {"answer_cell": "# QKᵀ，形状 (4, 4)", "transposed": "转置",
+         "max_weight": r"最大权重\s*([0-9.]+)", "grad_percent": r"是均匀权重时的\s*([0-9.]+)"},
+    "en/": {"answer_cell": "# QKᵀ, shape (4, 4)", "transposed": "transposed",
+            "max_weight": r"max weight\s*([0-9.]+)", "grad_percent": r"([0-9.]+)%\s*of the\s*uniform"},
+}
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 HANZI = "我喜欢学习语言那只动物没过街因为它太累了"
 CHECK_MARKS = "✅❌⏳"  # what the homework check cells print
@@ -223,7 +230,7 @@ def test_notebook_runs_in_jupyterlab(open_notebook, shots_dir, name):
     nb = open_notebook(name)
     nb.restart_and_run_all()
     REPORT["timings"][name] = time.monotonic() - t0
-    nb.screenshot(shots_dir / (Path(name).stem + ".png"))
+    nb.screenshot(shots_dir / (name.removesuffix(".ipynb").replace("/", "_") + ".png"))
     problems = [f"cell {c}: error output: {text}" for c, text in nb.errors()]
     imgs = nb.images()
     problems += [f"cell {c}: figure not displayed (broken image)" for c in imgs["broken"]]
@@ -271,29 +278,33 @@ def answer_and_check(nb, index, code, previous=""):
     return out.inner_text()
 
 
-def test_homework_check_cell_diagnoses_a_transposed_answer(open_notebook):
-    nb = open_notebook("exercises/ex02_scores.ipynb")
+@pytest.mark.parametrize("edition", EDITIONS, ids=["zh", "en"])
+def test_homework_check_cell_diagnoses_a_transposed_answer(open_notebook, edition):
+    text = TEXT[edition]
+    nb = open_notebook(f"{edition}exercises/ex02_scores.ipynb")
     nb.restart_and_run_all()
-    index = find_cell(nb, "# QKᵀ，形状 (4, 4)")
+    index = find_cell(nb, text["answer_cell"])
     wrong = answer_and_check(nb, index, "QKT = K @ Q.T")
-    assert "❌" in wrong and "转置" in wrong, wrong
+    assert "❌" in wrong and text["transposed"] in wrong, wrong
     right = answer_and_check(nb, index, "QKT = Q @ K.T", previous=wrong)
     assert "✅" in right, right
     assert not nb.errors()
 
 
-def readout(explorer, label):
-    """The number after ``label`` in the explorer's readout lines, e.g. 最大权重 0.27 -> 0.27."""
+def readout(explorer, pattern):
+    """The number ``pattern`` captures in the explorer's readout lines, e.g. 最大权重 0.27 -> 0.27."""
     text = explorer.evaluate("o => o.innerText")
-    match = re.search(rf"{label}\s*([0-9.]+)", text)
-    assert match, f"no readout {label!r} in: {text[:300]}"
+    match = re.search(pattern, text)
+    assert match, f"no readout {pattern!r} in: {text[:300]}"
     return float(match.group(1))
 
 
-def test_dk_explorer_readouts_follow_the_slider(open_notebook):
+@pytest.mark.parametrize("edition", EDITIONS, ids=["zh", "en"])
+def test_dk_explorer_readouts_follow_the_slider(open_notebook, edition):
     """Unscaled, d_k = 1 → 512: the max weight rises to 1 and the softmax gradient vanishes;
     ticking 'divide by √d_k' at 512 brings the weights back into the working range."""
-    nb = open_notebook("03_scaling.ipynb")
+    text = TEXT[edition]
+    nb = open_notebook(f"{edition}03_scaling.ipynb")
     nb.restart_and_run_all()
     (explorer,) = nb.explorers()
     box = explorer.locator(".widget-checkbox input")
@@ -305,14 +316,14 @@ def test_dk_explorer_readouts_follow_the_slider(open_notebook):
         before = picture(explorer)
         handle.press("Home")
         wait_for_new_picture(explorer, before, "d_k slider to 1")
-    assert readout(explorer, "最大权重") < 0.35
-    low_grad = readout(explorer, "是均匀权重时的")
+    assert readout(explorer, text["max_weight"]) < 0.35
+    low_grad = readout(explorer, text["grad_percent"])
     before = picture(explorer)
     handle.press("End")
     wait_for_new_picture(explorer, before, "d_k slider to 512")
-    assert readout(explorer, "最大权重") >= 0.99
-    assert readout(explorer, "是均匀权重时的") < 1 < low_grad  # percent of the uniform-weights gradient
+    assert readout(explorer, text["max_weight"]) >= 0.99
+    assert readout(explorer, text["grad_percent"]) < 1 < low_grad  # percent of the uniform-weights gradient
     before = picture(explorer)
     box.click()
     wait_for_new_picture(explorer, before, "scaled checkbox")
-    assert readout(explorer, "最大权重") < 0.95
+    assert readout(explorer, text["max_weight"]) < 0.95

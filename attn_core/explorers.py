@@ -322,7 +322,8 @@ def dk_explorer(query="学习", seed=0):
                    text=f"{draw.fmt(st['entropy'])} / log 4 = {draw.fmt(st['entropy_max'])}")
         draw.gauge(pic, 10, 414, width=300, value=st["grad_ratio"], vmax=1.0,
                    label=t("softmax 梯度大小（相对均匀权重）", "softmax gradient size (vs uniform weights)"),
-                   text=f"{draw.fmt(st['grad'], 3)}（{_pct(st['grad_ratio'])}）")
+                   text=f"{draw.fmt(st['grad'], 3)}" + t(f"（{_pct(st['grad_ratio'])}）",
+                                                         f" ({_pct(st['grad_ratio'])})"))
         a = st["a"]
         readouts = dict(d_k=float(st["d_k"]), sqrt_d_k=st["sqrt"], max_weight=float(a.max()),
                         entropy=st["entropy"], entropy_max=st["entropy_max"], grad_norm=st["grad"],
@@ -386,7 +387,8 @@ def key_explorer(example=None, query="学习"):
         readouts = {f"weight[{tok}]": float(x) for tok, x in zip(tokens, w)}
         readouts.update({f"change[{tok}]": float(x) for tok, x in zip(tokens, change)})
         readouts["sum"] = float(w.sum())
-        parts = [f"{tok} {draw.fmt(x)}（{_signed(c)}）" for tok, x, c in zip(tokens, w, change)]
+        parts = [f"{tok} {draw.fmt(x)}" + t(f"（{_signed(c)}）", f" ({_signed(c)})")
+                 for tok, x, c in zip(tokens, w, change)]
         lines = [t("权重（与默认相比）：", "weights (vs default): ") + "  ".join(parts),
                  t(f"权重之和 = {draw.fmt(w.sum())}：一个键多拿，其余的键就少拿。",
                    f"sum of weights = {draw.fmt(w.sum())}: when one key takes more, the others get less.")]

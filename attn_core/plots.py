@@ -255,7 +255,7 @@ def dot_product_histograms(samples, *, bins=60):
             ax.axvline(s, color=HIGHLIGHT_COLOUR, linestyle="--", linewidth=1.5)
         ax.set_title(f"$d_k$ = {d_k:g}")
         ax.text(0.03, 0.96, tr("标准差", "std") + f" = {std:.2f}\n" + r"$\sqrt{d_k}$" + f" = {math.sqrt(d_k):.2f}",
-                transform=ax.transAxes, va="top", fontsize=ANNOTATION_SIZE,
+                transform=ax.transAxes, va="top", fontsize=ANNOTATION_SIZE, linespacing=1.6,
                 bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85})
         if k % ncols == 0:
             ax.set_ylabel(tr("次数", "count"))

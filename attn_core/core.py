@@ -112,7 +112,7 @@ class Trace:
         if self.mask is not None:
             s_meaning += tr("，被遮住处为 −∞", ", −∞ where masked")
         table = [
-            ("0", "X", self.X, tr("输入，每行一个词", "input, one row per token")),
+            ("0", "X", self.X, tr("输入，每行一个词", "input, one row per word")),
             ("1", "Q", self.Q, tr("查询：谁在问", "queries: who asks")),
             ("1", "K", self.K, tr("键：供匹配的标签", "keys: labels to match")),
             ("1", "V", self.V, tr("值：要取回的内容", "values: content to fetch")),

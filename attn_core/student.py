@@ -101,7 +101,9 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
 def execute(nb, cwd, timeout=120):
     """Run ``nb`` top to bottom in a fresh kernel (errors abort), in place, and return it, as notebooks are
     committed: no widget state, no timing metadata, and each cell's consecutive prints as one stream output
-    (how the kernel happens to flush them must not change the saved file)."""
+    (how the kernel happens to flush them must not change the saved file). Only neighbouring prints are
+    merged: nbclient's own ``coalesce_streams`` would also join prints on either side of a figure, moving
+    the later text above it."""
     from nbclient import NotebookClient
 
     NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, store_widget_state=False,
@@ -137,7 +139,7 @@ def convert(teacher_path, out_dir, run=True):
     return target
 
 
-def teacher_notebooks(folder=TEACHER_DIR):
+def teacher_notebooks(folder):
     return sorted(Path(folder).glob("ex*.ipynb"))
 
 

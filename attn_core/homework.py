@@ -90,23 +90,71 @@ def _shape_text(value):
     return " × ".join(map(str, shape)) if shape else repr(value)
 
 
-def _rand(seed, shape, scale=1.0):
-    """Seeded normal numbers rounded to one decimal: readable when printed, reproducible everywhere."""
-    return np.round(np.random.default_rng(seed).normal(0.0, scale, size=shape), 1)
+# Every number a task hands out is the same, to the last bit, on every machine: it is drawn from a
+# seeded generator and rounded there (at the source), or computed from such numbers in exact arithmetic
+# (integer products, then one correctly rounded division). Nothing here rounds the result of a BLAS call:
+# another BLAS kernel or thread count changes a matrix product's last bits, and a value that lands on a
+# rounding boundary (2.025) would print as 2.02 on one laptop and 2.03 on another. Weights need exp,
+# whose last bit differs between libm and SIMD versions; they are rounded to 6 decimals, and ``_rounded``
+# refuses any value close enough to a rounding boundary for such a difference to flip it.
+
+def _rand(seed, shape, scale=1.0, decimals=1):
+    """Seeded normal numbers rounded to ``decimals``: readable when printed, reproducible everywhere."""
+    return np.round(np.random.default_rng(seed).normal(0.0, scale, size=shape), decimals)
 
 
-def _four_words():
+def _decimals(a):
+    """The fewest decimals (at most 6) that write every entry of ``a`` exactly."""
+    for k in range(7):
+        scaled = np.asarray(a, dtype=np.float64) * 10.0 ** k
+        if np.all(np.abs(scaled - np.rint(scaled)) < 1e-6):
+            return k
+    raise ValueError("expected short decimals (at most 6 places)")
+
+
+def exact_matmul(a, b):
+    """``a @ b`` for arrays of short decimals, computed exactly: integer products and sums (numpy's integer
+    matmul, no BLAS), then one division by a power of ten. The same bytes on every machine."""
+    da, db = _decimals(a), _decimals(b)
+    ia = np.rint(np.asarray(a, dtype=np.float64) * 10.0 ** da).astype(np.int64)
+    ib = np.rint(np.asarray(b, dtype=np.float64) * 10.0 ** db).astype(np.int64)
+    return (ia @ ib) / 10.0 ** (da + db)
+
+
+def _rounded(x, decimals, margin=1e-9):
+    """``x`` rounded to ``decimals``, refusing (ValueError) any entry within ``margin`` (in units of the
+    last decimal) of a rounding boundary, where a last-bit difference between machines could flip it."""
+    scaled = np.asarray(x, dtype=np.float64) * 10.0 ** decimals
+    if np.any(np.abs(np.abs(scaled - np.floor(scaled)) - 0.5) < margin):
+        raise ValueError(f"a value sits on a rounding boundary at {decimals} decimals; choose other data")
+    return np.round(x, decimals)
+
+
+def _weights(S):
+    """softmax of each row of ``S``, rounded to 6 decimals (see ``_rounded``); the largest entry of each row
+    is then set so that the row's decimals add up to exactly 1."""
+    A = _rounded(core.softmax(S), 6)
+    units = np.rint(A * 1e6).astype(np.int64)
+    top = units.argmax(axis=-1)
+    rows = np.arange(units.shape[0])
+    units[rows, top] += 1_000_000 - units.sum(axis=-1)
+    return units / 1e6
+
+
+def _four_words_pool():
+    """The four-word example's X, W and the intermediates a task hands out, all bit-identical everywhere:
+    Q, K, V and QKᵀ exactly (short decimals), S = QKᵀ/√3 by one correctly rounded division, A rounded."""
     ex = four_words()
-    trace = ex.attention()
-    return ex, trace
+    Q, K, V = (exact_matmul(ex.X, W) for W in (ex.W_q, ex.W_k, ex.W_v))
+    S = exact_matmul(Q, K.T) / np.sqrt(3.0)
+    return {"X": ex.X, "W_q": ex.W_q, "W_k": ex.W_k, "W_v": ex.W_v, "Q": Q, "K": K, "V": V, "S": S,
+            "A": _weights(S)}
 
 
 def _fw_inputs(*names):
     """Inputs taken from the four-word example (我 / 喜欢 / 学习 / 语言)."""
     def build():
-        ex, trace = _four_words()
-        pool = {"X": ex.X, "W_q": ex.W_q, "W_k": ex.W_k, "W_v": ex.W_v,
-                "Q": trace.Q, "K": trace.K, "V": trace.V, "S": trace.S, "A": trace.A}
+        pool = _four_words_pool()
         return {name: np.array(pool[name]) for name in names}
     return build
 
@@ -122,7 +170,7 @@ def _fresh(seed, **shapes):
 def _fresh_weights():
     """3 × 5 attention weights (rows sum to 1) and the keys and values they were computed with."""
     d = _fresh(503, Q_new=(3, 4), K_new=(5, 4), V_new=(5, 2))()
-    A = core.softmax(core.scale(core.scores(d["Q_new"], d["K_new"]), 4))
+    A = _weights(exact_matmul(d["Q_new"], d["K_new"].T) / 2.0)  # d_k = 4: √4 = 2 exactly
     return {"A_new": A, "K_new": d["K_new"], "V_new": d["V_new"]}
 
 
@@ -131,9 +179,9 @@ def _big_scores():
     return {"S_big": 1000.0 + _rand(404, (3, 4), scale=2.0)}
 
 
-def _scaled_fresh_scores():
-    d = _fresh(402, Q_new=(3, 4), K_new=(5, 4))()
-    return {"S_new": np.round(core.scale(core.scores(d["Q_new"], d["K_new"]), 4), 2)}
+def _fresh_scores():
+    """3 × 5 scores, drawn with two decimals."""
+    return {"S_new": _rand(402, (3, 5), decimals=2)}
 
 
 def _fw(given):
@@ -214,7 +262,7 @@ TASKS = {t.id: t for t in (
     _task("4.1", "ex04_softmax", "A", "softmax", "四个词的注意力权重 A", "Attention weights of the four words",
           _fw_inputs("S"), _fw(lambda d: {"S": d["S"]})),
     _task("4.2", "ex04_softmax", "A_new", "softmax", "新数据：3 × 5 的分数按行 softmax",
-          "Fresh data: softmax of 3 × 5 scores", _scaled_fresh_scores, lambda d: {"S": d["S_new"]}),
+          "Fresh data: softmax of 3 × 5 scores", _fresh_scores, lambda d: {"S": d["S_new"]}),
     _task("4.3", "ex04_softmax", "A_big", "softmax", "很大的分数：数值稳定的 softmax",
           "Huge scores: a numerically stable softmax", _big_scores, lambda d: {"S": d["S_big"]}),
     _task("4.4", "ex04_softmax", "A_double", "weights", "把“语言”的键放大到 2 倍后的权重",
@@ -224,7 +272,7 @@ TASKS = {t.id: t for t in (
     # ex05: O = A·V (K and S are given too, so using them by mistake is named)
     _task("5.1", "ex05_weighted_sum", "O", "weighted_sum", "四个词的输出 O = A·V", "Output of the four words",
           _fw_inputs("A", "K", "V"),
-          _fw(lambda d: {"A": d["A"], "V": d["V"], "K": d["K"], "S": _four_words()[1].S})),
+          _fw(lambda d: {"A": d["A"], "V": d["V"], "K": d["K"], "S": _four_words_pool()["S"]})),
     _task("5.2", "ex05_weighted_sum", "O_new", "weighted_sum", "新数据：n_k = 5、d_v = 2 的加权求和",
           "Fresh data: weighted sum with n_k = 5, d_v = 2",
           _fresh_weights, lambda d: {"A": d["A_new"], "V": d["V_new"], "K": d["K_new"]}),

@@ -1,28 +1,36 @@
 """attn_core: scaled dot-product attention in five steps, for the self-attention notebooks.
 
-The computation lives in ``attn_core.core`` (re-exported here); the running examples in
-``attn_core.examples``; teaching helpers (fonts, plots, explorers, checks) in modules of their own.
+The math, and only the math, lives in this package's modules:
+
+    core.py            the five steps (project, scores, scale, softmax, weighted_sum), masks, and
+                       attention / self_attention composing them
+    multihead.py       multi-head attention (split_heads, merge_heads, multi_head_attention)
+    online_softmax.py  attention over blocks of keys with a running softmax (exact, less memory)
+    gradients.py       the backward pass through the five steps and a toy training task
+    examples.py        the running examples (我 / 喜欢 / 学习 / 语言 and the coreference sentence)
+    _validate.py       input checks: clear errors instead of wrong answers
+    lang.py, messages.py   the language switch (zh / en) and the learner-facing messages
+
+Two layers sit on top and are never imported from here: ``attn_core.viz`` (fonts, plots, the SVG
+explorers) and ``attn_core.homework`` (tasks, the checker, the grader, student versions).
 """
 
 from .core import (
-    MultiHeadTrace,
     Trace,
     apply_mask,
     attention,
     causal_mask,
-    merge_heads,
-    multi_head_attention,
     project,
     scale,
     scores,
     self_attention,
     softmax,
-    split_heads,
     weighted_sum,
 )
 from .lang import get_lang, set_lang
+from .multihead import MultiHeadTrace, merge_heads, multi_head_attention, split_heads
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "MultiHeadTrace", "Trace", "apply_mask", "attention", "causal_mask", "get_lang", "merge_heads",

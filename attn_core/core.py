@@ -13,13 +13,13 @@ d_v (value width).
 """
 
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _validate as v
-from .lang import display_width, tr
+from .lang import display_width
+from .messages import msg
 
 # ---------------------------------------------------------------- the five steps
 
@@ -42,9 +42,7 @@ def scores(Q, K):
 
 def scale(S, d_k):
     """Step 3. Raw scores (..., n_q, n_k) -> the same scores divided by √d_k."""
-    if not isinstance(d_k, numbers.Real) or isinstance(d_k, bool) or not d_k > 0:
-        raise ValueError(tr(f"d_k 必须是正数（Q 和 K 的宽度），得到的是 {d_k!r}。",
-                            f"d_k must be a positive number (the width of Q and K), got {d_k!r}."))
+    d_k = v.positive_number(d_k, "d_k", "d_k")
     return v.as_matrix(S, "scores") / math.sqrt(d_k)  # a Python float keeps float32 as float32
 
 
@@ -57,10 +55,7 @@ def softmax(S, axis=-1):
         S = v.as_matrix(S, "scores", min_ndim=1)
     v.check_finite(S, "scores", allow_neg_inf=True)
     if np.isneginf(S).all(axis=axis).any():
-        raise ValueError(tr("softmax 收到一整行都是 −∞（所有键都被遮住）：这一行的权重会是 NaN。"
-                            "让每个查询至少能关注一个键。",
-                            "softmax got a row that is −∞ everywhere (every key masked): "
-                            "its weights would be NaN. Let every query attend to at least one key."))
+        raise ValueError(msg("softmax_empty_row"))
     E = np.exp(S - S.max(axis=axis, keepdims=True))
     return E / E.sum(axis=axis, keepdims=True)
 
@@ -97,9 +92,9 @@ class Trace:
     S: np.ndarray
     A: np.ndarray
     O: np.ndarray
-    mask: np.ndarray = None
+    mask: np.ndarray | None = None
     scaled: bool = True
-    X: np.ndarray = None
+    X: np.ndarray | None = None
 
     @property
     def d_k(self):
@@ -107,30 +102,21 @@ class Trace:
 
     def rows(self):
         """(step, symbol, shape, meaning) for every intermediate that is present."""
-        s_meaning = (tr("缩放后的分数 QKᵀ/√d_k", "scaled scores QKᵀ/√d_k") if self.scaled
-                     else tr("未缩放：S = QKᵀ", "unscaled: S = QKᵀ"))
+        s_meaning = msg("trace_S" if self.scaled else "trace_S_unscaled")
         if self.mask is not None:
-            s_meaning += tr("，被遮住处为 −∞", ", −∞ where masked")
-        table = [
-            ("0", "X", self.X, tr("输入，每行一个词", "input, one row per word")),
-            ("1", "Q", self.Q, tr("查询：谁在问", "queries: who asks")),
-            ("1", "K", self.K, tr("键：供匹配的标签", "keys: labels to match")),
-            ("1", "V", self.V, tr("值：要取回的内容", "values: content to fetch")),
-            ("2", "QKᵀ", self.QKT, tr("原始分数：行=谁在问，列=问谁",
-                                      "raw scores: row = who asks, column = who is asked")),
-            ("3", "S", self.S, s_meaning),
-            ("4", "A", self.A, tr("注意力权重，每行和为 1", "attention weights, each row sums to 1")),
-            ("5", "O", self.O, tr("输出 A·V，宽度 d_v", "output A·V, width d_v")),
-        ]
+            s_meaning += msg("trace_masked")
+        table = [("0", "X", self.X, msg("trace_X")), ("1", "Q", self.Q, msg("trace_Q")),
+                 ("1", "K", self.K, msg("trace_K")), ("1", "V", self.V, msg("trace_V")),
+                 ("2", "QKᵀ", self.QKT, msg("trace_QKT")), ("3", "S", self.S, s_meaning),
+                 ("4", "A", self.A, msg("trace_A")), ("5", "O", self.O, msg("trace_O"))]
         return [(step, sym, arr.shape, meaning) for step, sym, arr, meaning in table if arr is not None]
 
     def __repr__(self):
-        rows = [(tr("步骤", "step"), tr("符号", "symbol"), tr("形状", "shape"), tr("含义", "meaning"))]
+        rows = [tuple(msg("trace_header").split("|"))]
         rows += [(step, sym, " × ".join(map(str, shape)), m) for step, sym, shape, m in self.rows()]
         widths = [max(display_width(r[c]) for r in rows) for c in range(3)]
         return "\n".join("  ".join(r[c] + " " * (widths[c] - display_width(r[c])) for c in range(3)) + "  " + r[3]
                          for r in rows)
-
 
 
 def attention(Q, K, V, mask=None, scaled=True):
@@ -154,64 +140,3 @@ def self_attention(X, W_q, W_k, W_v, mask=None, scaled=True):
     trace = attention(Q, K, V, mask=mask, scaled=scaled)
     trace.X = v.as_matrix(X, "X")
     return trace
-
-
-@dataclass(repr=False)
-class MultiHeadTrace:
-    """Multi-head attention: ``heads`` is the per-head Trace (head axis just before n_q),
-    ``concat`` the heads side by side (..., n_q, n_heads·d_head) and ``O`` = concat·W_O."""
-    heads: Trace
-    concat: np.ndarray
-    O: np.ndarray
-    n_heads: int
-
-    @property
-    def A(self):
-        """Per-head weights (..., n_heads, n_q, n_k)."""
-        return self.heads.A
-
-    def __repr__(self):
-        head_rows = "\n".join("    " + line for line in repr(self.heads).splitlines())
-        return (tr(f"{self.n_heads} 个头，每个头：\n", f"{self.n_heads} heads, each:\n") + head_rows
-                + "\n" + tr(f"拼接 concat {self.concat.shape} → 乘 W_O → O {self.O.shape}",
-                            f"concat {self.concat.shape} → times W_O → O {self.O.shape}"))
-
-
-def split_heads(M, n_heads):
-    """(..., n, n_heads·d_head) -> (..., n_heads, n, d_head)."""
-    if M.shape[-1] % n_heads:
-        raise ValueError(tr(
-            f"宽度 {M.shape[-1]}（形状 {M.shape}）无法平均分成 {n_heads} 个头：d_model 必须能被 n_heads 整除"
-            f"（divisible）。请从 {M.shape[-1]} 的约数中选 n_heads。",
-            f"cannot split width {M.shape[-1]} (shape {M.shape}) into {n_heads} equal heads: d_model must be "
-            f"divisible by n_heads. Choose n_heads among the divisors of {M.shape[-1]}."))
-    return np.swapaxes(M.reshape(*M.shape[:-1], n_heads, M.shape[-1] // n_heads), -2, -3)
-
-
-def merge_heads(M):
-    """(..., n_heads, n, d_head) -> (..., n, n_heads·d_head): the heads side by side."""
-    M = np.swapaxes(M, -2, -3)
-    return M.reshape(*M.shape[:-2], M.shape[-2] * M.shape[-1])
-
-
-def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):
-    """X_q (..., n_q, d_model) asks, X_kv (..., n_k, d_model) answers (pass the same array twice
-    for self-attention). W_q, W_k, W_v (d_model, n_heads·d_head), W_o (n_heads·d_v, d_model).
-    Each head runs the same five steps on its slice; outputs are concatenated, then ·W_O."""
-    if isinstance(n_heads, bool) or not isinstance(n_heads, (int, np.integer)) or n_heads < 1:
-        raise ValueError(tr(f"n_heads 必须是正整数，得到的是 {n_heads!r}。",
-                            f"n_heads must be a positive integer, got {n_heads!r}."))
-    X_q, X_kv = v.as_matrix(X_q, "X_q"), v.as_matrix(X_kv, "X_kv")
-    Q = v.linear(X_q, W_q, "X_q", "W_Q")
-    K, V = v.linear(X_kv, W_k, "X_kv", "W_K"), v.linear(X_kv, W_v, "X_kv", "W_V")
-    W_o = v.as_matrix(W_o, "W_O")
-    if W_o.ndim != 2 or W_o.shape[0] != V.shape[-1]:
-        raise ValueError(tr(f"W_O 的形状是 {W_o.shape}，但拼接后的多头输出宽 {V.shape[-1]}："
-                            f"W_O 需要 {V.shape[-1]} 行（n_heads·d_v）。",
-                            f"W_O has shape {W_o.shape} but the concatenated heads are {V.shape[-1]} wide: "
-                            f"W_O needs {V.shape[-1]} rows (n_heads·d_v)."))
-    if mask is not None and np.ndim(mask) > 2:
-        mask = np.expand_dims(mask, -3)  # the same mask for every head
-    heads = attention(split_heads(Q, n_heads), split_heads(K, n_heads), split_heads(V, n_heads), mask=mask)
-    concat = merge_heads(heads.O)
-    return MultiHeadTrace(heads=heads, concat=concat, O=concat @ W_o, n_heads=n_heads)

@@ -1,6 +1,8 @@
-"""The language of learner-facing text (trace tables, checker messages, explorer labels).
+"""The language of learner-facing text (trace tables, errors, checker messages, explorer labels).
 
 Chinese is the default; an English notebook calls ``attn_core.set_lang("en")`` once at the top.
+Each layer keeps its messages in one ``Catalog`` (zh and en side by side): ``attn_core.messages`` for
+the math, ``attn_core.viz.messages`` for the pictures, ``attn_core.homework.messages`` for the homework.
 """
 
 import unicodedata
@@ -21,9 +23,28 @@ def get_lang():
     return _lang
 
 
-def tr(zh, en):
-    """Pick the text for the current language."""
-    return zh if _lang == "zh" else en
+def tr(zh, en, lang=None):
+    """Pick the text for ``lang`` (default: the current language)."""
+    return zh if (lang or _lang) == "zh" else en
+
+
+class Catalog:
+    """One layer's learner-facing messages: key -> (zh, en) ``str.format`` templates, side by side.
+
+    ``msg("key", shape=...)`` fills in the template of the current language; ``msg.text("key", "en", ...)``
+    of a given one (an explorer keeps the language it was built in)."""
+
+    def __init__(self, messages):
+        self.messages = dict(messages)
+
+    def __call__(self, key, **fields):
+        return self.text(key, None, **fields)
+
+    def text(self, key, lang, **fields):
+        return tr(*self.messages[key], lang=lang).format(**fields)
+
+    def __contains__(self, key):
+        return key in self.messages
 
 
 def display_width(text):

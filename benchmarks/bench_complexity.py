@@ -13,8 +13,8 @@ including it (``ru_maxrss`` from ``os.wait4`` in the parent) is printed in the g
 
 Methods:
   core       attn_core.attention (the readable reference: keeps QKᵀ, S and A, float32 in → float32 out)
-  dense      attn_core.fast.dense_attention (full n × n score matrix, one elementwise pass, 2 threads)
-  blocked    attn_core.blocked.blocked_attention (online softmax; q_block_size × block_size at a time)
+  dense      dense_attention in benchmarks/fast_attention.py (full n × n score matrix, one pass, 2 threads)
+  blocked    attn_core.online_softmax.blocked_attention (online softmax; q_block_size × block_size at a time)
 
 Goals checked and printed:
   1. blocked computes n = 100,000 exactly (a sample of rows recomputed directly in float64) with peak
@@ -54,9 +54,10 @@ def peak_rss_bytes():
 
 def child_case(method, n, repeat):
     """Run one method at one n; print a JSON line (times, error on sampled rows, peak before the call)."""
+    from fast_attention import dense_attention
+
     from attn_core import attention
-    from attn_core.blocked import blocked_attention
-    from attn_core.fast import dense_attention
+    from attn_core.online_softmax import blocked_attention
 
     Q, K, V = inputs(n)
     run = {
@@ -83,8 +84,9 @@ def child_case(method, n, repeat):
 
 def child_ratio(n, repeat):
     """Side by side, interleaved: the two matmuls alone vs dense_attention vs core vs a plain numpy version."""
+    from fast_attention import dense_attention
+
     from attn_core import attention
-    from attn_core.fast import dense_attention
 
     Q, K, V = inputs(n)
     scale = np.float32(1 / np.sqrt(D))
@@ -134,7 +136,7 @@ def spawn(args):
 
 
 def main(quick, ratio_only):
-    from attn_core.blocked import blocked_score_bytes, dense_score_bytes
+    from attn_core.online_softmax import blocked_score_bytes, dense_score_bytes
 
     t_start = time.perf_counter()
     print(f"numpy {np.__version__}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, "

@@ -1,5 +1,6 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Shared, noisy machines: numeric property tests get no per-example deadline, and slow data
@@ -13,3 +14,13 @@ settings.register_profile(
     derandomize=os.environ.get("CI") == "true",
 )
 settings.load_profile("attn")
+
+
+@pytest.fixture
+def english():
+    """Learner-facing text in English for one test (Chinese is the default)."""
+    from attn_core import set_lang
+
+    set_lang("en")
+    yield
+    set_lang("zh")

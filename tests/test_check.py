@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
 import attn_core as ac
-from attn_core import check
-from attn_core.check import Diagnosis, diagnose, report
 from attn_core.examples import four_words
+from attn_core.homework import checker as check
+from attn_core.homework.checker import Diagnosis, diagnose, report
 from attn_core.lang import get_lang, set_lang
 
 

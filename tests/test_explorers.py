@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from attn_core import lang
 from attn_core.examples import coreference, four_words
-from attn_core.explorers import (
+from attn_core.viz.explorers import (
     DK_OPTIONS,
     Explorer,
     dk_explorer,

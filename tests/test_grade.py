@@ -1,7 +1,7 @@
 """The grader on a folder of crafted submissions, plus its pure parts (no kernel).
 
 The submissions are built here from the committed notebooks (not committed themselves: `pytest
---nbval` would try to run an infinite loop). One `python -m attn_core.grade` run grades them all
+--nbval` would try to run an infinite loop). One `python -m attn_core.homework.grade` run grades them all
 (a kernel each, ≈ 2–5 s here) with a short timeout.
 """
 
@@ -15,20 +15,23 @@ import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attn_core import grade, homework
+from attn_core import homework
+from attn_core.homework import grade
+from attn_core.homework.student import has_solution, make_student
 from attn_core.lang import display_width
-from attn_core.student import EDITIONS, TEACHER_DIR, has_solution, make_student
+
+from .repo import EDITIONS, ROOT, TEACHER_DIR
 
 TIMEOUT = 10  # seconds per notebook; imports take ≈ 1 s here
 
 SOLUTIONS = {"2.1": "QKT = Q @ K.T", "2.2": "QKT_new = Q_new @ K_new.T"}
 TAMPER = """import numpy as np
-import attn_core.check
+import attn_core.homework.checker
 from attn_core import homework
 np.allclose = lambda *a, **k: True
 np.isclose = lambda a, b, *args, **kw: np.ones(np.broadcast_shapes(np.shape(a), np.shape(b)), dtype=bool)
-attn_core.check.diagnose = lambda *a, **k: attn_core.check.Diagnosis(True, "ok", "perfect", "x")
-homework.diagnose_task = lambda *a, **k: attn_core.check.Diagnosis(True, "ok", "perfect", "x")
+attn_core.homework.checker.diagnose = lambda *a, **k: attn_core.homework.checker.Diagnosis(True, "ok", "perfect", "x")
+homework.diagnose_task = lambda *a, **k: attn_core.homework.checker.Diagnosis(True, "ok", "perfect", "x")
 def check(*args, **kwargs):
     print("✅ 全对")"""
 
@@ -72,8 +75,8 @@ def graded(tmp_path_factory):
         nbformat.write(nb, folder / f"{key}_ex02.ipynb")
     (folder / "corrupt_ex02.ipynb").write_text('{"cells": [ this is not JSON', encoding="utf-8")
     report = folder.parent / "report.csv"
-    run = subprocess.run([sys.executable, "-m", "attn_core.grade", str(folder), "--csv", str(report),
-                          "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run([sys.executable, "-m", "attn_core.homework.grade", str(folder), "--csv", str(report),
+                          "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=600, cwd=ROOT)
     with open(report, encoding="utf-8-sig") as f:
         rows = {row["submission"].rsplit("/", 1)[-1].removesuffix("_ex02.ipynb"): row for row in csv.DictReader(f)}
     return run, rows, subs
@@ -219,7 +222,7 @@ def test_a_broken_teacher_copy_is_reported_and_grading_goes_on(tmp_path):
     (teachers / "ex02_scores.ipynb").write_text("not a notebook", encoding="utf-8")
     submission = tmp_path / "a_ex02.ipynb"
     nbformat.write(_submission(SOLUTIONS), submission)
-    [result] = grade.grade_all([submission], timeout=30, teacher_dir=teachers)
+    [result] = grade.grade_all([submission], timeout=30, teacher_dirs=[teachers])
     assert result.status_text == "cells not compared (teacher version unreadable: NotJSONError)"
     assert (result.score, result.total) == (2, 2)
 
@@ -233,6 +236,6 @@ def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(tmp_path, mo
     submission = tmp_path / "a_ex02.ipynb"
     nbformat.write(_submission(SOLUTIONS), submission)
     (tmp_path / "b_ex03.ipynb").write_text("{", encoding="utf-8")
-    a, b = grade.grade_all([tmp_path], timeout=5)
+    a, b = grade.grade_all([tmp_path], timeout=5, teacher_dirs=[TEACHER_DIR])
     assert a.status_text == "grader error (RuntimeError: boom)" and (a.score, a.total) == (0, 2)
     assert b.status_text.startswith("invalid notebook")

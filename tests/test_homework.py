@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from attn_core import core, homework
 from attn_core.homework import MISSING, check, diagnose_task
-from attn_core.student import TEACHER_DIR, has_solution
+from attn_core.homework.student import has_solution
+
+from .repo import TEACHER_DIR
 
 EXERCISES_DIR = TEACHER_DIR.parent
 CHECK_LINE = re.compile(r'^check\("(\d+\.\d+)"\)$')

@@ -7,13 +7,16 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attn_core import homework, student
-from attn_core.student import BEGIN, END, MarkerError, make_student, strip_solutions
+from attn_core import homework
+from attn_core.homework import student
+from attn_core.homework.student import BEGIN, END, MarkerError, make_student, strip_solutions
 
-TEACHER_DIR = student.TEACHER_DIR
-STUDENT_DIR = student.EXERCISES_DIR
+from .repo import EDITIONS as EDITION_DIRS
+from .repo import EXERCISES_DIR as STUDENT_DIR
+from .repo import TEACHER_DIR
+
 NAMES = list(homework.EXERCISES)
-EDITIONS = list(student.EDITIONS)  # each edition's student notebooks, with its teacher/ folder inside
+EDITIONS = list(EDITION_DIRS)  # each edition's student notebooks, with its teacher/ folder inside
 EDITION_NAMES = [(edition, name) for edition in EDITIONS for name in NAMES]
 
 
@@ -66,7 +69,7 @@ def test_markers_outside_code_cells_are_refused():
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_teacher_notebook_has_a_student_version_and_nothing_else(edition):
-    folder = student.EDITIONS[edition]
+    folder = EDITION_DIRS[edition]
     assert sorted(p.name for p in student.teacher_notebooks(folder / "teacher")) == sorted(f"{n}.ipynb" for n in NAMES)
     assert sorted(p.name for p in folder.glob("ex*.ipynb")) == sorted(f"{n}.ipynb" for n in NAMES)
 
@@ -74,11 +77,11 @@ def test_every_teacher_notebook_has_a_student_version_and_nothing_else(edition):
 @pytest.mark.parametrize("edition, name", EDITION_NAMES)
 def test_committed_student_version_is_what_the_command_derives(edition, name):
     """Cell by cell (type, id, source, metadata); the outputs are compared by strict nbval."""
-    folder = student.EDITIONS[edition]
+    folder = EDITION_DIRS[edition]
     teacher = nbformat.read(folder / "teacher" / f"{name}.ipynb", as_version=4)
     committed = nbformat.read(folder / f"{name}.ipynb", as_version=4)
     assert _cells(committed) == _cells(make_student(teacher, folder / "teacher", folder)), \
-        f"{edition}/{name}: run `python -m attn_core.student` to regenerate the student notebooks"
+        f"{edition}/{name}: run `python -m attn_core.homework.student` to regenerate the student notebooks"
     assert committed.metadata["attn_core"] == teacher.metadata["attn_core"]
     text = nbformat.writes(committed)
     assert "BEGIN SOLUTION" not in text and "teacher-only" not in text
@@ -86,7 +89,7 @@ def test_committed_student_version_is_what_the_command_derives(edition, name):
 
 @pytest.mark.parametrize("edition, name", EDITION_NAMES)
 def test_both_versions_are_committed_executed(edition, name):
-    for folder, mark in ((student.EDITIONS[edition] / "teacher", "✅"), (student.EDITIONS[edition], "⏳")):
+    for folder, mark in ((EDITION_DIRS[edition] / "teacher", "✅"), (EDITION_DIRS[edition], "⏳")):
         nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
         checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("check(")]
         for cell in checks:
@@ -97,7 +100,7 @@ def test_both_versions_are_committed_executed(edition, name):
 def test_command_writes_an_executed_student_notebook(tmp_path):
     """End to end on one notebook: same cells and the same outputs as the committed copy."""
     name = "ex02_scores"
-    run = subprocess.run([sys.executable, "-m", "attn_core.student", str(TEACHER_DIR / f"{name}.ipynb"),
+    run = subprocess.run([sys.executable, "-m", "attn_core.homework.student", str(TEACHER_DIR / f"{name}.ipynb"),
                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     made = nbformat.read(tmp_path / f"{name}.ipynb", as_version=4)

@@ -245,7 +245,7 @@ def test_notebook_runs_in_jupyterlab(open_notebook, shots_dir, name):
 
 
 def test_chinese_renders_as_glyphs_in_the_browser(open_notebook):
-    from attn_core.fonts import CSS_FAMILY
+    from attn_core.viz.fonts import CSS_FAMILY
 
     nb = open_notebook(NOTEBOOKS[0])
     for family in (CSS_FAMILY, "sans-serif"):

@@ -6,13 +6,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_core import causal_mask, self_attention
-from attn_core.backward import (
+from attn_core.gradients import (
     numerical_gradient,
     self_attention_backward,
     softmax_backward,
     softmax_jacobian,
     train_retrieval,
 )
+
+
+@pytest.fixture(autouse=True)
+def _english(english):
+    """These tests read the English messages."""
 
 
 def rel_err(a, b):

@@ -1,7 +1,7 @@
 """Chinese text in matplotlib figures: pick a CJK font and register it.
 
 Without a CJK font matplotlib draws every hanzi as a box (with a "Glyph ... missing" warning).
-``setup()`` (called when ``attn_core.plots`` is imported) uses an installed Simplified-Chinese
+``setup()`` (called when ``attn_core.viz.plots`` is imported) uses an installed Simplified-Chinese
 font when there is one, otherwise the subset of Noto Sans SC shipped in ``attn_core/fonts/``
 (GB2312 + punctuation, SIL OFL 1.1). It sets ``font.family`` to [that family, "DejaVu Sans"]:
 DejaVu Sans supplies the few symbols the CJK font lacks (ᵀ, ⁰, ...). The minus sign stays U+2212.

@@ -8,8 +8,12 @@ Cells tagged ``teacher-only`` (notes for the teacher) are dropped too, and relat
 are rebased from ``teacher/`` to the folder above it, where the student versions live. The result
 is executed from a fresh kernel, so it is committed with its outputs (every check says ⏳).
 
-    python -m attn_core.student                          # regenerate every student notebook (both editions)
-    python -m attn_core.student TEACHER.ipynb ... --out DIR [--no-execute]
+    attn-student                                   # regenerate every student notebook of ./notebooks (both editions)
+    attn-student --notebooks DIR                   # ... of another notebooks folder
+    attn-student TEACHER.ipynb ... --out DIR [--no-execute]
+
+(``python -m attn_core.homework.student`` is the same command.) The package never looks for the
+repository: the notebooks folder is an argument, ``./notebooks`` when none is given.
 """
 
 import argparse
@@ -26,11 +30,15 @@ BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 TEACHER_ONLY = "teacher-only"
 
-NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
-EXERCISES_DIR = NOTEBOOKS_DIR / "exercises"
-TEACHER_DIR = EXERCISES_DIR / "teacher"
-# Each edition keeps its teacher notebooks in exercises/teacher/ and its student versions one folder up.
-EDITIONS = {"zh": EXERCISES_DIR, "en": NOTEBOOKS_DIR / "en" / "exercises"}
+TEACHER_FOLDER = "teacher"
+# Inside a notebooks folder, each edition keeps its student exercises here and the teacher versions in
+# the teacher/ folder inside.
+EDITION_EXERCISES = {"zh": Path("exercises"), "en": Path("en", "exercises")}
+
+
+def edition_dirs(notebooks="notebooks"):
+    """{edition: its exercises folder} under ``notebooks`` (default: ``./notebooks``)."""
+    return {lang: Path(notebooks) / folder for lang, folder in EDITION_EXERCISES.items()}
 
 
 class MarkerError(ValueError):
@@ -129,7 +137,7 @@ def convert(teacher_path, out_dir, run=True):
     teacher_dir = teacher_path.parent
     # Links are written for teacher/ and rebased for the folder above it, where the student versions
     # live (the same text whatever --out is, so a handed-out copy equals the committed one).
-    student_dir = teacher_dir.parent if teacher_dir.name == TEACHER_DIR.name else None
+    student_dir = teacher_dir.parent if teacher_dir.name == TEACHER_FOLDER else None
     nb = make_student(nbformat.read(teacher_path, as_version=4), teacher_dir, student_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     if run:
@@ -145,24 +153,30 @@ def teacher_notebooks(folder):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="python -m attn_core.student",
+        prog="attn-student",
         description="Make student exercise notebooks from teacher versions: each region between "
                     f"'{BEGIN}' and '{END}' is removed (the placeholder line above it stays), "
                     f"'{TEACHER_ONLY}' cells are dropped, and the result is executed.")
     parser.add_argument("teacher", nargs="*", type=Path,
-                        help="teacher notebooks (default: every ex*.ipynb in each edition's exercises/teacher/)")
+                        help="teacher notebooks (default: every ex*.ipynb in each edition's exercises/teacher/ "
+                             "under --notebooks)")
+    parser.add_argument("--notebooks", type=Path, default=Path("notebooks"),
+                        help="the notebooks folder whose teacher versions to convert when none are named "
+                             "(default: ./notebooks)")
     parser.add_argument("--out", type=Path, default=None,
                         help="output folder (default: the folder above each notebook's teacher/ folder)")
     parser.add_argument("--no-execute", action="store_true", help="write the notebooks without running them")
     args = parser.parse_args(argv)
 
-    paths = args.teacher or [p for folder in EDITIONS.values() for p in teacher_notebooks(folder / "teacher")]
+    folders = [folder / TEACHER_FOLDER for folder in edition_dirs(args.notebooks).values()]
+    paths = args.teacher or [p for folder in folders for p in teacher_notebooks(folder)]
     if not paths:
-        parser.error(f"no teacher notebooks given and none found in {TEACHER_DIR}")
+        parser.error(f"no teacher notebooks given and none found in {' or '.join(map(str, folders))} "
+                     f"(run this in the repository's folder, or give --notebooks)")
     for path in paths:
         if not path.is_file():
             parser.error(f"{path}: no such file")
-        if args.out is None and path.resolve().parent.name != TEACHER_DIR.name:
+        if args.out is None and path.resolve().parent.name != TEACHER_FOLDER:
             parser.error(f"{path}: not in a teacher/ folder, so there is no default output folder; give --out")
         if args.out is not None and path.resolve().parent == args.out.resolve():
             parser.error(f"{path}: the output folder is the teacher notebook's own folder; choose another --out")

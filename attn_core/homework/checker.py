@@ -30,9 +30,9 @@ from functools import partial
 
 import numpy as np
 
-from . import _validate as v
-from . import core
-from .lang import tr
+from .. import _validate as v
+from .. import core
+from ..lang import tr
 
 RTOL, ATOL = 1e-5, 1e-8
 

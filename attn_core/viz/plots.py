@@ -12,8 +12,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
+from ..lang import display_width, tr
 from . import fonts
-from .lang import display_width, tr
 
 NEG_INF = "\u2212∞"
 MASKED_COLOUR = "#d9d9d9"

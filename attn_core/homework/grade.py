@@ -1,13 +1,13 @@
 """Grade a class's exercise notebooks.
 
-    python -m attn_core.grade SUBMISSION.ipynb ... | FOLDER ... [--csv report.csv] [--timeout S]
+    python -m attn_core.homework.grade SUBMISSION.ipynb ... | FOLDER ... [--csv report.csv] [--timeout S]
 
 Each submission runs top to bottom in a fresh kernel of its own (nbclient), in a temporary
 working folder, continuing past cells that raise. A last cell then serialises the answer
 variables (JSON of the numbers plus dtype and shape, or just a type name); nothing else is taken
 from the kernel. The answers are checked here, in the grading process, with
-``attn_core.check.diagnose`` and data rebuilt from the registry in ``attn_core.homework``, so a
-submission that redefines ``check``, patches numpy or replaces ``attn_core.check.diagnose`` in
+``attn_core.homework.checker.diagnose`` and data rebuilt from the registry in ``attn_core.homework``, so a
+submission that redefines ``check``, patches numpy or replaces ``attn_core.homework.checker.diagnose`` in
 its kernel changes nothing but its own printout.
 
 Every submission gets a status: ``ok``, ``error in cell N`` (cells count from 1, markdown
@@ -41,11 +41,11 @@ from pathlib import Path
 import nbformat
 import numpy as np
 
-from . import check as _check  # noqa: F401  (loaded before any submission runs)
-from . import homework
-from .homework import MISSING
-from .lang import display_width
-from .student import EDITIONS, has_solution, make_student
+from ..lang import display_width
+from . import checker as _checker  # noqa: F401  (loaded before any submission runs)
+from . import registry as homework
+from .registry import MISSING
+from .student import TEACHER_FOLDER, edition_dirs, has_solution, make_student
 
 PASS = "✓"
 _MARKER = "ATTN_CORE_GRADE_ANSWERS"
@@ -267,17 +267,23 @@ def _run(nb, names, timeout, result):
     return None
 
 
-def grade_notebook(path, timeout=60, teacher_dir=None):
+def handout_dirs(notebooks="notebooks"):
+    """The default folders of handed-out (teacher) notebooks, each edition's, that exist under ``notebooks``."""
+    return [folder / TEACHER_FOLDER for folder in edition_dirs(notebooks).values()
+            if (folder / TEACHER_FOLDER).is_dir()]
+
+
+def grade_notebook(path, timeout=60, teacher_dirs=()):
     """Grade one submission; never raises for anything wrong with the submission."""
     path, start = Path(path), time.monotonic()
     try:
-        return _grade(path, timeout, teacher_dir, start)
+        return _grade(path, timeout, teacher_dirs, start)
     except Exception as e:  # a grader bug or a broken teacher folder: report it, go on with the batch
         result = Result(path, exercise=_identify(None, path), status=[f"grader error ({type(e).__name__}: {e})"])
         return _finish(result, {}, start)
 
 
-def _grade(path, timeout, teacher_dir, start):
+def _grade(path, timeout, teacher_dirs, start):
     result = Result(path)
     nb = None
     try:
@@ -295,7 +301,6 @@ def _grade(path, timeout, teacher_dir, start):
         return _finish(result, {}, start)
 
     # Compared with the handed-out notebook of its edition: the one (Chinese or English) it is closest to.
-    teacher_dirs = [teacher_dir] if teacher_dir is not None else [folder / "teacher" for folder in EDITIONS.values()]
     try:
         references = [r for r in (_reference_cells(result.exercise, d) for d in teacher_dirs) if r is not None]
     except Exception as e:  # the teacher's copy is broken: still grade, without the comparison
@@ -339,12 +344,12 @@ def collect(paths):
     return files
 
 
-def grade_all(paths, timeout=60, teacher_dir=None, log=None):
+def grade_all(paths, timeout=60, teacher_dirs=(), log=None):
     results = []
     for path in collect(paths):
         if log:
             print(f"grading {path} …", file=log, flush=True)
-        results.append(grade_notebook(path, timeout=timeout, teacher_dir=teacher_dir))
+        results.append(grade_notebook(path, timeout=timeout, teacher_dirs=teacher_dirs))
     return results
 
 
@@ -394,23 +399,31 @@ def write_csv(results, target):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m attn_core.grade",
+    parser = argparse.ArgumentParser(prog="attn-grade",
                                      description="Grade exercise notebooks, each in a fresh kernel.")
     parser.add_argument("submissions", nargs="+", help="submitted .ipynb files or folders of them")
     parser.add_argument("--csv", type=Path, help="also write the results to this CSV file")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds each notebook may run in all (default 60)")
-    parser.add_argument("--teacher-dir", type=Path, default=None,
-                        help="teacher versions, to notice changed cells (default: each edition's exercises/teacher/, "
-                             "whichever the submission is closest to)")
+    parser.add_argument("--teacher-dir", type=Path, action="append", default=None,
+                        help="a folder of handed-out teacher versions, to notice changed cells; repeat it for "
+                             "several editions (default: ./notebooks/exercises/teacher and "
+                             "./notebooks/en/exercises/teacher, whichever the submission is closest to)")
     args = parser.parse_args(argv)
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
     files = collect(args.submissions)
     if not files:
         parser.error("no .ipynb files found in " + ", ".join(args.submissions))
+    teacher_dirs = args.teacher_dir or handout_dirs()
+    missing = [d for d in teacher_dirs if not d.is_dir()]
+    if missing:
+        parser.error(f"--teacher-dir {missing[0]}: no such folder")
+    if not teacher_dirs:
+        print("note: cells not compared with the handed-out notebooks: none found in ./notebooks/exercises/teacher "
+              "or ./notebooks/en/exercises/teacher (give --teacher-dir).", file=sys.stderr)
     start = time.monotonic()
-    results = grade_all(files, timeout=args.timeout, teacher_dir=args.teacher_dir, log=sys.stderr)
+    results = grade_all(files, timeout=args.timeout, teacher_dirs=teacher_dirs, log=sys.stderr)
     print(format_table(results))
     if args.csv:
         write_csv(results, args.csv)

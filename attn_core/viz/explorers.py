@@ -1,6 +1,6 @@
 """Interactive explorers for the lessons: one line in a notebook, answers at once.
 
-    from attn_core.explorers import dk_explorer
+    from attn_core.viz.explorers import dk_explorer
     dk_explorer()
 
 Each function returns an :class:`Explorer` (an ``ipywidgets.VBox``): controls on top, the picture, the
@@ -24,11 +24,12 @@ import math
 import ipywidgets as widgets
 import numpy as np
 
-from . import lang as _lang
+from .. import lang as _lang
+from ..core import attention, causal_mask, project, scale, scores, softmax
+from ..examples import coreference, four_words
+from ..gradients import softmax_jacobian
+from ..multihead import multi_head_attention
 from . import svg as draw
-from .backward import softmax_jacobian
-from .core import attention, causal_mask, multi_head_attention, project, scale, scores, softmax
-from .examples import coreference, four_words
 
 __all__ = ["Explorer", "dk_explorer", "key_explorer", "pipeline_explorer", "mask_explorer", "head_explorer"]
 
@@ -269,7 +270,7 @@ def dk_explorer(query="学习", seed=0):
     columns of one seeded standard-normal draw of shape (5, 512): the same d_k always shows the same
     vectors, and moving the slider adds dimensions instead of redrawing everything. The raw scores
     q·k_j then spread like √d_k. Unscaled, softmax turns that spread into a near one-hot row and its
-    gradient (Frobenius norm of the Jacobian, ``attn_core.backward.softmax_jacobian``) vanishes; divided
+    gradient (Frobenius norm of the Jacobian, ``attn_core.gradients.softmax_jacobian``) vanishes; divided
     by √d_k the scores keep a spread of about 1 and the weights stay in a working range.
 
     With the default ``seed=0``: unscaled, the max weight rises from 0.27 (d_k = 1) to 1.00 (d_k ≥ 32)

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _validate as v
 from .core import self_attention
+from .messages import msg
 
 
 def softmax_jacobian(a):
@@ -33,9 +34,7 @@ def softmax_backward(A, dA):
     Row i is Jᵢᵀ·dAᵢ with Jᵢ = softmax_jacobian(Aᵢ) (symmetric), i.e. Aᵢ ⊙ (dAᵢ − dAᵢ·Aᵢ):
     the same numbers without building an n_k × n_k Jacobian per row. Masked entries (A = 0) get 0."""
     A, dA = v.as_matrix(A, "A", min_ndim=1), v.as_matrix(dA, "dL/dA", min_ndim=1)
-    if A.shape != dA.shape:
-        raise ValueError(f"A has shape {A.shape} but dL/dA has shape {dA.shape}: the gradient of A "
-                         f"has one entry per weight, so the shapes must be equal.")
+    v.check_same_shape(dA, A, "dL/dA", "A")
     return A * (dA - (dA * A).sum(axis=-1, keepdims=True))
 
 
@@ -72,9 +71,7 @@ def self_attention_backward(X, W_q, W_k, W_v, dO, mask=None, scaled=True):
 def _backward(trace, W_q, W_k, W_v, dO):
     """Steps 5 to 1 backward, from the forward ``trace`` (which holds X, Q, K, V, A and ``scaled``)."""
     dO = v.as_matrix(dO, "dL/dO")
-    if dO.shape != trace.O.shape:
-        raise ValueError(f"dL/dO has shape {dO.shape} but O has shape {trace.O.shape}: the gradient "
-                         f"of the output has one entry per output number, so the shapes must be equal.")
+    v.check_same_shape(dO, trace.O, "dL/dO", "O")
     X, A, Q, K, V = trace.X, trace.A, trace.Q, trace.K, trace.V
     T = np.swapaxes  # transpose of the last two axes: T(M, -1, -2)
 
@@ -103,8 +100,7 @@ def numerical_gradient(f, x, eps=1e-6):
     ``f`` maps an array shaped like ``x`` to a number. Work is done on a float64 copy: ``x`` itself
     is never changed. Costs 2 calls of f per entry, so keep x small."""
     x = np.array(v.as_matrix(x, "x", min_ndim=0), dtype=np.float64)
-    if not (np.isscalar(eps) and eps > 0):
-        raise ValueError(f"eps must be a small positive number (the step of the difference), got {eps!r}.")
+    eps = v.positive_number(eps, "eps", "eps")
     g = np.empty_like(x)
     for idx in np.ndindex(x.shape):
         old = x[idx]
@@ -186,13 +182,12 @@ def train_retrieval(n=16, d_model=64, d_k=64, d_v=16, steps=500, lr=0.1, scaled=
     ≈ d_k: without scaling, rows of A start almost one-hot. Everything is seeded by ``seed``
     (the same seed gives the same task and the same start, scaled or not).
     Returns a ``RetrievalRun``; A is recorded at ``snapshot_steps`` and after the last step."""
-    for name, val in (("n", n), ("d_model", d_model), ("d_k", d_k), ("d_v", d_v), ("steps", steps)):
-        if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < (0 if name == "steps" else 1):
-            raise ValueError(f"{name} must be a positive integer, got {val!r}.")
+    n, d_model, d_k, d_v = (v.positive_int(x, name) for x, name in ((n, "n"), (d_model, "d_model"), (d_k, "d_k"),
+                                                                     (d_v, "d_v")))
+    steps = v.positive_int(steps, "steps")
     if n < 2:
-        raise ValueError(f"n must be at least 2 (each token needs a partner other than itself), got {n}.")
-    if not (np.isscalar(lr) and lr > 0):
-        raise ValueError(f"lr must be a positive number (the gradient-descent step), got {lr!r}.")
+        raise ValueError(msg("partner_n", n=n))
+    lr = v.positive_number(lr, "lr", "lr")
     X, W_v, partner, rng = retrieval_task(n, d_model, d_v, seed)
     W_q = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
     W_k = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)

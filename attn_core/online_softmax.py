@@ -19,6 +19,7 @@ while only one block of scores (q_block_size × block_size) ever exists at a tim
 import numpy as np
 
 from . import _validate as v
+from .messages import msg
 
 
 def blocked_attention(Q, K, V, block_size=256, q_block_size=None, mask=None, causal=False, scaled=True):
@@ -33,9 +34,9 @@ def blocked_attention(Q, K, V, block_size=256, q_block_size=None, mask=None, cau
     Q, K, V = v.as_matrix(Q, "Q"), v.as_matrix(K, "K"), v.as_matrix(V, "V")
     v.check_qk(Q, K)
     v.check_kv(K, V)
-    block_size = _positive_int(block_size, "block_size")
+    block_size = v.positive_int(block_size, "block_size", "block")
     n_q, n_k = Q.shape[-2], K.shape[-2]
-    q_block_size = n_q if q_block_size is None else _positive_int(q_block_size, "q_block_size")
+    q_block_size = n_q if q_block_size is None else v.positive_int(q_block_size, "q_block_size", "block")
     batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     if mask is not None:
         mask = v.as_mask(mask, batch + (n_q, n_k))
@@ -96,8 +97,8 @@ def online_softmax_steps(scores, block_size):
     exp(scores − m) / l equals softmax(scores)."""
     s = v.as_matrix(scores, "scores", min_ndim=1)
     if s.ndim != 1:
-        raise ValueError(f"online_softmax_steps takes one row of scores (1-D), got shape {s.shape}.")
-    block_size = _positive_int(block_size, "block_size")
+        raise ValueError(msg("one_row", shape=s.shape))
+    block_size = v.positive_int(block_size, "block_size", "block")
     m, l, steps = -np.inf, 0.0, []
     for k0 in range(0, len(s), block_size):
         block = s[k0:k0 + block_size]
@@ -107,12 +108,6 @@ def online_softmax_steps(scores, block_size):
         steps.append(dict(keys=(k0, k0 + len(block)), block_max=float(block.max()), m=m_new, rescale=rescale, l=l))
         m = m_new
     return steps
-
-
-def _positive_int(x, name):
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
-        raise ValueError(f"{name} must be a positive integer (a number of positions per block), got {x!r}.")
-    return int(x)
 
 
 def _check_causal_rows(mask, shape):
@@ -125,14 +120,8 @@ def _check_causal_rows(mask, shape):
     i = np.arange(n_q)
     empty = ~seen[..., i, np.minimum(i, n_k - 1)]
     if empty.any():
-        where = tuple(int(j) for j in np.argwhere(empty)[0])
-        raise ValueError(
-            f"mask together with causal=True leaves query row {where[-1]}"
-            + (f" (at batch index {where[:-1]})" if len(where) > 1 else "")
-            + f" with no key to attend to ({int(empty.sum())} such row(s) in all): it may only see keys "
-            f"0..{where[-1]} and the mask hides all of them. Allow at least one earlier key per row, "
-            f"e.g. the query itself."
-        )
+        where = v.first_index(empty)
+        raise ValueError(msg("causal_empty_row", row=where[-1], batch=v.batch_note(where), count=int(empty.sum())))
 
 
 def dense_score_bytes(n_q, n_k=None, dtype=np.float32):

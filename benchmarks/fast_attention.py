@@ -1,6 +1,6 @@
 """Dense attention close to the speed of its two matrix products (for the complexity benchmark).
 
-``core.attention`` is the readable reference: every step makes a new array and the exponentials run
+``attn_core.attention`` is the readable reference: every step makes a new array and the exponentials run
 on one core. Here the same O = softmax(QKᵀ/√d_k)·V is computed with the full n_q × n_k score matrix
 (it is still *dense*: memory grows with n²), but with the elementwise work cut to one pass:
 
@@ -24,9 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import _validate as v
-from .blocked import _check_causal_rows
-from .core import apply_mask, softmax
+from attn_core import _validate as v
+from attn_core.core import apply_mask, softmax
+from attn_core.online_softmax import _check_causal_rows
 
 _MAX_OVERSHOOT = 40.0   # allowed gap between the bound c_i and the true row maximum (see above)
 _CHUNK_BYTES = 1 << 18  # rows per exp chunk chosen so a chunk (~256 KiB) stays in the L2 cache

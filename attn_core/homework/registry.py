@@ -1,10 +1,10 @@
 """The homework registry: every auto-checked task of the exercise notebooks, in one place.
 
 A task (e.g. "2.1") names its notebook, the learner's answer variable, the checker step
-(see ``attn_core.check``) and how its data are built, deterministically: from the four-word
+(see ``attn_core.homework.checker``) and how its data are built, deterministically: from the four-word
 example or from a seeded random generator. The notebooks fetch their data here
 (``Q, K = homework.data("2.1")``) and check an answer with one line (``check("2.1")``); the
-grader (``python -m attn_core.grade``) rebuilds the same data in its own process. So every number
+grader (``python -m attn_core.homework.grade``) rebuilds the same data in its own process. So every number
 has one source, and what a notebook shows is what the grader checks against.
 
     check("2.1")          reads the variable ``QKT`` from the notebook and prints one line:
@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import core
-from .examples import four_words
-from .lang import tr
+from .. import core
+from ..examples import four_words
+from ..lang import tr
 
 # ---------------------------------------------------------------- notebooks
 
@@ -202,7 +202,7 @@ class Task:
     """One auto-checked task.
 
     ``inputs()`` builds the data the notebook shows (names as the learner sees them);
-    ``given(inputs)`` turns them into the keyword arguments of ``attn_core.check.diagnose``."""
+    ``given(inputs)`` turns them into the keyword arguments of ``attn_core.homework.checker.diagnose``."""
     id: str
     exercise: str
     var: str
@@ -345,9 +345,9 @@ MISSING = _Missing()
 
 
 def diagnose_task(task_id, answer):
-    """The Diagnosis of ``answer`` for task ``task_id``: ``attn_core.check.diagnose`` with the
+    """The Diagnosis of ``answer`` for task ``task_id``: ``attn_core.homework.checker.diagnose`` with the
     task's step and freshly built data. ``MISSING`` (variable not defined) counts as not attempted."""
-    from . import check as checker
+    from . import checker
 
     try:
         t = task(task_id)

@@ -1,0 +1,33 @@
+"""Each layer's message catalog: every entry in both languages, with the same {fields} in each."""
+
+import importlib
+import re
+import string
+
+import pytest
+
+CATALOGS = ["attn_core.messages", "attn_core.viz.messages", "attn_core.homework.messages"]
+HANZI = re.compile(r"[\u4e00-\u9fff]")
+EXAMPLE_WORDS = set("我喜欢学习语言那只动物没过街因为它太累了宽")  # the course's example sentences
+
+
+def _entries():
+    for module in CATALOGS:
+        catalog = importlib.import_module(module).msg
+        for key, pair in catalog.messages.items():
+            yield pytest.param(module, key, pair, id=f"{module.split('.')[-2]}:{key}")
+
+
+def _fields(template):
+    return sorted({name for _, name, _, _ in string.Formatter().parse(template) if name})
+
+
+@pytest.mark.parametrize("module, key, pair", list(_entries()))
+def test_entry_has_both_languages_with_the_same_fields(module, key, pair):
+    assert isinstance(pair, tuple) and len(pair) == 2, f"{key}: (zh, en)"
+    zh, en = pair
+    assert _fields(zh) == _fields(en), f"{key}: the two languages fill in different fields"
+    assert not set(HANZI.findall(en)) - EXAMPLE_WORDS, f"{key}: Chinese in the English text: {en!r}"
+    prose = re.sub(r"\{[^}]*\}", "", en)  # words outside the fields
+    if re.search(r"[a-z]{3,} [a-z]{3,}", prose):
+        assert HANZI.search(zh), f"{key}: the Chinese text has no Chinese: {zh!r}"

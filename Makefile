@@ -10,7 +10,7 @@ else
 endif
 PY := $(BIN)/python
 
-.PHONY: lab test test-odd-machine lint bench student clean
+.PHONY: lab test test-fast test-notebooks test-browser lint bench student clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -37,26 +37,40 @@ ODD_MACHINE := OPENBLAS_CORETYPE=Prescott OPENBLAS_NUM_THREADS=1
 ifeq ($(shell uname -m 2>/dev/null),x86_64)
   ODD_MACHINE += NPY_DISABLE_CPU_FEATURES="X86_V4 X86_V3 AVX512_ICL AVX512_SPR"
 endif
-NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+NBVAL    := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# One worker per core; a notebook's cells (and a test module) stay together in one worker.
+PARALLEL := -n auto --dist loadscope
 
-test: $(VENV)/.installed-dev
-	$(PY) -m ruff check .
-	$(PY) -m pytest $(NBVAL)
-	$(ODD_MACHINE) $(PY) -m pytest $(NBVAL) notebooks
+# The whole suite, as CI runs it: lint, then every test in parallel (unit and property tests, the grader,
+# strict nbval on every notebook, the browser), then the notebooks again on the odd machine.
+test: lint
+	$(PY) -m pytest $(PARALLEL) $(NBVAL) tests benchmarks notebooks
+	$(ODD_MACHINE) $(PY) -m pytest $(PARALLEL) $(NBVAL) notebooks
 
-# The notebooks only, on the odd machine described above.
-test-odd-machine: $(VENV)/.installed-dev
-	$(ODD_MACHINE) $(PY) -m pytest $(NBVAL) notebooks
+# Tiers a contributor can run on their own:
+# unit and property tests: no kernel, no browser (under a minute)
+test-fast: $(VENV)/.installed-dev
+	$(PY) -m pytest -m "not kernel and not browser" tests benchmarks
+# every notebook under strict nbval, here and on the odd machine; then the tests that start kernels
+test-notebooks: $(VENV)/.installed-dev
+	$(PY) -m pytest $(PARALLEL) $(NBVAL) notebooks
+	$(ODD_MACHINE) $(PY) -m pytest $(PARALLEL) $(NBVAL) notebooks
+	$(PY) -m pytest -m kernel tests
+# what only a browser can prove: widgets, pictures, glyphs, the homework round trip (needs Chromium)
+test-browser: $(VENV)/.installed-dev
+	$(PY) -m pytest -m browser tests
 
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(BIN)/lint-imports
 
 bench: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_explorers.py
 	$(PY) benchmarks/bench_complexity.py
 
 student: $(VENV)/.installed-dev
-	$(PY) -m attn_core.student
+	$(BIN)/attn-student
 
 clean:
 	rm -rf $(VENV)

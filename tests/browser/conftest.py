@@ -11,7 +11,8 @@ import pytest
 
 from .lab import CHROMIUM, CHROMIUM_ARGS, Lab
 
-REPORT = {"latency": {}, "timings": {}, "shots": None, "skipped": None}
+# Filled on the controller from each test report's user_properties, so it works under pytest-xdist too.
+REPORT = {"latency": {}, "timings": {}, "shots": set()}
 
 
 def _need_browser():
@@ -21,7 +22,6 @@ def _need_browser():
            "(Debian/Ubuntu: `sudo apt-get install chromium`, or set CHROMIUM=/path/to/chromium).")
     if os.environ.get("CI") == "true":
         pytest.fail(msg + " In CI they are required.", pytrace=False)
-    REPORT["skipped"] = msg
     pytest.skip(msg)
 
 
@@ -47,14 +47,27 @@ def shots_dir():
     base = os.environ.get("BROWSER_SCREENSHOTS")
     path = Path(base) if base else Path(tempfile.mkdtemp(prefix="attn-screenshots-"))
     path.mkdir(parents=True, exist_ok=True)
-    REPORT["shots"] = path
     return path
+
+
+def pytest_runtest_logreport(report):
+    if report.when != "call":
+        return
+    name = report.nodeid.rsplit("[", 1)[-1].rstrip("]")
+    for key, value in report.user_properties:
+        if key == "run_all_seconds":
+            REPORT["timings"][name] = value
+        elif key.startswith("latency "):
+            REPORT["latency"][f"{name} {key.removeprefix('latency ')}"] = value
+        elif key == "screenshot":
+            REPORT["shots"].add(str(Path(value).parent))
 
 
 def pytest_terminal_summary(terminalreporter):
     tr = terminalreporter
-    if REPORT["skipped"]:
-        tr.write_line(f"browser tests skipped — {REPORT['skipped']}")
+    missing = [r for r in tr.stats.get("skipped", []) if "Chromium not found" in str(r.longrepr)]
+    if missing:
+        tr.write_line(f"browser tests skipped — {str(missing[0].longrepr[-1]).removeprefix('Skipped: ')}")
     if not (REPORT["latency"] or REPORT["timings"] or REPORT["shots"]):
         return
     tr.section("browser: what the learner sees")
@@ -64,6 +77,5 @@ def pytest_terminal_summary(terminalreporter):
         tr.write_line("slider keypress -> new picture shown (median / p90 over presses, ms; goal <= 100 ms median)")
         for name, (median, p90, n) in REPORT["latency"].items():
             tr.write_line(f"  {name:<56} {median:7.1f} {p90:7.1f}   n={n}")
-    if REPORT["shots"]:
-        tr.write_line(f"screenshots: {REPORT['shots']}")
-
+    for folder in sorted(REPORT["shots"]):
+        tr.write_line(f"screenshots: {folder}")

@@ -104,7 +104,7 @@ def test_going_back_restores_the_same_picture(explorer):
     assert explorer.svg == default_svg
 
 
-def test_set_rejects_unknown_names_and_out_of_range_values():
+def test_set_rejects_unknown_names_and_out_of_range_values(english):
     ex = dk_explorer()
     with pytest.raises(ValueError, match="no control named 'dk'.*'d_k'"):
         ex.set(dk=3)
@@ -118,6 +118,25 @@ def test_set_rejects_unknown_names_and_out_of_range_values():
     assert ex2.controls["我"].value == 1.0  # nothing half-applied
     ex.close()
     ex2.close()
+
+
+def test_set_errors_speak_the_explorers_language():
+    ex = dk_explorer()  # Chinese, the default
+    with pytest.raises(ValueError, match="没有名为 'dk' 的控件.*'d_k'"):
+        ex.set(dk=3)
+    with pytest.raises(ValueError, match="不是可选的值"):
+        ex.set(d_k=100)
+    ex.close()
+    lang.set_lang("en")
+    try:
+        ex = mask_explorer()
+    finally:
+        lang.set_lang("zh")
+    with pytest.raises(ValueError, match="padding must be a whole number"):
+        ex.set(padding=1.5)
+    ex.set(mode="padding", padding=len(TOKENS))  # attn_core's own error, in the explorer's language too
+    assert "cannot be computed" in ex._error.value and "no key to attend to" in ex.error
+    ex.close()
 
 
 def test_close_closes_every_widget():
@@ -161,10 +180,21 @@ def test_other_examples_work():
     ex.close()
 
 
-def test_bad_arguments_name_the_choices():
+def test_bad_arguments_name_the_choices(english):
     with pytest.raises(ValueError, match="choose one of"):
         key_explorer(query="猫")
     with pytest.raises(ValueError, match=r"choose one of \[1, 2, 4\]"):
+        head_explorer(n_heads=3)
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        dk_explorer(seed=1.5)
+    with pytest.raises(TypeError, match="Example"):
+        mask_explorer(example=np.eye(3))
+
+
+def test_bad_arguments_in_chinese():
+    with pytest.raises(ValueError, match="请从 .* 中选一个"):
+        key_explorer(query="猫")
+    with pytest.raises(ValueError, match=r"必须能整除 d_model = 4.*\[1, 2, 4\]"):
         head_explorer(n_heads=3)
     with pytest.raises(TypeError, match="Example"):
         mask_explorer(example=np.eye(3))

@@ -12,8 +12,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
-from ..lang import display_width, tr
+from .._validate import first_index, positive_number
+from ..lang import display_width
 from . import fonts
+from .messages import msg
 
 NEG_INF = "\u2212∞"
 MASKED_COLOUR = "#d9d9d9"
@@ -47,25 +49,22 @@ def _array(x, name, ndim, allow_neg_inf=True):
     try:
         a = np.array(x, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(tr(f"{name} 应该是数字数组，实际是 {type(x).__name__}。",
-                           f"{name} must be an array of numbers, got {type(x).__name__}.")) from None
+        raise TypeError(msg("plot_not_numbers", name=name, type=type(x).__name__)) from None
     if a.ndim != ndim:
         several = ndim == 2 and a.ndim == 3
-        hint = tr("多个头请用 plots.heatmaps。", "For several heads use plots.heatmaps.") if several else ""
-        raise ValueError(tr(f"{name} 应该是 {ndim} 维数组，但形状是 {a.shape}。{hint}",
-                            f"{name} must be {ndim}-D, got shape {a.shape}. {hint}").strip())
+        hint = msg("plot_use_heatmaps") if several else ""
+        raise ValueError(msg("plot_wrong_ndim", name=name, ndim=ndim, shape=a.shape, hint=hint).strip())
     bad = np.isnan(a) | np.isposinf(a) | (np.isneginf(a) & (not allow_neg_inf))
     if bad.any():
-        raise ValueError(tr(f"{name} 含有无法画出的值（NaN 或 ∞），位置 {np.argwhere(bad)[0].tolist()}。",
-                            f"{name} has values that cannot be drawn (NaN or ∞) at {np.argwhere(bad)[0].tolist()}."))
+        raise ValueError(msg("plot_not_drawable", name=name, where=first_index(bad)))
     return a
 
 
 def _labels(labels, n, name, what):
+    """``labels`` as strings, one per item; ``what`` names the items ("rows", "values", …: a catalog key)."""
     labels = [str(label) for label in labels]
     if len(labels) != n:
-        raise ValueError(tr(f"{name} 有 {len(labels)} 个标签，但数据有 {n} 个{what}：每个{what}一个标签。",
-                            f"{name} has {len(labels)} labels but the data has {n} ({what}): one label each."))
+        raise ValueError(msg("plot_label_count", name=name, count=len(labels), n=n, what=msg(f"plot_what_{what}")))
     return labels
 
 
@@ -131,15 +130,15 @@ def heatmap(M, row_labels, col_labels, *, ax=None, title=None, annotate=True, fm
     Row i = who asks, column j = who is asked. −∞ entries (masked scores) are grey, hatched and marked −∞."""
     M = _array(M, "M", 2)
     n_q, n_k = M.shape
-    row_labels = _labels(row_labels, n_q, "row_labels", tr("行", "rows"))
-    col_labels = _labels(col_labels, n_k, "col_labels", tr("列", "columns"))
+    row_labels = _labels(row_labels, n_q, "row_labels", "rows")
+    col_labels = _labels(col_labels, n_k, "col_labels", "columns")
     fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), min(8.5, max(4.0, 1.8 + 0.7 * n_q))))
     vmin, vmax = _range([M], vmin, vmax)
     size = ANNOTATION_SIZE if n_k <= 8 else 12
     im = _draw_matrix(ax, M, row_labels, col_labels, cmap=cmap, vmin=vmin, vmax=vmax, annotate=annotate,
                       fmt=fmt, size=size)
-    ax.set_ylabel(row_title if row_title is not None else tr("查询（谁在问）", "query (who asks)"))
-    ax.set_xlabel(col_title if col_title is not None else tr("键（被问的词）", "key (who is asked)"))
+    ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
+    ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
     if title:
         ax.set_title(title)
     fig.colorbar(im, ax=ax, shrink=0.85)
@@ -152,15 +151,14 @@ def heatmaps(Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, v
     ``vmin=None`` / ``vmax=None`` take the range of all the matrices."""
     Ms = [_array(M, f"Ms[{k}]", 2) for k, M in enumerate(Ms)]
     if not Ms:
-        raise ValueError(tr("Ms 是空的：至少给一个矩阵。", "Ms is empty: give at least one matrix."))
-    titles = _labels(titles, len(Ms), "titles", tr("矩阵", "matrices"))
+        raise ValueError(msg("plot_no_matrices"))
+    titles = _labels(titles, len(Ms), "titles", "matrices")
     n_q, n_k = Ms[0].shape
     for k, M in enumerate(Ms):
         if M.shape != (n_q, n_k):
-            raise ValueError(tr(f"所有矩阵形状要相同：Ms[0] 是 {Ms[0].shape}，Ms[{k}] 是 {M.shape}。",
-                                f"all matrices must have one shape: Ms[0] is {Ms[0].shape}, Ms[{k}] is {M.shape}."))
-    row_labels = _labels(row_labels, n_q, "row_labels", tr("行", "rows"))
-    col_labels = _labels(col_labels, n_k, "col_labels", tr("列", "columns"))
+            raise ValueError(msg("plot_shapes_differ", first=Ms[0].shape, k=k, shape=M.shape))
+    row_labels = _labels(row_labels, n_q, "row_labels", "rows")
+    col_labels = _labels(col_labels, n_k, "col_labels", "columns")
     ncols = ncols or min(len(Ms), 4)
     nrows = math.ceil(len(Ms) / ncols)
     panel = min(max(2.6, 0.55 * n_k + 1.0), (MAX_WIDTH - 1.2) / ncols)
@@ -179,9 +177,9 @@ def heatmaps(Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, v
         if k % ncols:
             ax.set_yticklabels([])
         else:
-            ax.set_ylabel(row_title if row_title is not None else tr("查询（谁在问）", "query (who asks)"))
+            ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
         if k >= len(Ms) - ncols:
-            ax.set_xlabel(col_title if col_title is not None else tr("键（被问的词）", "key (who is asked)"))
+            ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
     fig.colorbar(im, ax=list(axes.flat[:len(Ms)]), shrink=0.85)
     if suptitle:
         fig.suptitle(suptitle)
@@ -192,15 +190,13 @@ def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt=
     """One query's weights (or scores, which may be negative or −∞) as labelled bars.
     ``highlight`` is the index (or label) of the bar to emphasise."""
     values = _array(values, "values", 1)
-    labels = _labels(labels, values.size, "labels", tr("个值", "values"))
+    labels = _labels(labels, values.size, "labels", "values")
     if highlight is not None and not isinstance(highlight, (int, np.integer)):
         if highlight not in labels:
-            raise ValueError(tr(f"highlight={highlight!r} 不在 labels {labels} 里。",
-                                f"highlight={highlight!r} is not one of the labels {labels}."))
+            raise ValueError(msg("plot_highlight_label", highlight=highlight, labels=labels))
         highlight = labels.index(highlight)
     elif highlight is not None and not -values.size <= highlight < values.size:
-        raise ValueError(tr(f"highlight={highlight} 超出范围：只有 {values.size} 个柱子。",
-                            f"highlight={highlight} is out of range: there are {values.size} bars."))
+        raise ValueError(msg("plot_highlight_range", highlight=highlight, n=values.size))
     elif highlight is not None:
         highlight = int(highlight) % values.size
     fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 1.0 + 0.9 * values.size)), 4.2))
@@ -229,16 +225,13 @@ def dot_product_histograms(samples, *, bins=60):
     """``samples`` maps d_k to 1-D arrays of q·k values: one histogram per d_k on a shared x axis,
     each marked with the measured standard deviation and √d_k side by side."""
     if not isinstance(samples, dict) or not samples:
-        raise ValueError(tr("samples 应该是非空字典：d_k -> 点积数组。",
-                            "samples must be a non-empty dict d_k -> dot products."))
+        raise ValueError(msg("plot_samples_dict"))
     items = []
     for d_k, x in sorted(samples.items()):
-        if isinstance(d_k, bool) or not isinstance(d_k, (int, float, np.integer, np.floating)) or d_k <= 0:
-            raise ValueError(tr(f"键 d_k 应该是正数，得到 {d_k!r}。",
-                                f"each key d_k must be a positive number, got {d_k!r}."))
+        positive_number(d_k, "d_k", "d_k")
         x = _array(x, f"samples[{d_k}]", 1, allow_neg_inf=False)
         if x.size < 2:
-            raise ValueError(tr(f"samples[{d_k}] 至少需要 2 个值。", f"samples[{d_k}] needs at least 2 values."))
+            raise ValueError(msg("plot_samples_few", d_k=d_k))
         items.append((d_k, x))
     ncols = 2 if len(items) == 4 else min(len(items), 3)
     nrows = math.ceil(len(items) / ncols)
@@ -254,13 +247,13 @@ def dot_product_histograms(samples, *, bins=60):
         for s in (-std, std):
             ax.axvline(s, color=HIGHLIGHT_COLOUR, linestyle="--", linewidth=1.5)
         ax.set_title(f"$d_k$ = {d_k:g}")
-        ax.text(0.03, 0.96, tr("标准差", "std") + f" = {std:.2f}\n" + r"$\sqrt{d_k}$" + f" = {math.sqrt(d_k):.2f}",
+        ax.text(0.03, 0.96, msg("plot_std") + f" = {std:.2f}\n" + r"$\sqrt{d_k}$" + f" = {math.sqrt(d_k):.2f}",
                 transform=ax.transAxes, va="top", fontsize=ANNOTATION_SIZE, linespacing=1.6,
                 bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85})
         if k % ncols == 0:
-            ax.set_ylabel(tr("次数", "count"))
+            ax.set_ylabel(msg("plot_count"))
         if k >= len(items) - ncols:
-            ax.set_xlabel(tr(r"点积 $q \cdot k$", r"dot product $q \cdot k$"))
+            ax.set_xlabel(msg("plot_dot_product"))
     return fig
 
 
@@ -270,14 +263,11 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
     a = _array(weights, "weights", 1, allow_neg_inf=False)
     V = _array(V, "V", 2, allow_neg_inf=False)
     if V.shape[0] != a.size:
-        raise ValueError(tr(f"weights 有 {a.size} 个权重，但 V 有 {V.shape[0]} 行（形状 {V.shape}）："
-                            "每个值行一个权重。",
-                            f"weights has {a.size} entries but V has {V.shape[0]} rows (shape {V.shape}): "
-                            "one weight per value row."))
-    value_labels = _labels(value_labels, a.size, "value_labels", tr("值行", "value rows"))
+        raise ValueError(msg("plot_weights_rows", n=a.size, rows=V.shape[0], shape=V.shape))
+    value_labels = _labels(value_labels, a.size, "value_labels", "value_rows")
     d_v = V.shape[1]
-    dim_labels = _labels(dim_labels if dim_labels is not None else [tr(f"第 {d} 维", f"dim {d}") for d in range(d_v)],
-                         d_v, "dim_labels", tr("维", "dimensions"))
+    dim_labels = _labels(dim_labels if dim_labels is not None else [msg("plot_dimension", d=d) for d in range(d_v)],
+                         d_v, "dim_labels", "dimensions")
     C = a[:, None] * V
     O = C.sum(axis=0)
     colours = PALETTE if a.size <= len(PALETTE) else mpl.colormaps["viridis"](np.linspace(0, 0.95, a.size))
@@ -289,15 +279,15 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
                label=f"{_fmt(a[j], '{:.2f}')} × V[{value_labels[j]}]")
         up, down = np.where(C[j] >= 0, up + C[j], up), np.where(C[j] < 0, down + C[j], down)
     ax.hlines(O, np.arange(d_v) - 0.4, np.arange(d_v) + 0.4, color="black", linewidth=3,
-              label=tr(r"输出 $O_i$（合计）", r"output $O_i$ (sum)"))
+              label=msg("plot_output"))
     for d in range(d_v):
         ax.text(d + 0.42, O[d], _fmt(O[d], "{:.2f}"), va="center", fontsize=ANNOTATION_SIZE)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(range(d_v), labels=dim_labels)
     ax.set_xlim(-0.6, d_v - 0.2)
-    ax.set_ylabel(tr(r"贡献 $a_{ij}\,V_j$", r"contribution $a_{ij}\,V_j$"))
+    ax.set_ylabel(msg("plot_contribution"))
     ax.set_title(title if title is not None
-                 else tr("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"))
+                 else msg("plot_contributions_title"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     return fig
 
@@ -306,20 +296,17 @@ def line(xs, ys_by_label, *, logx=False, logy=False, xlabel=None, ylabel=None, t
     """Curves sharing one x axis: ``ys_by_label`` maps a legend label to y values (NaN leaves a gap)."""
     xs = _array(xs, "xs", 1, allow_neg_inf=False)
     if not isinstance(ys_by_label, dict) or not ys_by_label:
-        raise ValueError(tr("ys_by_label 应该是非空字典：图例标签 -> y 值。",
-                            "ys_by_label must be a non-empty dict label -> y values."))
+        raise ValueError(msg("plot_curves_dict"))
     curves = []
     for label, ys in ys_by_label.items():
         ys = np.array(ys, dtype=float)
         if ys.shape != xs.shape:
-            raise ValueError(tr(f"“{label}” 有 {ys.size} 个 y 值，但 xs 有 {xs.size} 个。",
-                                f"{label!r} has {ys.size} y values but xs has {xs.size}."))
+            raise ValueError(msg("plot_curve_length", label=label, count=ys.size, n=xs.size))
         if logy and (ys[np.isfinite(ys)] <= 0).any():
-            raise ValueError(tr(f"logy=True 需要正的 y 值，但 “{label}” 里有 ≤ 0 的值。",
-                                f"logy=True needs positive y values, but {label!r} has values ≤ 0."))
+            raise ValueError(msg("plot_logy", label=label))
         curves.append((str(label), ys))
     if logx and (xs <= 0).any():
-        raise ValueError(tr("logx=True 需要正的 x 值。", "logx=True needs positive x values."))
+        raise ValueError(msg("plot_logx"))
     fig, ax = _axes(ax, (6.8, 4.6))
     for k, (label, ys) in enumerate(curves):
         ax.plot(xs, ys, marker="osD^v"[k % 5], linestyle=("-", "--", "-.", ":")[k % 4], linewidth=2, label=label)

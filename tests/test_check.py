@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import array_shapes, arrays
 
 import attn_core as ac
 from attn_core.examples import four_words
-from attn_core.homework import checker as check
+from attn_core.homework import checker
 from attn_core.homework.checker import Diagnosis, diagnose, report
 from attn_core.lang import get_lang, set_lang
 
@@ -418,6 +418,25 @@ def test_a_wrong_task_is_bad_task_not_an_exception(step, given):
     assert "老师" in d.message
 
 
+@pytest.mark.parametrize("step, given, detail", [
+    ("attention", dict(Q=Q, K=K), "unknown step 'attention' (steps: projection, scores, scaled_scores, "),
+    ("scores", dict(Q=Q), "step 'scores' needs ['Q', 'K'], may take ['mask']; missing ['K'], unexpected []"),
+    ("scores", dict(Q="Q", K=K), "TypeError: Q must be an array of real numbers, got str of dtype <U1"),
+    ("scores", dict(Q=Q[0], K=K), "ValueError: Q must have at least 2 axes (rows × features), got shape (4,)"),
+    ("weights", dict(Q=Q, K=K, d_k=0), "ValueError: d_k must be a positive number, got 0"),
+    ("weights", dict(Q=Q, K=K, scaled="yes"), "TypeError: scaled must be True or False, got 'yes'"),
+    ("causal_mask", dict(n=4.0), "ValueError: n must be a positive integer, got 4.0"),
+])
+def test_a_wrong_task_says_what_is_wrong_in_both_languages(step, given, detail):
+    chinese = diagnose(step, Q @ K.T, **given).message
+    set_lang("en")
+    try:
+        assert detail in diagnose(step, Q @ K.T, **given).message
+    finally:
+        set_lang("zh")
+    assert chinese.startswith("这道题的设置有误") and detail not in chinese  # the detail is in Chinese too
+
+
 # ---------------------------------------------------------------- report and the Diagnosis itself
 
 def test_report_prints_one_line_and_returns_none(capsys):
@@ -436,7 +455,7 @@ def test_a_diagnosis_is_frozen():
 
 
 def test_every_step_is_known():
-    assert set(check.STEPS) == set(GIVEN)
+    assert set(checker.STEPS) == set(GIVEN)
 
 
 # ---------------------------------------------------------------- fuzz: never raises, never writes

@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attn_core import homework
-from attn_core.homework.registry import _decimals, _rounded, exact_matmul
+from attn_core.homework.task_data import _decimals, _rounded, exact_matmul
 
 SCRIPT = """
 import hashlib, json

@@ -10,24 +10,16 @@ In an exercise notebook::
     QKT = Q @ K.T
     check("2.1")                    # ✅ / ❌ with a hint / ⏳, never a traceback
     homework.progress("ex02")       # one line per task of the notebook
+
+The modules: ``exercises`` (the notebooks and their tasks), ``task_data`` (how the tasks' data are built),
+``verdicts`` (check, progress, diagnose_task), ``checker`` (what is wrong with an answer), ``messages``
+(every learner-facing text, zh and en), ``grade`` and ``student`` (command-line tools). No module is named
+after a function exported here (``check``, ``data``, ``tasks``, ``progress``, …): ``from . import data``
+would then give the function, not the module.
 """
 
-from .registry import (
-    EXERCISES,
-    MISSING,
-    TASKS,
-    Bundle,
-    Exercise,
-    Task,
-    check,
-    data,
-    diagnose_task,
-    exercise_name,
-    line,
-    progress,
-    task,
-    tasks,
-)
+from .exercises import EXERCISES, TASKS, Bundle, Exercise, Task, data, exercise_name, task, tasks
+from .verdicts import MISSING, check, diagnose_task, line, progress
 
 __all__ = ["EXERCISES", "MISSING", "TASKS", "Bundle", "Exercise", "Task", "check", "data", "diagnose_task",
            "exercise_name", "line", "progress", "task", "tasks"]

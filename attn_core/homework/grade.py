@@ -43,9 +43,9 @@ import numpy as np
 
 from ..lang import display_width
 from . import checker as _checker  # noqa: F401  (loaded before any submission runs)
-from . import registry as homework
-from .registry import MISSING
+from . import exercises
 from .student import TEACHER_FOLDER, edition_dirs, has_solution, make_student
+from .verdicts import MISSING, diagnose_task
 
 PASS = "✓"
 _MARKER = "ATTN_CORE_GRADE_ANSWERS"
@@ -109,7 +109,7 @@ class Result:
 
     @property
     def total(self):
-        return len(homework.tasks(self.exercise)) if self.exercise else 0
+        return len(exercises.tasks(self.exercise)) if self.exercise else 0
 
     @property
     def status_text(self):
@@ -120,7 +120,7 @@ class Result:
 
 def _identify(nb, path):
     """Which exercise a submission is: notebook metadata, then file name, then its check cells."""
-    names = homework.EXERCISES
+    names = exercises.EXERCISES
     if nb is not None:
         meta = nb.get("metadata", {}).get("attn_core", {})
         if isinstance(meta, dict) and meta.get("exercise") in names:
@@ -133,8 +133,8 @@ def _identify(nb, path):
         if re.search(rf"(?<![0-9a-z]){name.split('_')[0]}(?![0-9])", stem):
             return name
     if nb is not None:
-        found = [homework.TASKS[t].exercise for cell in nb.cells if cell.cell_type == "code"
-                 for t in re.findall(r"""check\(\s*["']([0-9.]+)["']""", cell.source) if t in homework.TASKS]
+        found = [exercises.TASKS[t].exercise for cell in nb.cells if cell.cell_type == "code"
+                 for t in re.findall(r"""check\(\s*["']([0-9.]+)["']""", cell.source) if t in exercises.TASKS]
         if found:
             return max(set(found), key=found.count)
     return None
@@ -313,7 +313,7 @@ def _grade(path, timeout, teacher_dirs, start):
     for cell in nb.cells:  # only the students' sources run, from a clean slate
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
-    names = [t.var for t in homework.tasks(result.exercise)]
+    names = [t.var for t in exercises.tasks(result.exercise)]
     try:
         answers = _run(nb, names, timeout, result)
     except Exception as e:  # kernel failed to start, ...: report, never stop the batch
@@ -326,8 +326,8 @@ def _grade(path, timeout, teacher_dirs, start):
 
 def _finish(result, answers, start):
     if result.exercise:
-        for t in homework.tasks(result.exercise):
-            d = homework.diagnose_task(t.id, _decode(answers.get(t.var)))
+        for t in exercises.tasks(result.exercise):
+            d = diagnose_task(t.id, _decode(answers.get(t.var)))
             result.tasks.append(TaskResult(t.id, bool(d.ok), d.code, d.message))
     result.seconds = time.monotonic() - start
     return result

@@ -1,0 +1,32 @@
+"""How the checker writes shapes and places in its messages (in the current language)."""
+
+from ..messages import msg
+
+
+def shape_text(shape):
+    """``(4, 3)``; a 1-D shape keeps its comma, as Python writes it: ``(4,)``."""
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def place(index, shape, tokens, columns_are_keys):
+    """Where an entry is, for a learner: "[2, 1]（第 2 行“学习”、第 1 列“喜欢”；从 0 数起）".
+
+    Rows (and columns, when they are key positions) are named after the tokens when there is one token
+    per row. An index one axis short of the shape names a whole row (a row that does not sum to 1)."""
+    index = tuple(int(i) for i in index)
+    if not shape:
+        return msg("the_number")
+    if len(shape) < 2:
+        return "[" + ", ".join(map(str, index)) + "]"
+
+    def token(i, count):
+        return msg("token", token=tokens[i]) if len(tokens) == count else ""
+
+    def row(i):
+        return msg("row", i=i) + token(i, shape[-2])
+
+    if len(index) < len(shape):
+        return row(index[-1])
+    j = index[-1]
+    column = msg("column", j=j) + (token(j, shape[-1]) if columns_are_keys else "")
+    return msg("place", index=", ".join(map(str, index)), row=row(index[-2]), column=column)

@@ -33,7 +33,20 @@ from .multihead import MultiHeadTrace, merge_heads, multi_head_attention, split_
 __version__ = "0.2.0"
 
 __all__ = [
-    "MultiHeadTrace", "Trace", "apply_mask", "attention", "causal_mask", "get_lang", "merge_heads",
-    "multi_head_attention", "project", "scale", "scores", "self_attention", "set_lang", "softmax",
-    "split_heads", "weighted_sum",
+    "MultiHeadTrace",
+    "Trace",
+    "apply_mask",
+    "attention",
+    "causal_mask",
+    "get_lang",
+    "merge_heads",
+    "multi_head_attention",
+    "project",
+    "scale",
+    "scores",
+    "self_attention",
+    "set_lang",
+    "softmax",
+    "split_heads",
+    "weighted_sum",
 ]

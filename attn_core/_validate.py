@@ -12,6 +12,7 @@ from .messages import msg
 
 # ---------------------------------------------------------------- arguments
 
+
 def positive_int(x, name, meaning="none"):
     """``x`` as an int if it is a positive integer (not a bool), else ValueError naming ``name``."""
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
@@ -32,11 +33,12 @@ def first_index(bad):
 
 
 def batch_note(where):
-    """" (at batch index (…))" for an index with leading batch axes, "" otherwise."""
+    """ " (at batch index (…))" for an index with leading batch axes, "" otherwise."""
     return msg("at_batch", where=where[:-1]) if len(where) > 1 else ""
 
 
 # ---------------------------------------------------------------- arrays
+
 
 def as_matrix(x, name, min_ndim=2):
     """Return ``x`` as a float array with at least ``min_ndim`` axes, or raise.
@@ -93,16 +95,24 @@ def check_kv(K, V):
 
 def check_same_shape(grad, value, grad_name, value_name):
     if grad.shape != value.shape:
-        raise ValueError(msg("grad_shape", value=value_name, shape=value.shape, grad=grad_name,
-                             grad_shape=grad.shape))
+        raise ValueError(msg("grad_shape", value=value_name, shape=value.shape, grad=grad_name, grad_shape=grad.shape))
 
 
 def _check_batch(a, b, a_name, b_name):
     try:
         np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
-        raise ValueError(msg("batch_axes", a=a_name, b=b_name, a_shape=a.shape, b_shape=b.shape,
-                             a_batch=a.shape[:-2], b_batch=b.shape[:-2])) from None
+        raise ValueError(
+            msg(
+                "batch_axes",
+                a=a_name,
+                b=b_name,
+                a_shape=a.shape,
+                b_shape=b.shape,
+                a_batch=a.shape[:-2],
+                b_batch=b.shape[:-2],
+            )
+        ) from None
 
 
 def as_mask(mask, scores_shape):

@@ -23,6 +23,7 @@ from .messages import msg
 
 # ---------------------------------------------------------------- the five steps
 
+
 def project(X, W_q, W_k, W_v):
     """Step 1. X (..., n, d_model) with W_q, W_k (d_model, d_k) and W_v (d_model, d_v)
     -> Q (..., n, d_k), K (..., n, d_k), V (..., n, d_v)."""
@@ -81,10 +82,12 @@ def causal_mask(n):
 
 # ---------------------------------------------------------------- composed
 
+
 @dataclass(repr=False)
 class Trace:
     """Every intermediate of one attention call, under the course's symbols.
     ``QKT`` is the raw QKᵀ (Python also accepts ``trace.QKᵀ``); ``S`` the scaled scores."""
+
     Q: np.ndarray
     K: np.ndarray
     V: np.ndarray
@@ -105,18 +108,25 @@ class Trace:
         s_meaning = msg("trace_S" if self.scaled else "trace_S_unscaled")
         if self.mask is not None:
             s_meaning += msg("trace_masked")
-        table = [("0", "X", self.X, msg("trace_X")), ("1", "Q", self.Q, msg("trace_Q")),
-                 ("1", "K", self.K, msg("trace_K")), ("1", "V", self.V, msg("trace_V")),
-                 ("2", "QKᵀ", self.QKT, msg("trace_QKT")), ("3", "S", self.S, s_meaning),
-                 ("4", "A", self.A, msg("trace_A")), ("5", "O", self.O, msg("trace_O"))]
+        table = [
+            ("0", "X", self.X, msg("trace_X")),
+            ("1", "Q", self.Q, msg("trace_Q")),
+            ("1", "K", self.K, msg("trace_K")),
+            ("1", "V", self.V, msg("trace_V")),
+            ("2", "QKᵀ", self.QKT, msg("trace_QKT")),
+            ("3", "S", self.S, s_meaning),
+            ("4", "A", self.A, msg("trace_A")),
+            ("5", "O", self.O, msg("trace_O")),
+        ]
         return [(step, sym, arr.shape, meaning) for step, sym, arr, meaning in table if arr is not None]
 
     def __repr__(self):
         rows = [tuple(msg("trace_header").split("|"))]
         rows += [(step, sym, " × ".join(map(str, shape)), m) for step, sym, shape, m in self.rows()]
         widths = [max(display_width(r[c]) for r in rows) for c in range(3)]
-        return "\n".join("  ".join(r[c] + " " * (widths[c] - display_width(r[c])) for c in range(3)) + "  " + r[3]
-                         for r in rows)
+        return "\n".join(
+            "  ".join(r[c] + " " * (widths[c] - display_width(r[c])) for c in range(3)) + "  " + r[3] for r in rows
+        )
 
 
 def attention(Q, K, V, mask=None, scaled=True):
@@ -130,8 +140,17 @@ def attention(Q, K, V, mask=None, scaled=True):
     if mask is not None:
         S = apply_mask(S, mask)
     A = softmax(S)
-    return Trace(Q=Q, K=K, V=V, QKT=QKT, S=S, A=A, O=weighted_sum(A, V),
-                 mask=None if mask is None else np.asarray(mask), scaled=scaled)
+    return Trace(
+        Q=Q,
+        K=K,
+        V=V,
+        QKT=QKT,
+        S=S,
+        A=A,
+        O=weighted_sum(A, V),
+        mask=None if mask is None else np.asarray(mask),
+        scaled=scaled,
+    )
 
 
 def self_attention(X, W_q, W_k, W_v, mask=None, scaled=True):

@@ -42,6 +42,7 @@ def softmax_backward(A, dA):
 class Gradients:
     """dL/d(every quantity) for one call of self-attention, next to the forward ``trace``.
     ``dQKT`` is the gradient of the raw scores QKᵀ, ``dS`` that of the scaled scores S."""
+
     trace: object
     dO: np.ndarray
     dA: np.ndarray
@@ -90,8 +91,9 @@ def _backward(trace, W_q, W_k, W_v, dO):
     dX = dQ @ W_q.T + dK @ W_k.T + dV @ W_v.T
     X2 = X.reshape(-1, X.shape[-1])  # batch axes folded into rows: one weight serves every batch item
     dW_q, dW_k, dW_v = (X2.T @ d.reshape(-1, d.shape[-1]) for d in (dQ, dK, dV))
-    return Gradients(trace=trace, dO=dO, dA=dA, dS=dS, dQKT=dQKT, dQ=dQ, dK=dK, dV=dV,
-                     dW_q=dW_q, dW_k=dW_k, dW_v=dW_v, dX=dX)
+    return Gradients(
+        trace=trace, dO=dO, dA=dA, dS=dS, dQKT=dQKT, dQ=dQ, dK=dK, dV=dV, dW_q=dW_q, dW_k=dW_k, dW_v=dW_v, dX=dX
+    )
 
 
 def numerical_gradient(f, x, eps=1e-6):
@@ -115,6 +117,7 @@ def numerical_gradient(f, x, eps=1e-6):
 
 # ---------------------------------------------------------------- a toy task for learning W_Q, W_K
 
+
 @dataclass(repr=False)
 class RetrievalRun:
     """One training run of ``train_retrieval``.
@@ -122,6 +125,7 @@ class RetrievalRun:
     ``losses[t]`` is the loss before step t (the last entry: after the final step); ``grad_norms[t]``
     the size of the gradient (W_Q and W_K together) at step t; ``snapshots`` maps a step to the
     weights A at that step; ``target`` is the n × n pattern to learn (1 at [i, partner[i]])."""
+
     X: np.ndarray
     W_q: np.ndarray
     W_k: np.ndarray
@@ -156,8 +160,10 @@ class RetrievalRun:
         return float((A.argmax(axis=-1) == self.partner).mean())
 
     def __repr__(self):
-        return (f"RetrievalRun(scaled={self.scaled}, lr={self.lr}, steps={len(self.losses) - 1}, "
-                f"loss {self.losses[0]:.3f} -> {self.losses[-1]:.3f}, accuracy {self.accuracy():.2f})")
+        return (
+            f"RetrievalRun(scaled={self.scaled}, lr={self.lr}, steps={len(self.losses) - 1}, "
+            f"loss {self.losses[0]:.3f} -> {self.losses[-1]:.3f}, accuracy {self.accuracy():.2f})"
+        )
 
 
 def retrieval_task(n=16, d_model=64, d_v=16, seed=0):
@@ -173,8 +179,9 @@ def retrieval_task(n=16, d_model=64, d_v=16, seed=0):
     return X, W_v, partner, rng
 
 
-def train_retrieval(n=16, d_model=64, d_k=64, d_v=16, steps=500, lr=0.1, scaled=True, seed=0,
-                    snapshot_steps=(0, 50, 150)):
+def train_retrieval(
+    n=16, d_model=64, d_k=64, d_v=16, steps=500, lr=0.1, scaled=True, seed=0, snapshot_steps=(0, 50, 150)
+):
     """Learn W_Q and W_K by plain gradient descent so that token i attends to its partner.
 
     Loss: L = 1/(2n)·Σᵢ |Oᵢ − V[partner[i]]|² (W_V is fixed). W_Q, W_K start random with entries of
@@ -182,8 +189,9 @@ def train_retrieval(n=16, d_model=64, d_k=64, d_v=16, steps=500, lr=0.1, scaled=
     ≈ d_k: without scaling, rows of A start almost one-hot. Everything is seeded by ``seed``
     (the same seed gives the same task and the same start, scaled or not).
     Returns a ``RetrievalRun``; A is recorded at ``snapshot_steps`` and after the last step."""
-    n, d_model, d_k, d_v = (v.positive_int(x, name) for x, name in ((n, "n"), (d_model, "d_model"), (d_k, "d_k"),
-                                                                     (d_v, "d_v")))
+    n, d_model, d_k, d_v = (
+        v.positive_int(x, name) for x, name in ((n, "n"), (d_model, "d_model"), (d_k, "d_k"), (d_v, "d_v"))
+    )
     steps = v.positive_int(steps, "steps")
     if n < 2:
         raise ValueError(msg("partner_n", n=n))
@@ -197,14 +205,24 @@ def train_retrieval(n=16, d_model=64, d_k=64, d_v=16, steps=500, lr=0.1, scaled=
     for step in range(steps + 1):
         trace = self_attention(X, W_q, W_k, W_v, scaled=scaled)
         residual = trace.O - target
-        losses.append(0.5 * float((residual ** 2).sum()) / n)
+        losses.append(0.5 * float((residual**2).sum()) / n)
         if step in snapshot_steps or step == steps:
             snapshots[step] = trace.A
         if step == steps:
             break
         g = _backward(trace, W_q, W_k, W_v, residual / n)
-        grad_norms.append(float(np.sqrt((g.dW_q ** 2).sum() + (g.dW_k ** 2).sum())))
+        grad_norms.append(float(np.sqrt((g.dW_q**2).sum() + (g.dW_k**2).sum())))
         W_q = W_q - lr * g.dW_q
         W_k = W_k - lr * g.dW_k
-    return RetrievalRun(X=X, W_q=W_q, W_k=W_k, W_v=W_v, partner=partner, scaled=scaled, lr=lr,
-                        losses=np.array(losses), grad_norms=np.array(grad_norms), snapshots=snapshots)
+    return RetrievalRun(
+        X=X,
+        W_q=W_q,
+        W_k=W_k,
+        W_v=W_v,
+        partner=partner,
+        scaled=scaled,
+        lr=lr,
+        losses=np.array(losses),
+        grad_norms=np.array(grad_norms),
+        snapshots=snapshots,
+    )

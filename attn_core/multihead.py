@@ -1,9 +1,9 @@
 """Multi-head attention: the five steps run h times side by side on slices of the projections.
 
-    split_heads   (..., n, h·d_head) -> (..., h, n, d_head)
-    attention     per head (core.attention; the head axis is just another batch axis)
-    merge_heads   (..., h, n, d_v) -> (..., n, h·d_v), the heads side by side
-    · W_O         back to d_model
+split_heads   (..., n, h·d_head) -> (..., h, n, d_head)
+attention     per head (core.attention; the head axis is just another batch axis)
+merge_heads   (..., h, n, d_v) -> (..., n, h·d_v), the heads side by side
+· W_O         back to d_model
 """
 
 from dataclasses import dataclass
@@ -19,6 +19,7 @@ from .messages import msg
 class MultiHeadTrace:
     """Multi-head attention: ``heads`` is the per-head Trace (head axis just before n_q),
     ``concat`` the heads side by side (..., n_q, n_heads·d_head) and ``O`` = concat·W_O."""
+
     heads: Trace
     concat: np.ndarray
     O: np.ndarray
@@ -31,8 +32,13 @@ class MultiHeadTrace:
 
     def __repr__(self):
         head_rows = "\n".join("    " + line for line in repr(self.heads).splitlines())
-        return (msg("heads_each", n=self.n_heads) + "\n" + head_rows + "\n"
-                + msg("heads_concat", concat=self.concat.shape, O=self.O.shape))
+        return (
+            msg("heads_each", n=self.n_heads)
+            + "\n"
+            + head_rows
+            + "\n"
+            + msg("heads_concat", concat=self.concat.shape, O=self.O.shape)
+        )
 
 
 def split_heads(M, n_heads):

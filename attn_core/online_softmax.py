@@ -57,10 +57,10 @@ def blocked_attention(Q, K, V, block_size=256, q_block_size=None, mask=None, cau
 def _attend(Qb, K, V, q0, block_size, mask, causal):
     """Online softmax for the query rows q0 .. q0+len(Qb)-1, one block of keys at a time."""
     n_rows, n_k = Qb.shape[-2], K.shape[-2]
-    rows = np.arange(q0, q0 + n_rows)[:, None]          # query index of each row (for causal)
+    rows = np.arange(q0, q0 + n_rows)[:, None]  # query index of each row (for causal)
     lead = np.broadcast_shapes(Qb.shape[:-2], K.shape[:-2], V.shape[:-2]) + (n_rows,)
-    m = np.full(lead + (1,), -np.inf, dtype=Qb.dtype)    # running row maximum
-    l = np.zeros(lead + (1,), dtype=Qb.dtype)           # running softmax denominator
+    m = np.full(lead + (1,), -np.inf, dtype=Qb.dtype)  # running row maximum
+    l = np.zeros(lead + (1,), dtype=Qb.dtype)  # running softmax denominator
     acc = np.zeros(lead + (V.shape[-1],), dtype=Qb.dtype)  # running numerator of O
 
     for k0 in range(0, n_k, block_size):
@@ -68,7 +68,7 @@ def _attend(Qb, K, V, q0, block_size, mask, causal):
         if causal and k0 > rows[-1, 0]:
             break  # every later key is in the future of every query row here
         S = Qb @ np.swapaxes(K[..., k0:k1, :], -1, -2)  # this block's scores (already scaled)
-        allowed = None if mask is None else mask[..., q0:q0 + n_rows, k0:k1]
+        allowed = None if mask is None else mask[..., q0 : q0 + n_rows, k0:k1]
         if causal:
             future = np.arange(k0, k1)[None, :] > rows
             allowed = ~future if allowed is None else allowed & ~future
@@ -79,9 +79,9 @@ def _attend(Qb, K, V, q0, block_size, mask, causal):
         # A row that has seen only masked keys so far still has m_new = −∞; shift it by 0 instead,
         # so that exp(−∞ − 0) = 0 rather than exp(−∞ + ∞) = NaN.
         shift = np.where(np.isneginf(m_new), 0, m_new)
-        S -= shift                            # in place: S is this block's own fresh array
-        P = np.exp(S, out=S)                  # this block's unnormalised weights, each ≤ 1
-        rescale = np.exp(m - shift)           # re-express the old sums against the new maximum
+        S -= shift  # in place: S is this block's own fresh array
+        P = np.exp(S, out=S)  # this block's unnormalised weights, each ≤ 1
+        rescale = np.exp(m - shift)  # re-express the old sums against the new maximum
         l = l * rescale + P.sum(axis=-1, keepdims=True)
         acc = acc * rescale + P @ V[..., k0:k1, :]
         m = m_new
@@ -101,7 +101,7 @@ def online_softmax_steps(scores, block_size):
     block_size = v.positive_int(block_size, "block_size", "block")
     m, l, steps = -np.inf, 0.0, []
     for k0 in range(0, len(s), block_size):
-        block = s[k0:k0 + block_size]
+        block = s[k0 : k0 + block_size]
         m_new = max(m, float(block.max()))
         rescale = float(np.exp(m - m_new))
         l = l * rescale + float(np.exp(block - m_new).sum())

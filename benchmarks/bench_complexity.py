@@ -37,7 +37,7 @@ import numpy as np
 D = 64
 BLOCK = dict(q_block_size=1024, block_size=2048)
 CHECK_ROWS = 64
-MiB = 2 ** 20
+MiB = 2**20
 
 
 def inputs(n, seed=0):
@@ -47,10 +47,12 @@ def inputs(n, seed=0):
 
 def peak_rss_bytes():
     import resource
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
 
 
 # ---------------------------------------------------------------- child side
+
 
 def child_case(method, n, repeat):
     """Run one method at one n; print a JSON line (times, error on sampled rows, peak before the call)."""
@@ -91,7 +93,7 @@ def child_ratio(n, repeat):
     Q, K, V = inputs(n)
     scale = np.float32(1 / np.sqrt(D))
 
-    def floor():             # the two matrix products alone, written plainly
+    def floor():  # the two matrix products alone, written plainly
         return (Q @ K.T) @ V
 
     S_buf, O_buf = np.empty((n, n), np.float32), np.empty((n, D), np.float32)
@@ -100,7 +102,7 @@ def child_ratio(n, repeat):
         np.matmul(Q, K.T, out=S_buf)
         return np.matmul(S_buf, V, out=O_buf)
 
-    def plain_numpy():       # a careful single-threaded in-place version
+    def plain_numpy():  # a careful single-threaded in-place version
         S = Q @ K.T
         S *= scale
         S -= S.max(axis=1, keepdims=True)
@@ -108,8 +110,13 @@ def child_ratio(n, repeat):
         S /= S.sum(axis=1, keepdims=True)
         return S @ V
 
-    cases = {"matmuls": floor, "matmuls, out=": floor_preallocated, "dense": lambda: dense_attention(Q, K, V),
-             "plain numpy": plain_numpy, "core": lambda: attention(Q, K, V).O}
+    cases = {
+        "matmuls": floor,
+        "matmuls, out=": floor_preallocated,
+        "dense": lambda: dense_attention(Q, K, V),
+        "plain numpy": plain_numpy,
+        "core": lambda: attention(Q, K, V).O,
+    }
     times = {name: [] for name in cases}
     for f in cases.values():  # warm up (first-call costs)
         f()
@@ -122,6 +129,7 @@ def child_ratio(n, repeat):
 
 
 # ---------------------------------------------------------------- parent side
+
 
 def spawn(args):
     """Run this script as a child with ``args``; return (its JSON result, its peak RSS in bytes)."""
@@ -139,8 +147,10 @@ def main(quick, ratio_only):
     from attn_core.online_softmax import blocked_score_bytes, dense_score_bytes
 
     t_start = time.perf_counter()
-    print(f"numpy {np.__version__}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, "
-          f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}, d = {D}, float32")
+    print(
+        f"numpy {np.__version__}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, "
+        f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}, d = {D}, float32"
+    )
 
     n_ratio, repeat = 4096, 5 if quick else 15
     times, _ = spawn(["--ratio", n_ratio, repeat])
@@ -148,45 +158,65 @@ def main(quick, ratio_only):
     med = {k: float(np.median(v)) for k, v in times.items()}
     print(f"\nn = {n_ratio}, interleaved, {repeat} rounds: time in ms (best / median) and ratio to the two matmuls")
     for name in times:
-        print(f"  {name:<14} {best[name] * 1e3:7.1f} / {med[name] * 1e3:7.1f}   "
-              f"ratio {best[name] / best['matmuls']:.2f} / {med[name] / med['matmuls']:.2f}")
+        print(
+            f"  {name:<14} {best[name] * 1e3:7.1f} / {med[name] * 1e3:7.1f}   "
+            f"ratio {best[name] / best['matmuls']:.2f} / {med[name] / med['matmuls']:.2f}"
+        )
 
     results = {}
     if not ratio_only:
-        plan = [("core", n) for n in (1024, 4096)] + [("dense", n) for n in (1024, 4096, 8192, 16384)] \
+        plan = (
+            [("core", n) for n in (1024, 4096)]
+            + [("dense", n) for n in (1024, 4096, 8192, 16384)]
             + [("blocked", n) for n in (1024, 4096, 16384, 100_000)]
+        )
         if quick:
             plan = [(m, n) for m, n in plan if n <= 4096]
-        print(f"\nblocked: q_block_size = {BLOCK['q_block_size']}, block_size = {BLOCK['block_size']}: "
-              f"{blocked_score_bytes(BLOCK['q_block_size'], BLOCK['block_size']) / MiB:.0f} MiB of scores at a time; "
-              f"n = 100,000 takes 1–2 minutes on an idle 2-core machine")
-        header = f"{'method':<8} {'n':>7} {'time s':>8} {'peak MiB':>9} {'extra MiB':>10} {'S alone MiB':>12} " \
-                 f"{'rel err (sampled rows)':>23}"
+        print(
+            f"\nblocked: q_block_size = {BLOCK['q_block_size']}, block_size = {BLOCK['block_size']}: "
+            f"{blocked_score_bytes(BLOCK['q_block_size'], BLOCK['block_size']) / MiB:.0f} MiB of scores at a time; "
+            f"n = 100,000 takes 1–2 minutes on an idle 2-core machine"
+        )
+        header = (
+            f"{'method':<8} {'n':>7} {'time s':>8} {'peak MiB':>9} {'extra MiB':>10} {'S alone MiB':>12} "
+            f"{'rel err (sampled rows)':>23}"
+        )
         print(header)
         print("-" * len(header))
         for method, n in plan:
             res, peak = spawn(["--case", method, n, 3 if n <= 4096 else 1])
             results[method, n] = (min(res["times"]), peak, res)
-            print(f"{method:<8} {n:>7,} {min(res['times']):>8.3f} {res['after'] / MiB:>9.0f} "
-                  f"{(res['after'] - res['before']) / MiB:>10.0f} "
-                  f"{dense_score_bytes(n) / MiB:>12,.0f} {res['rel_err']:>23.1e}", flush=True)
-        print(f"{'dense':<8} {100_000:>7,} {'not run':>8} {'':>9} {'':>10} {dense_score_bytes(100_000) / MiB:>12,.0f}"
-              f"   (the score matrix alone: {dense_score_bytes(100_000) / 1e9:.0f} GB; this machine has 24 GiB)")
+            print(
+                f"{method:<8} {n:>7,} {min(res['times']):>8.3f} {res['after'] / MiB:>9.0f} "
+                f"{(res['after'] - res['before']) / MiB:>10.0f} "
+                f"{dense_score_bytes(n) / MiB:>12,.0f} {res['rel_err']:>23.1e}",
+                flush=True,
+            )
+        print(
+            f"{'dense':<8} {100_000:>7,} {'not run':>8} {'':>9} {'':>10} {dense_score_bytes(100_000) / MiB:>12,.0f}"
+            f"   (the score matrix alone: {dense_score_bytes(100_000) / 1e9:.0f} GB; this machine has 24 GiB)"
+        )
 
     print("\ngoals")
     if ("blocked", 100_000) in results:
         t, peak, res = results["blocked", 100_000]
-        ok = res["after"] < 2 ** 30 and res["rel_err"] < 1e-5
-        print(f"  blocked n = 100,000: {t:.1f} s, peak memory {res['after'] / MiB:.0f} MiB for the whole process "
-              f"({peak / MiB:.0f} MiB with the float64 check), max relative error on {CHECK_ROWS} sampled rows "
-              f"{res['rel_err']:.1e} -> {'met' if ok else 'NOT met'} (goal: < 1024 MiB, exact); "
-              f"dense would need {dense_score_bytes(100_000) / 1e9:.0f} GB for S alone")
+        ok = res["after"] < 2**30 and res["rel_err"] < 1e-5
+        print(
+            f"  blocked n = 100,000: {t:.1f} s, peak memory {res['after'] / MiB:.0f} MiB for the whole process "
+            f"({peak / MiB:.0f} MiB with the float64 check), max relative error on {CHECK_ROWS} sampled rows "
+            f"{res['rel_err']:.1e} -> {'met' if ok else 'NOT met'} (goal: < 1024 MiB, exact); "
+            f"dense would need {dense_score_bytes(100_000) / 1e9:.0f} GB for S alone"
+        )
     ratio_best, ratio_med = best["dense"] / best["matmuls"], med["dense"] / med["matmuls"]
-    print(f"  dense / two matmuls at n = {n_ratio}: {ratio_best:.2f} (best) / {ratio_med:.2f} (median) "
-          f"-> {'met' if ratio_best <= 1.5 else 'NOT met'} (goal ≤ 1.5); against the matmuls into preallocated "
-          f"buffers: {best['dense'] / best['matmuls, out=']:.2f} / {med['dense'] / med['matmuls, out=']:.2f}")
-    print(f"\nload average now {os.getloadavg()[0]:.2f} (2 cores: above 2, other work shares them and times "
-          f"grow); total {time.perf_counter() - t_start:.0f} s")
+    print(
+        f"  dense / two matmuls at n = {n_ratio}: {ratio_best:.2f} (best) / {ratio_med:.2f} (median) "
+        f"-> {'met' if ratio_best <= 1.5 else 'NOT met'} (goal ≤ 1.5); against the matmuls into preallocated "
+        f"buffers: {best['dense'] / best['matmuls, out=']:.2f} / {med['dense'] / med['matmuls, out=']:.2f}"
+    )
+    print(
+        f"\nload average now {os.getloadavg()[0]:.2f} (2 cores: above 2, other work shares them and times "
+        f"grow); total {time.perf_counter() - t_start:.0f} s"
+    )
 
 
 if __name__ == "__main__":

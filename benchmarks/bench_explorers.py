@@ -32,6 +32,7 @@ GOAL_MS, GOAL_RATIO = 30.0, 5.0
 
 # ---------------------------------------------------------------- settings to cycle through
 
+
 def _settings():
     from attn_core.examples import coreference, four_words
     from attn_core.viz.explorers import DK_OPTIONS, PIPELINE_DK
@@ -40,15 +41,28 @@ def _settings():
     mults = [round(0.1 * k, 1) for k in range(31)]
     dk = [dict(d_k=d, scaled=s) for s in (False, True) for d in DK_OPTIONS]
     key = [{tok: m, **{o: 1.0 for o in toks if o != tok}} for tok in toks for m in mults[::2]]
-    pipe = [dict(query=toks[i % 4], d_k=([3] + list(PIPELINE_DK))[i % 8], scaled=i % 3 != 0,
-                 **{tok: mults[(7 * i + 3 * j) % 31] for j, tok in enumerate(toks)}) for i in range(40)]
+    pipe = [
+        dict(
+            query=toks[i % 4],
+            d_k=([3] + list(PIPELINE_DK))[i % 8],
+            scaled=i % 3 != 0,
+            **{tok: mults[(7 * i + 3 * j) % 31] for j, tok in enumerate(toks)},
+        )
+        for i in range(40)
+    ]
     mask = [dict(mode=m, padding=p) for p in (1, 2, 3, 0) for m in ("none", "causal", "padding")]
     head = [dict(head=h, query=q) for q in coref for h in (1, 2)]
-    return {"dk_explorer": dk, "key_explorer": key, "pipeline_explorer": pipe, "mask_explorer": mask,
-            "head_explorer": head}
+    return {
+        "dk_explorer": dk,
+        "key_explorer": key,
+        "pipeline_explorer": pipe,
+        "mask_explorer": mask,
+        "head_explorer": head,
+    }
 
 
 # ---------------------------------------------------------------- the naive pattern
+
 
 def _annotated(ax, A, tokens, masked=None, highlight=None):
     ax.imshow(A, cmap="viridis", vmin=0, vmax=1)
@@ -59,8 +73,15 @@ def _annotated(ax, A, tokens, masked=None, highlight=None):
                 ax.add_patch(_rect((j - 0.5, i - 0.5), 1, 1, color="#e3e3e3"))
                 ax.text(j, i, "0", ha="center", va="center", fontsize=11, color="#666666")
             else:
-                ax.text(j, i, f"{A[i, j]:.2f}", ha="center", va="center", fontsize=11,
-                        color="white" if A[i, j] < 0.55 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{A[i, j]:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=11,
+                    color="white" if A[i, j] < 0.55 else "black",
+                )
     ax.set_xticks(range(n_k), tokens)
     ax.set_yticks(range(n_q), tokens)
     ax.set_xlabel("键（被问的词）")
@@ -73,6 +94,7 @@ def _annotated(ax, A, tokens, masked=None, highlight=None):
 
 def _rect(*args, **kw):
     from matplotlib.patches import Rectangle
+
     return Rectangle(*args, **kw)
 
 
@@ -103,8 +125,13 @@ def naive_png(name, st, tokens):
         fig.text(0.02, 0.02, f"熵 {st['entropy']:.2f} / log 4   梯度 {st['grad']:.3f} ({st['grad_ratio']:.0%})")
     elif name == "key_explorer":
         fig = Figure(figsize=(7.6, 3.8))
-        _weight_bars(fig.subplots(), st["w"], [f"{t}\n×{m:.1f}" for t, m in zip(tokens, st["mult"])],
-                     ghost=st["default"], title="注意力权重")
+        _weight_bars(
+            fig.subplots(),
+            st["w"],
+            [f"{t}\n×{m:.1f}" for t, m in zip(tokens, st["mult"])],
+            ghost=st["default"],
+            title="注意力权重",
+        )
     elif name == "pipeline_explorer":
         fig = Figure(figsize=(8.6, 6.4))
         a1, a2 = fig.subplots(1, 2)
@@ -127,6 +154,7 @@ def naive_png(name, st, tokens):
 
 
 # ---------------------------------------------------------------- measurement (runs in the kernel)
+
 
 def measure(n=200, naive_every=10, warmup=5):
     import warnings
@@ -171,21 +199,25 @@ def measure(n=200, naive_every=10, warmup=5):
 
 def report(rows, where):
     print(f"Explorer updates vs naive new-figure-per-update (matplotlib Agg → PNG), {where}, ms")
-    head = f"{'explorer':<18} {'n':>4} {'median':>7} {'p95':>6} {'naive n':>8} {'median':>7} {'p95':>6} " \
-           f"{'ratio':>6}  goal"
+    head = (
+        f"{'explorer':<18} {'n':>4} {'median':>7} {'p95':>6} {'naive n':>8} {'median':>7} {'p95':>6} {'ratio':>6}  goal"
+    )
     print(head)
     print("-" * len(head))
     for name, fast, naive, changed in rows:
         med, p95 = np.median(fast), np.percentile(fast, 95)
         nmed, np95 = np.median(naive), np.percentile(naive, 95)
         ok = med <= GOAL_MS and nmed / med >= GOAL_RATIO
-        print(f"{name:<18} {len(fast):>4} {med:>7.2f} {p95:>6.2f} {len(naive):>8} {nmed:>7.1f} {np95:>6.1f} "
-              f"{nmed / med:>5.0f}×  {'ok' if ok else 'MISSED'}"
-              + ("" if changed == len(fast) else f"  ({len(fast) - changed} updates left the picture unchanged)"))
+        print(
+            f"{name:<18} {len(fast):>4} {med:>7.2f} {p95:>6.2f} {len(naive):>8} {nmed:>7.1f} {np95:>6.1f} "
+            f"{nmed / med:>5.0f}×  {'ok' if ok else 'MISSED'}"
+            + ("" if changed == len(fast) else f"  ({len(fast) - changed} updates left the picture unchanged)")
+        )
     print(f"goal: median ≤ {GOAL_MS:.0f} ms and ≥ {GOAL_RATIO:.0f}× faster than naive (ratio of medians)")
 
 
 # ---------------------------------------------------------------- driver
+
 
 def _in_kernel(n, naive_every):
     """Run measure() inside a fresh ipykernel (the venv's python3 kernel) and relay its output."""
@@ -197,10 +229,12 @@ def _in_kernel(n, naive_every):
     kc.start_channels()
     try:
         kc.wait_for_ready(timeout=60)
-        code = (f"import sys; sys.path.insert(0, {HERE!r})\n"
-                "import bench_explorers as b, ipykernel\n"
-                f"b.report(b.measure(n={n}, naive_every={naive_every}), "
-                "'in an ipykernel ' + ipykernel.__version__ + ' (comm messages sent)')\n")
+        code = (
+            f"import sys; sys.path.insert(0, {HERE!r})\n"
+            "import bench_explorers as b, ipykernel\n"
+            f"b.report(b.measure(n={n}, naive_every={naive_every}), "
+            "'in an ipykernel ' + ipykernel.__version__ + ' (comm messages sent)')\n"
+        )
         msg_id = kc.execute(code)
         status = None
         while True:

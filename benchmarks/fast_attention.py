@@ -28,7 +28,7 @@ from attn_core import _validate as v
 from attn_core.core import apply_mask, softmax
 from attn_core.online_softmax import _check_causal_rows
 
-_MAX_OVERSHOOT = 40.0   # allowed gap between the bound c_i and the true row maximum (see above)
+_MAX_OVERSHOOT = 40.0  # allowed gap between the bound c_i and the true row maximum (see above)
 _CHUNK_BYTES = 1 << 18  # rows per exp chunk chosen so a chunk (~256 KiB) stays in the L2 cache
 
 
@@ -41,8 +41,10 @@ def dense_attention(Q, K, V, mask=None, causal=False, scaled=True, threads=None)
     Q, K, V = v.as_matrix(Q, "Q"), v.as_matrix(K, "K"), v.as_matrix(V, "V")
     for name, M in (("Q", Q), ("K", K), ("V", V)):
         if M.ndim != 2:
-            raise ValueError(f"dense_attention takes 2-D matrices, but {name} has shape {M.shape}. "
-                             f"For batches or heads use attention() or blocked_attention().")
+            raise ValueError(
+                f"dense_attention takes 2-D matrices, but {name} has shape {M.shape}. "
+                f"For batches or heads use attention() or blocked_attention()."
+            )
     v.check_qk(Q, K)
     v.check_kv(K, V)
     n_q, n_k = Q.shape[0], K.shape[0]
@@ -58,10 +60,10 @@ def dense_attention(Q, K, V, mask=None, causal=False, scaled=True, threads=None)
     d_k = Q.shape[1]
     Qs = Q * dtype.type(1 / np.sqrt(d_k)) if scaled else Q.astype(dtype, copy=False)
     c = np.linalg.norm(Qs, axis=1) * np.linalg.norm(K, axis=1).max()  # c_i ≥ every score in row i
-    S = _with_column(Qs, -c, dtype) @ _with_column(K, 1, dtype).T     # S = QKᵀ/√d_k − c, one product
+    S = _with_column(Qs, -c, dtype) @ _with_column(K, 1, dtype).T  # S = QKᵀ/√d_k − c, one product
 
-    _exp_in_place(S, mask, causal, threads)     # S becomes P = exp(S), masked entries 0
-    OL = S @ _with_column(V, 1, dtype)          # [P·V, row sums of P]
+    _exp_in_place(S, mask, causal, threads)  # S becomes P = exp(S), masked entries 0
+    OL = S @ _with_column(V, 1, dtype)  # [P·V, row sums of P]
     O, l = OL[:, :-1], OL[:, -1:]
     with np.errstate(divide="ignore", invalid="ignore"):  # a sum of 0 only in rows redone below
         O /= l

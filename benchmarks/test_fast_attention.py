@@ -20,8 +20,11 @@ def tril(n_q, n_k):
 
 def random_qkv(seed, n_q, n_k, d, d_v, spread=1.0, dtype=np.float64):
     rng = np.random.default_rng(seed)
-    qkv = (spread * rng.standard_normal((n_q, d)), spread * rng.standard_normal((n_k, d)),
-           rng.standard_normal((n_k, d_v)))
+    qkv = (
+        spread * rng.standard_normal((n_q, d)),
+        spread * rng.standard_normal((n_k, d)),
+        rng.standard_normal((n_k, d_v)),
+    )
     return tuple(a.astype(dtype) for a in qkv)
 
 
@@ -31,14 +34,17 @@ def error_of(f, *args, **kwargs):
     return info.type, str(info.value)
 
 
-@pytest.mark.parametrize("bad", [
-    dict(Q=np.ones((3, 4)), K=np.ones((5, 3)), V=np.ones((5, 2))),              # d_k differs
-    dict(Q=np.ones((3, 4)), K=np.ones((5, 4)), V=np.ones((6, 2))),              # n_k differs
-    dict(Q=np.array([[1.0, np.nan]]), K=np.ones((2, 2)), V=np.ones((2, 2))),    # NaN
-    dict(Q=[["a"]], K=np.ones((1, 1)), V=np.ones((1, 1))),                      # not numbers
-    dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((2, 3))),        # 0/1 mask
-    dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((3, 2), bool)),  # wrong shape
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(Q=np.ones((3, 4)), K=np.ones((5, 3)), V=np.ones((5, 2))),  # d_k differs
+        dict(Q=np.ones((3, 4)), K=np.ones((5, 4)), V=np.ones((6, 2))),  # n_k differs
+        dict(Q=np.array([[1.0, np.nan]]), K=np.ones((2, 2)), V=np.ones((2, 2))),  # NaN
+        dict(Q=[["a"]], K=np.ones((1, 1)), V=np.ones((1, 1))),  # not numbers
+        dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((2, 3))),  # 0/1 mask
+        dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((3, 2), bool)),  # wrong shape
+    ],
+)
 def test_bad_input_raises_like_core(bad):
     assert error_of(dense_attention, **bad) == error_of(attention, **bad)
 
@@ -52,9 +58,17 @@ def test_inputs_are_not_modified():
         np.testing.assert_array_equal(a, b)
 
 
-@given(seed=st.integers(0, 2 ** 32 - 1), n_q=st.integers(1, 40), n_k=st.integers(1, 40), d=st.integers(1, 8),
-       causal=st.booleans(), padding=st.booleans(), scaled=st.booleans(),
-       spread=st.sampled_from([0.1, 1.0, 10.0]), threads=st.integers(1, 3))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_q=st.integers(1, 40),
+    n_k=st.integers(1, 40),
+    d=st.integers(1, 8),
+    causal=st.booleans(),
+    padding=st.booleans(),
+    scaled=st.booleans(),
+    spread=st.sampled_from([0.1, 1.0, 10.0]),
+    threads=st.integers(1, 3),
+)
 def test_fast_dense_equals_core(seed, n_q, n_k, d, causal, padding, scaled, spread, threads):
     Q, K, V = random_qkv(seed, n_q, n_k, d, 3, spread)
     mask = (np.arange(n_k)[None, :] < np.random.default_rng(seed).integers(1, n_k + 1)) if padding else None
@@ -91,5 +105,3 @@ def test_fast_dense_takes_matrices_only():
         dense_attention(np.ones((2, 3, 4)), np.ones((2, 5, 4)), np.ones((2, 5, 4)))
     with pytest.raises(ValueError, match="threads"):
         dense_attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), threads=0)
-
-

@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,3 +25,40 @@ def english():
     set_lang("en")
     yield
     set_lang("zh")
+
+
+# ---------------------------------------------------------------- the browser tests' report
+# The hooks live here, not in tests/browser/conftest.py: under pytest-xdist the controller, which prints
+# the summary, loads only this top-level conftest. Filled from each test report's user_properties.
+REPORT = {"latency": {}, "timings": {}, "shots": set()}
+
+
+def pytest_runtest_logreport(report):
+    if report.when != "call":
+        return
+    name = report.nodeid.rsplit("[", 1)[-1].rstrip("]")
+    for key, value in report.user_properties:
+        if key == "run_all_seconds":
+            REPORT["timings"][name] = value
+        elif key.startswith("latency "):
+            REPORT["latency"][f"{name} {key.removeprefix('latency ')}"] = value
+        elif key == "screenshot":
+            REPORT["shots"].add(str(Path(value).parent))
+
+
+def pytest_terminal_summary(terminalreporter):
+    tr = terminalreporter
+    missing = [r for r in tr.stats.get("skipped", []) if "Chromium not found" in str(r.longrepr)]
+    if missing:
+        tr.write_line(f"browser tests skipped — {str(missing[0].longrepr[-1]).removeprefix('Skipped: ')}")
+    if not (REPORT["latency"] or REPORT["timings"] or REPORT["shots"]):
+        return
+    tr.section("browser: what the learner sees")
+    for nb, seconds in REPORT["timings"].items():
+        tr.write_line(f"run-all  {nb:<48} {seconds:6.1f} s")
+    if REPORT["latency"]:
+        tr.write_line("slider keypress -> new picture shown (median / p90 over presses, ms; goal <= 100 ms median)")
+        for name, (median, p90, n) in REPORT["latency"].items():
+            tr.write_line(f"  {name:<56} {median:7.1f} {p90:7.1f}   n={n}")
+    for folder in sorted(REPORT["shots"]):
+        tr.write_line(f"screenshots: {folder}")

@@ -33,17 +33,17 @@ def softmax(S, axis=-1):
 # ---------------------------------------------------------------- data
 
 FW = four_words()
-FT = FW.attention()                          # Q, K, V are 4 × 3: n_q = n_k = 4, d_k = d_v = 3
+FT = FW.attention()  # Q, K, V are 4 × 3: n_q = n_k = 4, d_k = d_v = 3
 CAUSAL = ac.causal_mask(4)
 PAD = np.array([[True, True, False, True]])  # a padding mask over keys: inverting it leaves a key per row
 
 _rng = np.random.default_rng(0)
-X = _rng.normal(size=(5, 6))                 # n = 5, d_model = 6
-W = _rng.normal(size=(6, 4))                 # d = 4
-Q = _rng.normal(size=(3, 4))                 # n_q = 3, d_k = 4
-K = _rng.normal(size=(5, 4))                 # n_k = 5
-V = _rng.normal(size=(5, 2))                 # d_v = 2
-S = Q @ K.T / 2.0                            # scaled scores (√d_k = 2)
+X = _rng.normal(size=(5, 6))  # n = 5, d_model = 6
+W = _rng.normal(size=(6, 4))  # d = 4
+Q = _rng.normal(size=(3, 4))  # n_q = 3, d_k = 4
+K = _rng.normal(size=(5, 4))  # n_k = 5
+V = _rng.normal(size=(5, 2))  # d_v = 2
+S = Q @ K.T / 2.0  # scaled scores (√d_k = 2)
 A = softmax(S)
 O = A @ V
 Q_sq, K_sq = _rng.normal(size=(3, 5)), _rng.normal(size=(5, 5))  # d_k = n_k, so Q @ K can be computed
@@ -79,10 +79,20 @@ def expected_of(step, given):
         return softmax(g["S"])
     if step == "weighted_sum":
         return g["A"] @ g["V"]
-    trace = ac.attention(g["Q"], g["K"], g["K"][:, :0] if step != "output" else g["V"], mask=g.get("mask"),
-                         scaled=g.get("scaled", True) and step != "scores")
-    return {"scores": trace.S, "scaled_scores": trace.S, "weights": trace.A, "masked_weights": trace.A,
-            "output": trace.O}[step]
+    trace = ac.attention(
+        g["Q"],
+        g["K"],
+        g["K"][:, :0] if step != "output" else g["V"],
+        mask=g.get("mask"),
+        scaled=g.get("scaled", True) and step != "scores",
+    )
+    return {
+        "scores": trace.S,
+        "scaled_scores": trace.S,
+        "weights": trace.A,
+        "masked_weights": trace.A,
+        "output": trace.O,
+    }[step]
 
 
 def leaked_numbers(message, expected):
@@ -109,6 +119,7 @@ def assert_says(d, code, words, expected):
 
 
 # ---------------------------------------------------------------- right answers pass
+
 
 def loop_scores(Q, K, d_k=1.0):
     return [[sum(q * k for q, k in zip(Q[i], K[j])) / math.sqrt(d_k) for j in range(len(K))] for i in range(len(Q))]
@@ -158,8 +169,11 @@ RIGHT = [
     ("weights", dict(Q=Q, K=K, d_k=16), softmax(Q @ K.T / 4)),
     ("weights", dict(Q=FT.Q, K=FT.K, mask=CAUSAL), FW_A_CAUSAL),
     ("weights", dict(Q=FT.Q, K=FT.K, mask=CAUSAL), softmax(np.where(CAUSAL, FW_S, -1e9))),  # a big negative works
-    ("weights", dict(Q=FT.Q, K=FT.K, mask=CAUSAL),  # masking after softmax is right once rows are renormalised
-     (softmax(FW_S) * CAUSAL) / (softmax(FW_S) * CAUSAL).sum(axis=1, keepdims=True)),
+    (
+        "weights",
+        dict(Q=FT.Q, K=FT.K, mask=CAUSAL),  # masking after softmax is right once rows are renormalised
+        (softmax(FW_S) * CAUSAL) / (softmax(FW_S) * CAUSAL).sum(axis=1, keepdims=True),
+    ),
     ("masked_weights", dict(Q=FT.Q, K=FT.K, mask=CAUSAL), FW_A_CAUSAL),
     ("weighted_sum", dict(A=A, V=V), O),
     ("weighted_sum", dict(A=A, V=V), np.einsum("ij,jd->id", A, V)),
@@ -186,8 +200,11 @@ def test_right_answers_pass_however_computed(step, given, answer):
 
 
 def test_the_four_word_example_rows_are_checked_against_attn_core():
-    for step, kw, answer in [("weights", dict(Q=FT.Q, K=FT.K), FT.A), ("softmax", dict(S=FT.S), FT.A),
-                             ("weighted_sum", dict(A=FT.A, V=FT.V), FT.O)]:
+    for step, kw, answer in [
+        ("weights", dict(Q=FT.Q, K=FT.K), FT.A),
+        ("softmax", dict(S=FT.S), FT.A),
+        ("weighted_sum", dict(A=FT.A, V=FT.V), FT.O),
+    ]:
         assert diagnose(step, answer, **kw).ok
         assert not diagnose(step, answer + 1e-3, **kw).ok
 
@@ -251,8 +268,13 @@ MISTAKES = [
     ("output", dict(Q=Q, K=K, V=V), A @ K, "used_keys_not_values", ["值 V"]),
     ("output", dict(Q=Q, K=K, V=V), np.exp(S) @ V, "not_normalized", ["每一行的和"]),
     ("output", dict(Q=FT.Q, K=FT.K, V=FT.V), softmax(FT.K @ FT.Q.T / math.sqrt(3)) @ FT.V, "transposed", ["QKᵀ"]),
-    ("output", dict(Q=FT.Q, K=FT.K, V=FT.V, mask=CAUSAL), (softmax(FW_S) * CAUSAL) @ FT.V, "mask_after_softmax",
-     ["softmax 之前"]),
+    (
+        "output",
+        dict(Q=FT.Q, K=FT.K, V=FT.V, mask=CAUSAL),
+        (softmax(FW_S) * CAUSAL) @ FT.V,
+        "mask_after_softmax",
+        ["softmax 之前"],
+    ),
     ("output", dict(Q=FT.Q, K=FT.K, V=FT.V, mask=CAUSAL), FT.O, "mask_ignored", ["−∞"]),
     ("output", dict(Q=Q, K=K, V=V), A, "wrong_shape", ["(3, 2)", "权重 A"]),
     ("causal_mask", dict(n=5), np.triu(np.ones((5, 5), dtype=bool), k=1), "mask_inverted", ["True", "未来"]),
@@ -287,6 +309,7 @@ def test_the_test_data_are_not_degenerate():
 
 # ---------------------------------------------------------------- wrong values: where, not what
 
+
 @pytest.mark.parametrize("step", ["scores", "weights", "weighted_sum", "output", "projection"])
 def test_wrong_values_names_the_place_of_the_largest_difference(step):
     given = {**GIVEN[step]}
@@ -318,6 +341,7 @@ def test_masked_weights_must_be_zero():
 
 # ---------------------------------------------------------------- placeholders, types, shapes
 
+
 @pytest.mark.parametrize("step", list(GIVEN))
 @pytest.mark.parametrize("placeholder", [..., None])
 def test_the_placeholder_is_not_attempted(step, placeholder):
@@ -327,9 +351,21 @@ def test_the_placeholder_is_not_attempted(step, placeholder):
 
 
 @pytest.mark.parametrize("step", [s for s in GIVEN if s != "causal_mask"])
-@pytest.mark.parametrize("answer", ["[[1, 2], [3, 4]]", {"Q": 1}, [[1.0, 2.0], [3.0]], object(), True,
-                                   np.ones((3, 5), dtype=complex), np.ones((3, 5), dtype=bool), [[None, 1.0]],
-                                   [["a", "b"]], {1, 2}])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "[[1, 2], [3, 4]]",
+        {"Q": 1},
+        [[1.0, 2.0], [3.0]],
+        object(),
+        True,
+        np.ones((3, 5), dtype=complex),
+        np.ones((3, 5), dtype=bool),
+        [[None, 1.0]],
+        [["a", "b"]],
+        {1, 2},
+    ],
+)
 def test_what_is_not_an_array_of_numbers_is_wrong_type(step, answer):
     assert_says(diagnose(step, answer, **GIVEN[step]), "wrong_type", ["数字数组"], expected_of(step, GIVEN[step]))
 
@@ -371,6 +407,7 @@ def test_nan_and_infinity_are_not_finite():
 
 # ---------------------------------------------------------------- degenerate givens stay honest
 
+
 def test_d_k_of_one_makes_unscaled_right():
     Q1, K1 = Q[:, :1], K[:, :1]
     assert diagnose("scaled_scores", Q1 @ K1.T, Q=Q1, K=K1).code == "ok"
@@ -388,45 +425,52 @@ def test_a_mask_that_hides_nothing_makes_ignoring_it_right():
 
 # ---------------------------------------------------------------- a wrong task is the author's bug
 
-@pytest.mark.parametrize("step, given", [
-    ("attention", dict(Q=Q, K=K)),
-    (None, dict(Q=Q, K=K)),
-    (["scores"], dict(Q=Q, K=K)),
-    ("scores", dict(Q=Q)),
-    ("scores", dict(Q=Q, K=K, V=V)),
-    ("scores", dict(Q=Q, K=K[:, :3])),
-    ("scores", dict(Q=Q[0], K=K)),
-    ("scores", dict(Q="Q", K=K)),
-    ("scores", dict(Q=np.where(Q > 0, np.nan, Q), K=K)),
-    ("weights", dict(Q=FT.Q, K=FT.K, mask=CAUSAL.astype(int))),
-    ("weights", dict(Q=FT.Q, K=FT.K, mask=np.ones((3, 3), dtype=bool))),
-    ("weights", dict(Q=FT.Q, K=FT.K, mask=~CAUSAL)),  # the last row attends to nothing
-    ("weights", dict(Q=Q, K=K, d_k=0)),
-    ("weights", dict(Q=Q, K=K, d_k="4")),
-    ("weights", dict(Q=Q, K=K, scaled="yes")),
-    ("masked_weights", dict(Q=Q, K=K)),
-    ("causal_mask", dict(n=0)),
-    ("causal_mask", dict(n=True)),
-    ("causal_mask", dict(n=4.0)),
-    ("projection", dict(X=X, W=W.T)),
-    ("projection", dict(X=X, W=W, name=["Q"])),
-    ("weighted_sum", dict(A=A, V=V[:4])),
-])
+
+@pytest.mark.parametrize(
+    "step, given",
+    [
+        ("attention", dict(Q=Q, K=K)),
+        (None, dict(Q=Q, K=K)),
+        (["scores"], dict(Q=Q, K=K)),
+        ("scores", dict(Q=Q)),
+        ("scores", dict(Q=Q, K=K, V=V)),
+        ("scores", dict(Q=Q, K=K[:, :3])),
+        ("scores", dict(Q=Q[0], K=K)),
+        ("scores", dict(Q="Q", K=K)),
+        ("scores", dict(Q=np.where(Q > 0, np.nan, Q), K=K)),
+        ("weights", dict(Q=FT.Q, K=FT.K, mask=CAUSAL.astype(int))),
+        ("weights", dict(Q=FT.Q, K=FT.K, mask=np.ones((3, 3), dtype=bool))),
+        ("weights", dict(Q=FT.Q, K=FT.K, mask=~CAUSAL)),  # the last row attends to nothing
+        ("weights", dict(Q=Q, K=K, d_k=0)),
+        ("weights", dict(Q=Q, K=K, d_k="4")),
+        ("weights", dict(Q=Q, K=K, scaled="yes")),
+        ("masked_weights", dict(Q=Q, K=K)),
+        ("causal_mask", dict(n=0)),
+        ("causal_mask", dict(n=True)),
+        ("causal_mask", dict(n=4.0)),
+        ("projection", dict(X=X, W=W.T)),
+        ("projection", dict(X=X, W=W, name=["Q"])),
+        ("weighted_sum", dict(A=A, V=V[:4])),
+    ],
+)
 def test_a_wrong_task_is_bad_task_not_an_exception(step, given):
     d = diagnose(step, Q @ K.T, **given)
     assert d.code == "bad_task" and not d.ok
     assert "老师" in d.message
 
 
-@pytest.mark.parametrize("step, given, detail", [
-    ("attention", dict(Q=Q, K=K), "unknown step 'attention' (steps: projection, scores, scaled_scores, "),
-    ("scores", dict(Q=Q), "step 'scores' needs ['Q', 'K'], may take ['mask']; missing ['K'], unexpected []"),
-    ("scores", dict(Q="Q", K=K), "TypeError: Q must be an array of real numbers, got str of dtype <U1"),
-    ("scores", dict(Q=Q[0], K=K), "ValueError: Q must have at least 2 axes (rows × features), got shape (4,)"),
-    ("weights", dict(Q=Q, K=K, d_k=0), "ValueError: d_k must be a positive number, got 0"),
-    ("weights", dict(Q=Q, K=K, scaled="yes"), "TypeError: scaled must be True or False, got 'yes'"),
-    ("causal_mask", dict(n=4.0), "ValueError: n must be a positive integer, got 4.0"),
-])
+@pytest.mark.parametrize(
+    "step, given, detail",
+    [
+        ("attention", dict(Q=Q, K=K), "unknown step 'attention' (steps: projection, scores, scaled_scores, "),
+        ("scores", dict(Q=Q), "step 'scores' needs ['Q', 'K'], may take ['mask']; missing ['K'], unexpected []"),
+        ("scores", dict(Q="Q", K=K), "TypeError: Q must be an array of real numbers, got str of dtype <U1"),
+        ("scores", dict(Q=Q[0], K=K), "ValueError: Q must have at least 2 axes (rows × features), got shape (4,)"),
+        ("weights", dict(Q=Q, K=K, d_k=0), "ValueError: d_k must be a positive number, got 0"),
+        ("weights", dict(Q=Q, K=K, scaled="yes"), "TypeError: scaled must be True or False, got 'yes'"),
+        ("causal_mask", dict(n=4.0), "ValueError: n must be a positive integer, got 4.0"),
+    ],
+)
 def test_a_wrong_task_says_what_is_wrong_in_both_languages(step, given, detail):
     chinese = diagnose(step, Q @ K.T, **given).message
     set_lang("en")
@@ -438,6 +482,7 @@ def test_a_wrong_task_says_what_is_wrong_in_both_languages(step, given, detail):
 
 
 # ---------------------------------------------------------------- report and the Diagnosis itself
+
 
 def test_report_prints_one_line_and_returns_none(capsys):
     assert report("scores", K @ Q.T, Q=Q, K=K) is None
@@ -461,15 +506,26 @@ def test_every_step_is_known():
 # ---------------------------------------------------------------- fuzz: never raises, never writes
 
 weird = st.one_of(
-    st.none(), st.just(...), st.text(max_size=5), st.booleans(), st.integers(), st.floats(),
+    st.none(),
+    st.just(...),
+    st.text(max_size=5),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
     st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
     st.lists(st.floats(), max_size=6),
     st.lists(st.lists(st.floats(), max_size=6), max_size=6),  # nested, often ragged
     st.lists(st.one_of(st.integers(), st.text(max_size=2), st.none()), max_size=4),
-    arrays(st.sampled_from([np.float64, np.float32, np.int64, bool]), array_shapes(min_dims=0, max_dims=3, max_side=6),
-           elements=None),
-    arrays(np.float64, st.sampled_from([(3, 5), (5, 3), (3, 2), (5, 5), (5, 4), (4, 4)]),
-           elements=st.sampled_from([0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 1e300, -1e300, 5e-324])),
+    arrays(
+        st.sampled_from([np.float64, np.float32, np.int64, bool]),
+        array_shapes(min_dims=0, max_dims=3, max_side=6),
+        elements=None,
+    ),
+    arrays(
+        np.float64,
+        st.sampled_from([(3, 5), (5, 3), (3, 2), (5, 5), (5, 4), (4, 4)]),
+        elements=st.sampled_from([0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 1e300, -1e300, 5e-324]),
+    ),
 )
 
 
@@ -495,8 +551,11 @@ def test_diagnose_never_raises_and_never_writes(step, answer):
     assert all(unchanged(v, before[1][k]) for k, v in given.items())
 
 
-@given(key=st.sampled_from(["Q", "K", "V", "mask", "d_k", "scaled", "S", "A", "X", "W", "n", "tokens", "name"]),
-       value=weird, step=st.sampled_from(list(GIVEN)))
+@given(
+    key=st.sampled_from(["Q", "K", "V", "mask", "d_k", "scaled", "S", "A", "X", "W", "n", "tokens", "name"]),
+    value=weird,
+    step=st.sampled_from(list(GIVEN)),
+)
 def test_garbage_givens_never_raise(key, value, step):
     d = diagnose(step, expected_of(step, GIVEN[step]), **{**GIVEN[step], key: value})
     assert isinstance(d, Diagnosis) and d.code != "checker_error"
@@ -517,10 +576,14 @@ def qkv(draw):
 def test_the_right_answer_always_passes(data):
     Q, K, V = data
     trace = ac.attention(Q, K, V)
-    for step, kw, right in [("scores", dict(Q=Q, K=K), np.einsum("id,jd->ij", Q, K)),
-                            ("scaled_scores", dict(Q=Q, K=K), trace.S), ("softmax", dict(S=trace.S), trace.A),
-                            ("weights", dict(Q=Q, K=K), trace.A), ("weighted_sum", dict(A=trace.A, V=V), trace.O),
-                            ("output", dict(Q=Q, K=K, V=V), trace.O)]:
+    for step, kw, right in [
+        ("scores", dict(Q=Q, K=K), np.einsum("id,jd->ij", Q, K)),
+        ("scaled_scores", dict(Q=Q, K=K), trace.S),
+        ("softmax", dict(S=trace.S), trace.A),
+        ("weights", dict(Q=Q, K=K), trace.A),
+        ("weighted_sum", dict(A=trace.A, V=V), trace.O),
+        ("output", dict(Q=Q, K=K, V=V), trace.O),
+    ]:
         assert diagnose(step, right, **kw).ok, step
 
 

@@ -55,6 +55,7 @@ def loop_attention(Q, K, V, mask=None, scaled=True):
 
 # ---------------------------------------------------------------- laws (hypothesis)
 
+
 @given(qkv())
 def test_weights_are_a_distribution_per_row(data):
     A = ac.attention(*data).A
@@ -123,8 +124,9 @@ def test_one_head_equals_single_head(data):
 @given(qkv(), st.booleans())
 def test_matches_loop_reference(data, scaled):
     Q, K, V = data
-    np.testing.assert_allclose(ac.attention(Q, K, V, scaled=scaled).O, loop_attention(Q, K, V, scaled=scaled),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        ac.attention(Q, K, V, scaled=scaled).O, loop_attention(Q, K, V, scaled=scaled), rtol=1e-12, atol=1e-12
+    )
 
 
 @given(qkv(), st.data())
@@ -132,16 +134,16 @@ def test_matches_loop_reference_with_masks(data, draw):
     Q, K, V = data
     mask = draw.draw(arrays(bool, (len(Q), len(K))))
     mask[np.arange(len(Q)), draw.draw(st.lists(st.integers(0, len(K) - 1), min_size=len(Q), max_size=len(Q)))] = True
-    np.testing.assert_allclose(ac.attention(Q, K, V, mask=mask).O, loop_attention(Q, K, V, mask=mask),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        ac.attention(Q, K, V, mask=mask).O, loop_attention(Q, K, V, mask=mask), rtol=1e-12, atol=1e-12
+    )
 
 
 @given(self_inputs())
 def test_self_attention_with_causal_mask_matches_loop_reference(data):
     X, Ws = data
     t = ac.self_attention(X, *Ws, mask=ac.causal_mask(len(X)))
-    np.testing.assert_allclose(t.O, loop_attention(t.Q, t.K, t.V, mask=ac.causal_mask(len(X))),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(t.O, loop_attention(t.Q, t.K, t.V, mask=ac.causal_mask(len(X))), rtol=1e-12, atol=1e-12)
 
 
 @given(qkv(), st.integers(1, 3))
@@ -161,6 +163,7 @@ def test_inputs_are_never_modified(data):
 
 
 # ---------------------------------------------------------------- the learner's exact cases
+
 
 def test_four_word_example_shapes_and_the_row_for_xuexi():
     ex = examples.four_words()
@@ -272,6 +275,7 @@ def test_multi_head_with_a_batched_mask():
 
 
 # ---------------------------------------------------------------- bad input: clear errors
+
 
 def _raises(exc, fn, *words):
     """``fn`` raises ``exc`` in both languages; the English message holds every word, the Chinese one

@@ -21,8 +21,11 @@ from attn_core.examples import coreference, four_words
 
 NB_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 EN_DIR = NB_DIR / "en"
-ZH = sorted(p.relative_to(NB_DIR) for p in NB_DIR.rglob("*.ipynb")
-            if EN_DIR not in p.parents and ".ipynb_checkpoints" not in p.parts)
+ZH = sorted(
+    p.relative_to(NB_DIR)
+    for p in NB_DIR.rglob("*.ipynb")
+    if EN_DIR not in p.parents and ".ipynb_checkpoints" not in p.parts
+)
 EN = sorted(p.relative_to(EN_DIR) for p in EN_DIR.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 IDS = [p.as_posix() for p in ZH]
 
@@ -141,8 +144,9 @@ def pair(request):
 def test_same_cells_in_the_same_order(pair):
     name, zh, en = pair
     shape = [(c["cell_type"], sorted(c["metadata"].get("tags", []))) for c in zh["cells"]]
-    assert [(c["cell_type"], sorted(c["metadata"].get("tags", []))) for c in en["cells"]] == shape, \
+    assert [(c["cell_type"], sorted(c["metadata"].get("tags", []))) for c in en["cells"]] == shape, (
         f"{name}: the cells (type and tags, in order) differ between the editions"
+    )
     assert zh["metadata"].get("attn_core") == en["metadata"].get("attn_core")
 
 
@@ -152,12 +156,13 @@ def test_same_code(pair):
     assert len(en_code) == len(zh_code), f"{name}: {len(zh_code)} code cells in zh, {len(en_code)} in en"
     for k, (a, b) in enumerate(zip(zh_code, en_code), start=1):
         if not CJK.search(source(a)):
-            assert re.sub(r"set_lang\((['\"])en", r"set_lang(\1zh", source(b)) == source(a), \
+            assert re.sub(r"set_lang\((['\"])en", r"set_lang(\1zh", source(b)) == source(a), (
                 f"{name}, code cell {k}: differs although it has no Chinese text"
+            )
         problem = matches(skeleton(source(a), "zh"), skeleton(source(b), "en"))
         assert problem is None, f"{name}, code cell {k}: the code differs ({problem})"
     langs = [re.findall(r"set_lang\(\s*['\"](\w+)", source(c)) for c in zh_code + en_code]
-    zh_langs, en_langs = sum(langs[:len(zh_code)], []), sum(langs[len(zh_code):], [])
+    zh_langs, en_langs = sum(langs[: len(zh_code)], []), sum(langs[len(zh_code) :], [])
     assert zh_langs == ["zh"] and en_langs == ["en"], f"{name}: set_lang calls zh {zh_langs}, en {en_langs}"
 
 
@@ -176,8 +181,9 @@ def test_same_outputs(pair):
         if ignores_output(a):
             continue
         numbers = [Counter(NUMBER.findall("".join(output_text(o) for o in c["outputs"]))) for c in (a, b)]
-        assert numbers[0] == numbers[1], \
+        assert numbers[0] == numbers[1], (
             f"{name}, code cell {k}: numbers only in zh {numbers[0] - numbers[1]}, only in en {numbers[1] - numbers[0]}"
+        )
 
 
 @pytest.mark.parametrize("name", EN, ids=[p.as_posix() for p in EN])

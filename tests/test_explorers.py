@@ -38,6 +38,7 @@ def font_sizes(svg):
 
 # ---------------------------------------------------------------- common behaviour
 
+
 def test_builds_with_picture_readouts_and_text(explorer):
     assert isinstance(explorer, Explorer) and isinstance(explorer, widgets.VBox)
     assert explorer.svg.startswith("<svg") and explorer.svg.endswith("</svg>")
@@ -202,6 +203,7 @@ def test_bad_arguments_in_chinese():
 
 # ---------------------------------------------------------------- 1. d_k
 
+
 def test_dk_unscaled_sharpens_and_gradient_vanishes_with_d_k():
     ex = dk_explorer()
     ex.set(scaled=False, d_k=1)
@@ -239,6 +241,7 @@ def test_dk_same_d_k_same_vectors_and_seed_matters():
 
 # ---------------------------------------------------------------- 2. keys
 
+
 @given(query=st.sampled_from(TOKENS), key=st.sampled_from(TOKENS), tenths=st.integers(11, 30))
 def test_enlarging_a_key_moves_its_weight_with_the_sign_of_its_score(query, key, tenths):
     ex = key_explorer(query=query)
@@ -272,6 +275,7 @@ def test_course_exercise_enlarge_one_key_twofold():
 
 # ---------------------------------------------------------------- 3. pipeline
 
+
 def test_pipeline_starts_at_the_example_numbers():
     ex = pipeline_explorer()
     A = four_words().attention().A
@@ -296,6 +300,7 @@ def test_pipeline_d_k_scaling_and_shape_table():
 
 # ---------------------------------------------------------------- 4. masks
 
+
 def test_causal_mask_zeroes_the_future_exactly():
     ex = mask_explorer()
     ex.set(mode="causal")
@@ -312,7 +317,7 @@ def test_padding_mask_zeroes_the_padded_keys(p):
     ex = mask_explorer()
     ex.set(mode="padding", padding=p)
     A, n = ex.state["A"], len(TOKENS)
-    assert (A[:, n - p:] == 0).all() and (A[:, : n - p] > 0).all()
+    assert (A[:, n - p :] == 0).all() and (A[:, : n - p] > 0).all()
     assert ex.readouts["masked"] == n * p
     for tok in TOKENS:
         assert ex.readouts[f"row_sum[{tok}]"] == pytest.approx(1.0, abs=1e-12)
@@ -338,13 +343,15 @@ def test_an_update_that_raises_shows_its_message_in_red():
     assert "opacity:0.3" in shown and ex.readouts == {}
     assert "没有任何键可以关注" in ex._repr_mimebundle_()["text/html"]
     ex.controls["padding"].value = 1
-    assert ex.error is None and "算不出结果" not in " ".join(c.value for c in ex.children
-                                                              if isinstance(c, widgets.HTML))
+    assert ex.error is None and "算不出结果" not in " ".join(
+        c.value for c in ex.children if isinstance(c, widgets.HTML)
+    )
     assert ex.svg != good_svg and ex.readouts["masked"] == len(TOKENS)
     ex.close()
 
 
 # ---------------------------------------------------------------- 5. heads
+
 
 @pytest.mark.parametrize("n_heads", [1, 2, 4])
 def test_heads_readouts_per_head(n_heads):

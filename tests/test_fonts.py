@@ -25,8 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def is_chinese(ch):
     """Hanzi, CJK punctuation, fullwidth forms and the punctuation Chinese text mixes in."""
     cp = ord(ch)
-    return (0x3400 <= cp <= 0x4DBF or 0x4E00 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF or 0x20000 <= cp <= 0x3FFFF
-            or 0x3000 <= cp <= 0x303F or 0xFF00 <= cp <= 0xFFEF or ch in "“”‘’—…·")
+    return (
+        0x3400 <= cp <= 0x4DBF
+        or 0x4E00 <= cp <= 0x9FFF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0x20000 <= cp <= 0x3FFFF
+        or 0x3000 <= cp <= 0x303F
+        or 0xFF00 <= cp <= 0xFFEF
+        or ch in "“”‘’—…·"
+    )
 
 
 def notebook_cells():
@@ -39,7 +46,7 @@ def notebook_cells():
 
 
 def module_sources():
-    for py in sorted((ROOT / "attn_core").glob("*.py")):
+    for py in sorted((ROOT / "attn_core").rglob("*.py")):
         yield py, py.read_text(encoding="utf-8")
 
 
@@ -50,8 +57,11 @@ def chinese_strings(code):
         tree = ast.parse(code)
     except SyntaxError:  # not plain Python: take the lines that hold Chinese
         return [line for line in code.splitlines() if any(map(is_chinese, line))]
-    return [node.value for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(map(is_chinese, node.value))]
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(map(is_chinese, node.value))
+    ]
 
 
 def course_strings():
@@ -69,7 +79,7 @@ def course_strings():
         if path.name == "plots.py":
             strings.update(literals)
     chars = sorted(chars)
-    return sorted(strings) + ["".join(chars[i:i + 50]) for i in range(0, len(chars), 50)]
+    return sorted(strings) + ["".join(chars[i : i + 50]) for i in range(0, len(chars), 50)]
 
 
 def course_chars():
@@ -104,8 +114,10 @@ def test_subset_covers_gb2312_punctuation_and_symbols(cmap):
 
 def test_subset_covers_every_chinese_character_of_the_course(cmap):
     missing = sorted(ch for ch in course_chars() if ord(ch) not in cmap)
-    assert not missing, (f"characters used in notebooks/ or attn_core/ but not in the bundled font: {''.join(missing)}"
-                         " -- run .venv/bin/python tools/make_font_subset.py")
+    assert not missing, (
+        f"characters used in notebooks/ or attn_core/ but not in the bundled font: {''.join(missing)}"
+        " -- run .venv/bin/python tools/make_font_subset.py"
+    )
 
 
 def test_bundled_font_is_a_small_licensed_subset():
@@ -175,8 +187,15 @@ def render(strings, *, bundled, hide_system_fonts, no_system_files=False):
     if bundled:
         env[fonts.ENV_VAR] = "1"
     args = {"strings": strings, "hide_system_fonts": hide_system_fonts, "no_system_files": no_system_files}
-    proc = subprocess.run([sys.executable, "-c", RENDER], input=json.dumps(args), capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", RENDER],
+        input=json.dumps(args),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -192,6 +211,7 @@ def font_problems(messages):
     return problems
 
 
+@pytest.mark.kernel
 def test_without_system_cjk_font_the_bundled_font_draws_every_course_string():
     strings = course_strings()
     out = render(strings, bundled=True, hide_system_fonts=True)
@@ -206,6 +226,7 @@ def test_without_system_cjk_font_the_bundled_font_draws_every_course_string():
     assert any(label.startswith("\u2212") for label in out["tick_labels"]), out["tick_labels"]
 
 
+@pytest.mark.kernel
 def test_without_any_cjk_font_setup_falls_back_to_the_bundled_font():
     out = render(["我喜欢学习语言"], bundled=False, hide_system_fonts=True, no_system_files=True)
     assert out["family"] == fonts.BUNDLED_FAMILY
@@ -213,6 +234,7 @@ def test_without_any_cjk_font_setup_falls_back_to_the_bundled_font():
     assert out["warnings"] == []
 
 
+@pytest.mark.kernel
 def test_an_installed_cjk_font_is_preferred():
     if not any(os.path.isfile(p) for p in fonts.SYSTEM_FONT_FILES):
         pytest.skip("no known system CJK font file on this machine")

@@ -22,6 +22,8 @@ from attn_core.lang import display_width
 
 from .repo import EDITIONS, ROOT, TEACHER_DIR
 
+pytestmark = pytest.mark.kernel  # the grader runs every submission in a kernel of its own
+
 TIMEOUT = 10  # seconds per notebook; imports take ≈ 1 s here
 
 SOLUTIONS = {"2.1": "QKT = Q @ K.T", "2.2": "QKT_new = Q_new @ K_new.T"}
@@ -64,10 +66,12 @@ def graded(tmp_path_factory):
         "perfect": _submission(SOLUTIONS),
         "perfect_en": _submission(SOLUTIONS, teacher_dir=EDITIONS["en"] / "teacher"),  # the English edition
         "partly_wrong": _submission({"2.1": SOLUTIONS["2.1"], "2.2": "QKT_new = K_new @ Q_new.T"}, drop_markdown=1),
-        "tampering": _submission({"2.1": "QKT = np.zeros((4, 4))", "2.2": "QKT_new = np.ones((3, 5))"},
-                                 extra=[(3, TAMPER)]),
-        "crashing": _submission({"2.1": "QKT = Q @ K.T\nraise RuntimeError('oops')",
-                                 "2.2": "QKT_new = Q_new @ K_new.T\nx = 1 / 0"}),
+        "tampering": _submission(
+            {"2.1": "QKT = np.zeros((4, 4))", "2.2": "QKT_new = np.ones((3, 5))"}, extra=[(3, TAMPER)]
+        ),
+        "crashing": _submission(
+            {"2.1": "QKT = Q @ K.T\nraise RuntimeError('oops')", "2.2": "QKT_new = Q_new @ K_new.T\nx = 1 / 0"}
+        ),
         "looping": _submission({"2.1": SOLUTIONS["2.1"], "2.2": "while True:\n    pass"}),
         "lists": _submission({"2.1": "QKT = (Q @ K.T).tolist()", "2.2": "QKT_new = 'not done'"}),
     }
@@ -75,8 +79,22 @@ def graded(tmp_path_factory):
         nbformat.write(nb, folder / f"{key}_ex02.ipynb")
     (folder / "corrupt_ex02.ipynb").write_text('{"cells": [ this is not JSON', encoding="utf-8")
     report = folder.parent / "report.csv"
-    run = subprocess.run([sys.executable, "-m", "attn_core.homework.grade", str(folder), "--csv", str(report),
-                          "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "attn_core.homework.grade",
+            str(folder),
+            "--csv",
+            str(report),
+            "--timeout",
+            str(TIMEOUT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     with open(report, encoding="utf-8-sig") as f:
         rows = {row["submission"].rsplit("/", 1)[-1].removesuffix("_ex02.ipynb"): row for row in csv.DictReader(f)}
     return run, rows, subs
@@ -141,6 +159,7 @@ def test_corrupt_file_is_reported_and_scores_zero(graded):
 
 # ---------------------------------------------------------------- pure parts, no kernel
 
+
 def test_decode_rebuilds_arrays_and_refuses_junk():
     a = grade._decode({"kind": "array", "type": "ndarray", "dtype": "<f8", "shape": [2, 2], "data": [1, 2, 3, 4]})
     np.testing.assert_array_equal(a, [[1.0, 2.0], [3.0, 4.0]])
@@ -150,10 +169,12 @@ def test_decode_rebuilds_arrays_and_refuses_junk():
     assert grade._decode({"kind": "ellipsis"}) is Ellipsis
     assert grade._decode({"kind": "missing"}) is homework.MISSING
     assert grade._decode(None) is homework.MISSING
-    for junk in ({"kind": "array", "dtype": "<U3", "shape": [1], "data": ["abc"]},
-                 {"kind": "array", "dtype": "<f8", "shape": [3], "data": [1.0]},
-                 {"kind": "array", "dtype": [("a", "<f8")], "shape": [1], "data": [1.0]},
-                 {"kind": "other", "type": "function"}):
+    for junk in (
+        {"kind": "array", "dtype": "<U3", "shape": [1], "data": ["abc"]},
+        {"kind": "array", "dtype": "<f8", "shape": [3], "data": [1.0]},
+        {"kind": "array", "dtype": [("a", "<f8")], "shape": [1], "data": [1.0]},
+        {"kind": "other", "type": "function"},
+    ):
         assert isinstance(grade._decode(junk), grade._Opaque)
         assert homework.diagnose_task("2.1", grade._decode(junk)).code == "wrong_type"
 
@@ -208,11 +229,13 @@ def test_table_lines_up_chinese_file_names():
     results = []
     for name, ok in (("张三_ex02.ipynb", True), ("li_ex02.ipynb", False)):
         r = grade.Result(grade.Path(name), exercise="ex02_scores")
-        r.tasks = [grade.TaskResult("2.1", ok, "ok" if ok else "transposed", ""),
-                   grade.TaskResult("2.2", True, "ok", "")]
+        r.tasks = [
+            grade.TaskResult("2.1", ok, "ok" if ok else "transposed", ""),
+            grade.TaskResult("2.2", True, "ok", ""),
+        ]
         results.append(r)
     lines = grade.format_table(results).splitlines()[1:]
-    starts = [display_width(line[:line.index(score)]) for line, score in zip(lines, ("score", "2/2", "1/2"))]
+    starts = [display_width(line[: line.index(score)]) for line, score in zip(lines, ("score", "2/2", "1/2"))]
     assert len(set(starts)) == 1, lines
 
 

@@ -26,8 +26,14 @@ def rel_err(a, b):
 
 # ---------------------------------------------------------------- softmax backward
 
-@given(seed=st.integers(0, 2 ** 32 - 1), rows=st.integers(1, 5), n=st.integers(1, 9),
-       spread=st.sampled_from([0.1, 1.0, 5.0]), masked=st.booleans())
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rows=st.integers(1, 5),
+    n=st.integers(1, 9),
+    spread=st.sampled_from([0.1, 1.0, 5.0]),
+    masked=st.booleans(),
+)
 def test_softmax_backward_is_the_jacobian_vector_product(seed, rows, n, spread, masked):
     rng = np.random.default_rng(seed)
     S = spread * rng.standard_normal((rows, n))
@@ -61,6 +67,7 @@ def test_softmax_jacobian_vanishes_near_one_hot():
 
 # ---------------------------------------------------------------- the full backward pass
 
+
 def problem(seed, n=5, d_model=4, d_k=3, d_v=2, batch=()):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal(batch + (n, d_model))
@@ -75,31 +82,40 @@ def padding(n, n_valid):
 
 
 @settings(max_examples=30)
-@given(seed=st.integers(0, 2 ** 32 - 1), scaled=st.booleans(),
-       mask_kind=st.sampled_from(["none", "causal", "padding", "both"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    scaled=st.booleans(),
+    mask_kind=st.sampled_from(["none", "causal", "padding", "both"]),
+)
 def test_every_gradient_matches_finite_differences(seed, scaled, mask_kind):
     X, W_q, W_k, W_v, G = problem(seed)
     n = X.shape[0]
-    mask = {"none": None, "causal": causal_mask(n), "padding": padding(n, 3),
-            "both": causal_mask(n) & padding(n, 3)}[mask_kind]
+    mask = {"none": None, "causal": causal_mask(n), "padding": padding(n, 3), "both": causal_mask(n) & padding(n, 3)}[
+        mask_kind
+    ]
     params = dict(X=X, W_q=W_q, W_k=W_k, W_v=W_v)
     grads = self_attention_backward(X, W_q, W_k, W_v, G, mask=mask, scaled=scaled)
     for name in params:
+
         def loss(value, name=name):
             args = {**params, name: value}
-            return float((self_attention(args["X"], args["W_q"], args["W_k"], args["W_v"],
-                                         mask=mask, scaled=scaled).O * G).sum())
+            return float(
+                (self_attention(args["X"], args["W_q"], args["W_k"], args["W_v"], mask=mask, scaled=scaled).O * G).sum()
+            )
+
         numeric = numerical_gradient(loss, params[name], eps=1e-6)
         analytic = getattr(grads, "d" + name)
         assert analytic.shape == params[name].shape
-        assert rel_err(analytic, numeric) < 1e-6, name
+        # central differences err by ~1e-10 absolute; near-saturated rows make some gradients that small too
+        assert rel_err(analytic, numeric) < 1e-6 or np.abs(analytic - numeric).max() < 1e-8, name
 
 
 def test_gradients_with_a_batch_axis_sum_over_the_batch():
     X, W_q, W_k, W_v, G = problem(1, batch=(2,))
     grads = self_attention_backward(X, W_q, W_k, W_v, G, mask=causal_mask(5))
     numeric = numerical_gradient(
-        lambda W: float((self_attention(X, W, W_k, W_v, mask=causal_mask(5)).O * G).sum()), W_q)
+        lambda W: float((self_attention(X, W, W_k, W_v, mask=causal_mask(5)).O * G).sum()), W_q
+    )
     assert grads.dW_q.shape == W_q.shape and rel_err(grads.dW_q, numeric) < 1e-6
     numeric_X = numerical_gradient(lambda Y: float((self_attention(Y, W_q, W_k, W_v).O * G).sum()), X)
     assert rel_err(self_attention_backward(X, W_q, W_k, W_v, G).dX, numeric_X) < 1e-6
@@ -130,8 +146,8 @@ def test_backward_checks_dO_and_leaves_inputs_alone():
 def test_numerical_gradient_of_a_known_function_and_no_side_effects():
     x = np.array([[1.0, -2.0], [0.5, 3.0]])
     before = x.copy()
-    g = numerical_gradient(lambda y: float((y ** 3).sum()), x, eps=1e-5)
-    np.testing.assert_allclose(g, 3 * x ** 2, rtol=1e-8)
+    g = numerical_gradient(lambda y: float((y**3).sum()), x, eps=1e-5)
+    np.testing.assert_allclose(g, 3 * x**2, rtol=1e-8)
     np.testing.assert_array_equal(x, before)
     with pytest.raises(ValueError, match="eps"):
         numerical_gradient(lambda y: 0.0, x, eps=0)
@@ -139,12 +155,13 @@ def test_numerical_gradient_of_a_known_function_and_no_side_effects():
 
 # ---------------------------------------------------------------- the toy retrieval task
 
+
 def test_training_learns_the_partner_pattern():
     run = train_retrieval(seed=0)
     assert run.losses[-1] < 0.01 * run.losses[0]
     assert run.losses[100] < run.losses[0] and run.losses[-1] < run.losses[100]
     assert run.accuracy() == 1.0 and run.accuracy(0) < 0.5
-    assert np.abs(run.A - run.target).max() < 0.1   # the final A is (close to) the permutation pattern
+    assert np.abs(run.A - run.target).max() < 0.1  # the final A is (close to) the permutation pattern
     A0 = run.snapshots[0]
     assert A0.max() < 0.8 and run.partner_weight(0) < 0.2  # it starts spread out, far from the pattern
     np.testing.assert_allclose(run.A.sum(axis=1), 1.0)

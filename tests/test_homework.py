@@ -55,6 +55,7 @@ def _run_cells(nb):
 
 # ---------------------------------------------------------------- the registry
 
+
 def test_there_are_enough_tasks_and_every_step_has_its_exercise():
     assert len(homework.TASKS) >= 15
     for name in homework.EXERCISES:
@@ -142,6 +143,7 @@ def test_unknown_ids_are_reported_with_the_known_ones():
 
 # ---------------------------------------------------------------- the classic mistakes reach the checker
 
+
 def _softmax_rows(S, axis=1):
     E = np.exp(S - S.max(axis=axis, keepdims=True))
     return E / E.sum(axis=axis, keepdims=True)
@@ -189,6 +191,7 @@ def test_classic_mistakes_get_their_diagnosis(task_id, answer, code):
 
 # ---------------------------------------------------------------- check()
 
+
 @pytest.mark.parametrize("task_id", ALL_IDS)
 def test_placeholder_and_missing_variable_are_not_attempted(task_id):
     assert diagnose_task(task_id, ...).code == "not_attempted"
@@ -220,9 +223,11 @@ def test_check_with_an_explicit_answer():
     assert _printed(check, "2.2", Q @ K.T).startswith("✅ 2.2 · QKT_new")
 
 
-@given(task_id=st.sampled_from(ALL_IDS),
-       shape=st.lists(st.integers(0, 6), min_size=0, max_size=3),
-       fill=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-5, 5), st.booleans()))
+@given(
+    task_id=st.sampled_from(ALL_IDS),
+    shape=st.lists(st.integers(0, 6), min_size=0, max_size=3),
+    fill=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-5, 5), st.booleans()),
+)
 def test_check_prints_one_line_for_any_array(task_id, shape, fill):
     text = _printed(check, task_id, np.full(shape, fill))
     assert text.count("\n") == 1 and text[0] in "✅❌⏳"
@@ -240,6 +245,7 @@ def test_progress_lists_every_task_of_the_notebook():
 
 
 # ---------------------------------------------------------------- the notebooks
+
 
 def test_every_check_cell_is_a_registered_task_and_every_task_has_one():
     seen = {}
@@ -265,7 +271,7 @@ def test_check_cells_are_one_line_and_follow_their_answer_cell(name):
             assert has_solution(answer), f"the cell before check('{task.id}') holds no solution"
             placeholder = answer.split("### BEGIN SOLUTION")[0]
             assert re.search(rf"^{task.var} = \.\.\.", placeholder, re.M), placeholder
-            assert f"homework.data(\"{task.id}\")" in code[i - 2].source, "the data cell comes before the answer"
+            assert f'homework.data("{task.id}")' in code[i - 2].source, "the data cell comes before the answer"
 
 
 @pytest.mark.parametrize("name", list(homework.EXERCISES))
@@ -280,8 +286,9 @@ def test_teacher_solutions_pass_every_task(name):
 def test_student_version_runs_and_every_task_is_not_attempted(name):
     nb = nbformat.read(EXERCISES_DIR / f"{name}.ipynb", as_version=4)
     ns = _run_cells(nb)
-    assert [diagnose_task(t.id, ns.get(t.var, MISSING)).code for t in homework.tasks(name)] == \
-        ["not_attempted"] * len(homework.tasks(name))
+    assert [diagnose_task(t.id, ns.get(t.var, MISSING)).code for t in homework.tasks(name)] == ["not_attempted"] * len(
+        homework.tasks(name)
+    )
 
 
 @pytest.mark.parametrize("name", list(homework.EXERCISES))

@@ -37,19 +37,23 @@ print(json.dumps(out))
 
 # The most different settings numpy's bundled OpenBLAS and numpy itself offer on one x86-64 machine:
 # a pre-FMA kernel (Prescott), one thread (another reduction order), and numpy's baseline SIMD for exp.
-MACHINES = {"this machine": {}, "OpenBLAS Prescott, 1 thread": {"OPENBLAS_CORETYPE": "Prescott",
-                                                                   "OPENBLAS_NUM_THREADS": "1"},
-            "OpenBLAS Haswell": {"OPENBLAS_CORETYPE": "Haswell"}}
+MACHINES = {
+    "this machine": {},
+    "OpenBLAS Prescott, 1 thread": {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1"},
+    "OpenBLAS Haswell": {"OPENBLAS_CORETYPE": "Haswell"},
+}
 if platform.machine().lower() in ("x86_64", "amd64"):
     MACHINES["numpy baseline SIMD"] = {"NPY_DISABLE_CPU_FEATURES": "X86_V4 X86_V3 AVX512_ICL AVX512_SPR"}
 
 
 def _build(env):
-    out = subprocess.run([sys.executable, "-c", SCRIPT], env={**os.environ, **env}, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], env={**os.environ, **env}, capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 
+@pytest.mark.kernel
 def test_every_task_builds_the_same_bytes_under_every_kernel():
     reference = _build(MACHINES["this machine"])
     assert len(reference) >= 2 * len(homework.TASKS) - 5  # every task's arrays are in there
@@ -59,6 +63,7 @@ def test_every_task_builds_the_same_bytes_under_every_kernel():
         assert not differ, f"{machine}: task data differ from this machine's in {differ}"
 
 
+@pytest.mark.kernel
 def test_the_subprocess_sees_what_this_process_sees():
     reference = _build({})
     for t in homework.tasks():

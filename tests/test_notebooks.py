@@ -58,6 +58,5 @@ def test_each_lesson_has_goals_summary_quiz_and_a_way_on(path):
 @pytest.mark.parametrize("path", ALL, ids=ids(ALL))
 def test_relative_links_point_at_files_that_exist(path):
     links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", markdown(load(path)))
-    missing = [link for link in links
-               if not re.match(r"[a-z]+:", link) and not (path.parent / link).exists()]
+    missing = [link for link in links if not re.match(r"[a-z]+:", link) and not (path.parent / link).exists()]
     assert not missing, f"broken links: {missing}"

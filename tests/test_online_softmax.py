@@ -22,25 +22,62 @@ def tril(n_q, n_k):
 
 def random_qkv(seed, n_q, n_k, d, d_v, spread=1.0, dtype=np.float64):
     rng = np.random.default_rng(seed)
-    return (spread * rng.standard_normal((n_q, d)), spread * rng.standard_normal((n_k, d)),
-            rng.standard_normal((n_k, d_v))) if dtype == np.float64 else tuple(
-        a.astype(dtype) for a in random_qkv(seed, n_q, n_k, d, d_v, spread))
+    return (
+        (
+            spread * rng.standard_normal((n_q, d)),
+            spread * rng.standard_normal((n_k, d)),
+            rng.standard_normal((n_k, d_v)),
+        )
+        if dtype == np.float64
+        else tuple(a.astype(dtype) for a in random_qkv(seed, n_q, n_k, d, d_v, spread))
+    )
 
 
 case = dict(
-    seed=st.integers(0, 2 ** 32 - 1), n_q=st.integers(1, 40), n_k=st.integers(1, 40), d=st.integers(1, 8),
-    d_v=st.integers(1, 5), block_size=st.integers(1, 50), q_block_size=st.none() | st.integers(1, 50),
-    causal=st.booleans(), padding=st.booleans(), scaled=st.booleans(), spread=st.sampled_from([0.1, 1.0, 10.0]),
+    seed=st.integers(0, 2**32 - 1),
+    n_q=st.integers(1, 40),
+    n_k=st.integers(1, 40),
+    d=st.integers(1, 8),
+    d_v=st.integers(1, 5),
+    block_size=st.integers(1, 50),
+    q_block_size=st.none() | st.integers(1, 50),
+    causal=st.booleans(),
+    padding=st.booleans(),
+    scaled=st.booleans(),
+    spread=st.sampled_from([0.1, 1.0, 10.0]),
 )
 
 
 @given(**case)
-@example(seed=0, n_q=10, n_k=10, d=4, d_v=3, block_size=3, q_block_size=None, causal=False, padding=False,
-         scaled=True, spread=1.0)   # block size that does not divide n
-@example(seed=1, n_q=7, n_k=12, d=3, d_v=2, block_size=1, q_block_size=1, causal=True, padding=True,
-         scaled=True, spread=1.0)   # blocks of one key and one query, n_q ≠ n_k
-@example(seed=2, n_q=12, n_k=5, d=3, d_v=2, block_size=64, q_block_size=64, causal=True, padding=False,
-         scaled=False, spread=10.0)  # one block bigger than everything
+@example(
+    seed=0,
+    n_q=10,
+    n_k=10,
+    d=4,
+    d_v=3,
+    block_size=3,
+    q_block_size=None,
+    causal=False,
+    padding=False,
+    scaled=True,
+    spread=1.0,
+)  # block size that does not divide n
+@example(
+    seed=1, n_q=7, n_k=12, d=3, d_v=2, block_size=1, q_block_size=1, causal=True, padding=True, scaled=True, spread=1.0
+)  # blocks of one key and one query, n_q ≠ n_k
+@example(
+    seed=2,
+    n_q=12,
+    n_k=5,
+    d=3,
+    d_v=2,
+    block_size=64,
+    q_block_size=64,
+    causal=True,
+    padding=False,
+    scaled=False,
+    spread=10.0,
+)  # one block bigger than everything
 def test_blocked_equals_dense(seed, n_q, n_k, d, d_v, block_size, q_block_size, causal, padding, scaled, spread):
     Q, K, V = random_qkv(seed, n_q, n_k, d, d_v, spread)
     mask = None
@@ -50,20 +87,24 @@ def test_blocked_equals_dense(seed, n_q, n_k, d, d_v, block_size, q_block_size, 
     if causal:
         dense_mask = tril(n_q, n_k) if mask is None else mask & tril(n_q, n_k)
     want = attention(Q, K, V, mask=dense_mask, scaled=scaled).O
-    got = blocked_attention(Q, K, V, block_size=block_size, q_block_size=q_block_size, mask=mask,
-                            causal=causal, scaled=scaled)
+    got = blocked_attention(
+        Q, K, V, block_size=block_size, q_block_size=q_block_size, mask=mask, causal=causal, scaled=scaled
+    )
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
 
 
-@given(seed=st.integers(0, 2 ** 32 - 1), n_q=st.integers(1, 20), n_k=st.integers(1, 20),
-       block_size=st.integers(1, 25))
+@given(seed=st.integers(0, 2**32 - 1), n_q=st.integers(1, 20), n_k=st.integers(1, 20), block_size=st.integers(1, 25))
 def test_blocked_with_any_mask_that_leaves_every_row_a_key(seed, n_q, n_k, block_size):
     rng = np.random.default_rng(seed)
     Q, K, V = random_qkv(seed, n_q, n_k, 3, 2)
     mask = rng.random((n_q, n_k)) < 0.3
     mask[np.arange(n_q), rng.integers(0, n_k, n_q)] = True
-    np.testing.assert_allclose(blocked_attention(Q, K, V, block_size=block_size, mask=mask),
-                               attention(Q, K, V, mask=mask).O, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(
+        blocked_attention(Q, K, V, block_size=block_size, mask=mask),
+        attention(Q, K, V, mask=mask).O,
+        rtol=1e-10,
+        atol=1e-10,
+    )
 
 
 def test_running_max_rescaling_when_every_block_raises_the_maximum():
@@ -117,12 +158,13 @@ def test_memory_grows_with_blocks_not_with_n_squared():
 
 
 def test_memory_helpers():
-    assert dense_score_bytes(100_000) == 4 * 10 ** 10
+    assert dense_score_bytes(100_000) == 4 * 10**10
     assert dense_score_bytes(3, 5, np.float64) == 120
-    assert blocked_score_bytes(1024, 2048) == 8 * 2 ** 20
+    assert blocked_score_bytes(1024, 2048) == 8 * 2**20
 
 
 # ---------------------------------------------------------------- errors, as in core
+
 
 def error_of(f, *args, **kwargs):
     with pytest.raises(Exception) as info:
@@ -130,16 +172,19 @@ def error_of(f, *args, **kwargs):
     return info.type, str(info.value)
 
 
-@pytest.mark.parametrize("bad", [
-    dict(Q=np.ones((3, 4)), K=np.ones((5, 3)), V=np.ones((5, 2))),              # d_k differs
-    dict(Q=np.ones((3, 4)), K=np.ones((5, 4)), V=np.ones((6, 2))),              # n_k differs
-    dict(Q=np.array([[1.0, np.nan]]), K=np.ones((2, 2)), V=np.ones((2, 2))),    # NaN
-    dict(Q=np.ones(4), K=np.ones((2, 4)), V=np.ones((2, 2))),                   # a vector
-    dict(Q=[["a"]], K=np.ones((1, 1)), V=np.ones((1, 1))),                      # not numbers
-    dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((2, 3))),        # 0/1 mask
-    dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((3, 2), bool)),  # wrong shape
-    dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.array([[1, 1, 1], [0, 0, 0]], bool)),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(Q=np.ones((3, 4)), K=np.ones((5, 3)), V=np.ones((5, 2))),  # d_k differs
+        dict(Q=np.ones((3, 4)), K=np.ones((5, 4)), V=np.ones((6, 2))),  # n_k differs
+        dict(Q=np.array([[1.0, np.nan]]), K=np.ones((2, 2)), V=np.ones((2, 2))),  # NaN
+        dict(Q=np.ones(4), K=np.ones((2, 4)), V=np.ones((2, 2))),  # a vector
+        dict(Q=[["a"]], K=np.ones((1, 1)), V=np.ones((1, 1))),  # not numbers
+        dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((2, 3))),  # 0/1 mask
+        dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.ones((3, 2), bool)),  # wrong shape
+        dict(Q=np.ones((2, 2)), K=np.ones((3, 2)), V=np.ones((3, 2)), mask=np.array([[1, 1, 1], [0, 0, 0]], bool)),
+    ],
+)
 def test_bad_input_raises_like_core(bad):
     want = error_of(attention, **bad)
     assert error_of(blocked_attention, **bad) == want
@@ -158,7 +203,7 @@ def test_block_sizes_must_be_positive_integers(name, value):
         blocked_attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), **{name: value})
 
 
-@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(1, 30), block_size=st.integers(1, 35))
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 30), block_size=st.integers(1, 35))
 def test_online_softmax_steps_end_at_the_softmax(seed, n, block_size):
     s = 5 * np.random.default_rng(seed).standard_normal(n)
     steps = online_softmax_steps(s, block_size)

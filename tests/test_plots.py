@@ -224,9 +224,13 @@ def _assert_stacks_sum_to(ax, O):
 
 
 @settings(max_examples=10)
-@given(st.integers(1, 5).flatmap(lambda n: st.tuples(
-    arrays(float, n, elements=st.floats(0, 1)),
-    arrays(float, (n, 3), elements=st.floats(-5, 5)))))
+@given(
+    st.integers(1, 5).flatmap(
+        lambda n: st.tuples(
+            arrays(float, n, elements=st.floats(0, 1)), arrays(float, (n, 3), elements=st.floats(-5, 5))
+        )
+    )
+)
 def test_contributions_always_stack_to_weights_times_values(case):
     a, V = case
     fig = plots.contributions(a, V, [f"词{j}" for j in range(a.size)], dim_labels=["x", "y", "z"], title="混合")
@@ -236,8 +240,17 @@ def test_contributions_always_stack_to_weights_times_values(case):
 
 def test_line_draws_one_curve_per_label_on_log_axes():
     n = np.array([64, 128, 256, 512])
-    fig = draw(plots.line(n, {"稠密": n ** 2 / 1e3, "分块": n / 10.0}, logx=True, logy=True,
-                          xlabel="序列长度 n", ylabel="时间", title="时间与 n"))
+    fig = draw(
+        plots.line(
+            n,
+            {"稠密": n**2 / 1e3, "分块": n / 10.0},
+            logx=True,
+            logy=True,
+            xlabel="序列长度 n",
+            ylabel="时间",
+            title="时间与 n",
+        )
+    )
     (ax,) = fig.axes
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["稠密", "分块"]

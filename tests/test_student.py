@@ -26,6 +26,7 @@ def _cells(nb):
 
 # ---------------------------------------------------------------- the transformation
 
+
 def test_region_goes_and_the_placeholder_line_stays():
     src = f"# QKᵀ, shape (4, 4)\nQKT = ...  # ← answer\n{BEGIN}\nQKT = Q @ K.T\n{END}"
     assert strip_solutions(src) == "# QKᵀ, shape (4, 4)\nQKT = ...  # ← answer"
@@ -36,23 +37,31 @@ def test_several_regions_and_indented_markers():
     assert strip_solutions(src) == "a = ...\nb = ...\nprint(a, b)"
 
 
-@pytest.mark.parametrize("src, problem", [
-    (f"x = ...\n{BEGIN}\nx = 1", "never closed"),
-    (f"x = ...\n{END}", "without"),
-    (f"{BEGIN}\n{BEGIN}\n{END}\n{END}", "nested"),
-])
+@pytest.mark.parametrize(
+    "src, problem",
+    [
+        (f"x = ...\n{BEGIN}\nx = 1", "never closed"),
+        (f"x = ...\n{END}", "without"),
+        (f"{BEGIN}\n{BEGIN}\n{END}\n{END}", "nested"),
+    ],
+)
 def test_bad_markers_are_refused_with_the_line(src, problem):
     with pytest.raises(MarkerError, match=problem):
         strip_solutions(src, where="cell 3")
 
 
 def test_teacher_only_cells_outputs_and_counts_go():
-    nb = new_notebook(cells=[
-        new_markdown_cell("# title"),
-        new_markdown_cell("teacher note", metadata={"tags": ["teacher-only"]}),
-        new_code_cell(f"x = ...\n{BEGIN}\nx = 42\n{END}", execution_count=3,
-                      outputs=[nbformat.v4.new_output("stream", name="stdout", text="42\n")]),
-    ])
+    nb = new_notebook(
+        cells=[
+            new_markdown_cell("# title"),
+            new_markdown_cell("teacher note", metadata={"tags": ["teacher-only"]}),
+            new_code_cell(
+                f"x = ...\n{BEGIN}\nx = 42\n{END}",
+                execution_count=3,
+                outputs=[nbformat.v4.new_output("stream", name="stdout", text="42\n")],
+            ),
+        ]
+    )
     out = make_student(nb)
     assert [c.source for c in out.cells] == ["# title", "x = ..."]
     assert out.cells[1].outputs == [] and out.cells[1].execution_count is None
@@ -67,6 +76,7 @@ def test_markers_outside_code_cells_are_refused():
 
 # ---------------------------------------------------------------- the committed notebooks
 
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_teacher_notebook_has_a_student_version_and_nothing_else(edition):
     folder = EDITION_DIRS[edition]
@@ -80,8 +90,9 @@ def test_committed_student_version_is_what_the_command_derives(edition, name):
     folder = EDITION_DIRS[edition]
     teacher = nbformat.read(folder / "teacher" / f"{name}.ipynb", as_version=4)
     committed = nbformat.read(folder / f"{name}.ipynb", as_version=4)
-    assert _cells(committed) == _cells(make_student(teacher, folder / "teacher", folder)), \
+    assert _cells(committed) == _cells(make_student(teacher, folder / "teacher", folder)), (
         f"{edition}/{name}: run `python -m attn_core.homework.student` to regenerate the student notebooks"
+    )
     assert committed.metadata["attn_core"] == teacher.metadata["attn_core"]
     text = nbformat.writes(committed)
     assert "BEGIN SOLUTION" not in text and "teacher-only" not in text
@@ -97,11 +108,23 @@ def test_both_versions_are_committed_executed(edition, name):
             assert text.startswith(mark) and text.count("\n") == 1, (folder.name, cell.source, text)
 
 
+@pytest.mark.kernel
 def test_command_writes_an_executed_student_notebook(tmp_path):
     """End to end on one notebook: same cells and the same outputs as the committed copy."""
     name = "ex02_scores"
-    run = subprocess.run([sys.executable, "-m", "attn_core.homework.student", str(TEACHER_DIR / f"{name}.ipynb"),
-                          "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "attn_core.homework.student",
+            str(TEACHER_DIR / f"{name}.ipynb"),
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     made = nbformat.read(tmp_path / f"{name}.ipynb", as_version=4)
     committed = nbformat.read(STUDENT_DIR / f"{name}.ipynb", as_version=4)

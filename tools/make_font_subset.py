@@ -1,4 +1,4 @@
-"""Regenerate attn_core/fonts/NotoSansSC-Subset.otf, the Chinese font shipped with attn_core.
+"""Regenerate attn_core/viz/fonts/NotoSansSC-Subset.otf, the Chinese font shipped with attn_core.
 
 Source: Noto Sans CJK SC Regular (SIL OFL 1.1), face 2 of Debian's fonts-noto-cjk
 ``NotoSansCJK-Regular.ttc`` (or any NotoSansCJKsc-Regular.otf passed with --source).
@@ -25,7 +25,7 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT_DIR = ROOT / "attn_core" / "fonts"
+OUT_DIR = ROOT / "attn_core" / "viz" / "fonts"
 OUT = OUT_DIR / "NotoSansSC-Subset.otf"
 DEFAULT_SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 SOURCE_FAMILY = "Noto Sans CJK SC"
@@ -35,10 +35,13 @@ PS_NAME = "NotoSansSCSubset-Regular"
 EXTRA_RANGES = [
     (0x0020, 0x007E),  # ASCII
     (0x00A0, 0x00FF),  # Latin-1 (× · ° ± ² ³ ...)
-    (0x0391, 0x03A9), (0x03B1, 0x03C9),  # Greek
-    (0x2010, 0x2027), (0x2030, 0x203B),  # dashes, quotes, …, ‰
+    (0x0391, 0x03A9),
+    (0x03B1, 0x03C9),  # Greek
+    (0x2010, 0x2027),
+    (0x2030, 0x203B),  # dashes, quotes, …, ‰
     (0x2070, 0x209C),  # superscripts and subscripts (whatever the source has)
-    (0x2190, 0x2199), (0x21D0, 0x21D4),  # arrows
+    (0x2190, 0x2199),
+    (0x21D0, 0x21D4),  # arrows
     (0x2200, 0x22FF),  # mathematical operators (− √ ∞ ≈ ≤ ∑ ...), as far as the source has them
     (0x2460, 0x2473),  # ① ... ⑳
     (0x3000, 0x303F),  # CJK symbols and punctuation
@@ -67,7 +70,7 @@ def source_texts():
         for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
             src = cell.get("source", "")
             yield "".join(src) if isinstance(src, list) else src
-    for py in sorted((ROOT / "attn_core").glob("*.py")):
+    for py in sorted((ROOT / "attn_core").rglob("*.py")):
         yield py.read_text(encoding="utf-8")
 
 
@@ -113,8 +116,11 @@ def rename(font):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", default=DEFAULT_SOURCE,
-                        help="NotoSansCJK-Regular.ttc or NotoSansCJKsc-Regular.otf (apt-get install fonts-noto-cjk)")
+    parser.add_argument(
+        "--source",
+        default=DEFAULT_SOURCE,
+        help="NotoSansCJK-Regular.ttc or NotoSansCJKsc-Regular.otf (apt-get install fonts-noto-cjk)",
+    )
     parser.add_argument("--check", action="store_true", help="list characters the source lacks, write nothing")
     args = parser.parse_args(argv)
 
@@ -124,8 +130,9 @@ def main(argv=None):
     wanted, used = wanted_chars()
     unavailable = sorted(ch for ch in used if ord(ch) not in cmap and unicodedata.category(ch)[0] not in "MC")
     if unavailable:
-        print("used in the sources but not in the source font:",
-              " ".join(f"{ch}(U+{ord(ch):04X})" for ch in unavailable))
+        print(
+            "used in the sources but not in the source font:", " ".join(f"{ch}(U+{ord(ch):04X})" for ch in unavailable)
+        )
     if args.check:
         return
     unicodes = sorted(ord(ch) for ch in wanted if ord(ch) in cmap)
@@ -150,10 +157,20 @@ def main(argv=None):
     hanzi = sum(1 for cp in out_cmap if 0x4E00 <= cp <= 0x9FFF)
     size = OUT.stat().st_size
     digest = hashlib.sha256(OUT.read_bytes()).hexdigest()
-    print(f"{OUT.relative_to(ROOT)}: {size:,} bytes, {out['maxp'].numGlyphs:,} glyphs, "
-          f"{len(out_cmap):,} code points ({hanzi:,} hanzi), sha256 {digest[:16]}")
-    write_readme(version, size, out["maxp"].numGlyphs, len(out_cmap), hanzi, used & set(map(chr, out_cmap)),
-                 unavailable, args.source)
+    print(
+        f"{OUT.relative_to(ROOT)}: {size:,} bytes, {out['maxp'].numGlyphs:,} glyphs, "
+        f"{len(out_cmap):,} code points ({hanzi:,} hanzi), sha256 {digest[:16]}"
+    )
+    write_readme(
+        version,
+        size,
+        out["maxp"].numGlyphs,
+        len(out_cmap),
+        hanzi,
+        used & set(map(chr, out_cmap)),
+        unavailable,
+        args.source,
+    )
 
 
 def write_readme(version, size, glyphs, codepoints, hanzi, used, unavailable, source):
@@ -167,7 +184,8 @@ def write_readme(version, size, glyphs, codepoints, hanzi, used, unavailable, so
 
     fallback = listing([ch for ch in unavailable if ord(ch) in dejavu])
     neither = listing([ch for ch in unavailable if ord(ch) not in dejavu])
-    (OUT_DIR / "README.md").write_text(f"""# Bundled Chinese font
+    (OUT_DIR / "README.md").write_text(
+        f"""# Bundled Chinese font
 
 `NotoSansSC-Subset.otf` (family "{FAMILY}") is a subset of **{SOURCE_FAMILY} Regular**,
 version {version}, by Adobe and Google, taken from `{Path(source).name}` (on Debian: package
@@ -188,7 +206,9 @@ Regenerate (after adding text with characters outside GB2312, or to update the s
 
     apt-get install fonts-noto-cjk
     .venv/bin/python tools/make_font_subset.py
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
 
 
 if __name__ == "__main__":

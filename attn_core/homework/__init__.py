@@ -21,5 +21,19 @@ would then give the function, not the module.
 from .exercises import EXERCISES, TASKS, Bundle, Exercise, Task, data, exercise_name, task, tasks
 from .verdicts import MISSING, check, diagnose_task, line, progress
 
-__all__ = ["EXERCISES", "MISSING", "TASKS", "Bundle", "Exercise", "Task", "check", "data", "diagnose_task",
-           "exercise_name", "line", "progress", "task", "tasks"]
+__all__ = [
+    "EXERCISES",
+    "MISSING",
+    "TASKS",
+    "Bundle",
+    "Exercise",
+    "Task",
+    "check",
+    "data",
+    "diagnose_task",
+    "exercise_name",
+    "line",
+    "progress",
+    "task",
+    "tasks",
+]

@@ -37,6 +37,7 @@ from .task_data import (
 @dataclass(frozen=True)
 class Exercise:
     """One exercise notebook: its file stem, the lesson it practises and a Chinese/English title."""
+
     name: str
     lesson: str
     title_zh: str
@@ -47,15 +48,18 @@ class Exercise:
         return tr(self.title_zh, self.title_en)
 
 
-EXERCISES = {e.name: e for e in (
-    Exercise("ex01_projection", "01_qkv_projection.ipynb", "投影出 Q、K、V", "Projecting Q, K, V"),
-    Exercise("ex02_scores", "02_scores_qkt.ipynb", "分数矩阵 QKᵀ", "The score matrix QKᵀ"),
-    Exercise("ex03_scaling", "03_scaling.ipynb", "除以 √d_k", "Dividing by √d_k"),
-    Exercise("ex04_softmax", "04_softmax.ipynb", "按行 softmax", "Softmax along rows"),
-    Exercise("ex05_weighted_sum", "05_weighted_sum.ipynb", "加权求和 A·V", "The weighted sum A·V"),
-    Exercise("ex06_full_pipeline", "06_full_pipeline.ipynb", "完整五步", "All five steps"),
-    Exercise("ex07_causal_mask", "07_masks_and_cross_attention.ipynb", "因果掩码", "The causal mask"),
-)}
+EXERCISES = {
+    e.name: e
+    for e in (
+        Exercise("ex01_projection", "01_qkv_projection.ipynb", "投影出 Q、K、V", "Projecting Q, K, V"),
+        Exercise("ex02_scores", "02_scores_qkt.ipynb", "分数矩阵 QKᵀ", "The score matrix QKᵀ"),
+        Exercise("ex03_scaling", "03_scaling.ipynb", "除以 √d_k", "Dividing by √d_k"),
+        Exercise("ex04_softmax", "04_softmax.ipynb", "按行 softmax", "Softmax along rows"),
+        Exercise("ex05_weighted_sum", "05_weighted_sum.ipynb", "加权求和 A·V", "The weighted sum A·V"),
+        Exercise("ex06_full_pipeline", "06_full_pipeline.ipynb", "完整五步", "All five steps"),
+        Exercise("ex07_causal_mask", "07_masks_and_cross_attention.ipynb", "因果掩码", "The causal mask"),
+    )
+}
 
 
 # ---------------------------------------------------------------- data
@@ -108,6 +112,7 @@ class Task:
 
     ``inputs()`` builds the data the notebook shows (names as the learner sees them);
     ``given_from(inputs)`` turns them into the keyword arguments of ``attn_core.homework.checker.diagnose``."""
+
     id: str
     exercise: str
     var: str
@@ -142,107 +147,249 @@ class Task:
 # ``Q, K = homework.data("N.k")``, an answer cell ``QKT = ...`` with its solution between the markers,
 # and a one-line check cell ``check("N.k")``; tests/test_homework.py checks that wiring.
 
-TASKS = {t.id: t for t in (
-    # ---- ex01: Q = X·W_Q, K = X·W_K, V = X·W_V
-    Task("1.1", "ex01_projection", var="Q", step="projection",
-         title_zh="四个词的查询 Q = X·W_Q", title_en="Queries of the four words",
-         inputs=four_word_inputs("X", "W_q"),
-         given_from=with_tokens(lambda d: {"X": d["X"], "W": d["W_q"], "name": "Q"})),
-    Task("1.2", "ex01_projection", var="K", step="projection",
-         title_zh="四个词的键 K = X·W_K", title_en="Keys of the four words",
-         inputs=four_word_inputs("X", "W_k"),
-         given_from=with_tokens(lambda d: {"X": d["X"], "W": d["W_k"], "name": "K"})),
-    Task("1.3", "ex01_projection", var="V", step="projection",
-         title_zh="四个词的值 V = X·W_V", title_en="Values of the four words",
-         inputs=four_word_inputs("X", "W_v"),
-         given_from=with_tokens(lambda d: {"X": d["X"], "W": d["W_v"], "name": "V"})),
-    Task("1.4", "ex01_projection", var="Q_new", step="projection",
-         title_zh="新数据：5 个词、d_k = 3 的查询", title_en="Fresh data: queries with d_k = 3",
-         inputs=fresh(101, X_new=(5, 4), W_q_new=(4, 3), W_v_new=(4, 2)),
-         given_from=lambda d: {"X": d["X_new"], "W": d["W_q_new"], "name": "Q"}),
-    Task("1.5", "ex01_projection", var="V_new", step="projection",
-         title_zh="新数据：d_v = 2 的值", title_en="Fresh data: values with d_v = 2",
-         inputs=fresh(101, X_new=(5, 4), W_q_new=(4, 3), W_v_new=(4, 2)),
-         given_from=lambda d: {"X": d["X_new"], "W": d["W_v_new"], "name": "V"}),
-    # ---- ex02: QKᵀ
-    Task("2.1", "ex02_scores", var="QKT", step="scores",
-         title_zh="四个词的分数矩阵 QKᵀ", title_en="Score matrix of the four words",
-         inputs=four_word_inputs("Q", "K"),
-         given_from=with_tokens(lambda d: {"Q": d["Q"], "K": d["K"]})),
-    Task("2.2", "ex02_scores", var="QKT_new", step="scores",
-         title_zh="新数据：3 个查询对 5 个键", title_en="Fresh data: 3 queries, 5 keys",
-         inputs=fresh(202, Q_new=(3, 4), K_new=(5, 4)),
-         given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"]}),
-    # ---- ex03: / √d_k
-    Task("3.1", "ex03_scaling", var="S", step="scaled_scores",
-         title_zh="四个词的缩放分数 S", title_en="Scaled scores of the four words",
-         inputs=four_word_inputs("Q", "K"),
-         given_from=with_tokens(lambda d: {"Q": d["Q"], "K": d["K"], "d_k": 3})),
-    Task("3.2", "ex03_scaling", var="S_new", step="scaled_scores",
-         title_zh="新数据：d_k = 16 的缩放分数", title_en="Fresh data: scaled scores with d_k = 16",
-         inputs=fresh(302, Q_new=(4, 16), K_new=(6, 16)),
-         given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"], "d_k": 16}),
-    # ---- ex04: softmax along rows
-    Task("4.1", "ex04_softmax", var="A", step="softmax",
-         title_zh="四个词的注意力权重 A", title_en="Attention weights of the four words",
-         inputs=four_word_inputs("S"),
-         given_from=with_tokens(lambda d: {"S": d["S"]})),
-    Task("4.2", "ex04_softmax", var="A_new", step="softmax",
-         title_zh="新数据：3 × 5 的分数按行 softmax", title_en="Fresh data: softmax of 3 × 5 scores",
-         inputs=fresh_scores,
-         given_from=lambda d: {"S": d["S_new"]}),
-    Task("4.3", "ex04_softmax", var="A_big", step="softmax",
-         title_zh="很大的分数：数值稳定的 softmax", title_en="Huge scores: a numerically stable softmax",
-         inputs=big_scores,
-         given_from=lambda d: {"S": d["S_big"]}),
-    Task("4.4", "ex04_softmax", var="A_double", step="weights",
-         title_zh="把“语言”的键放大到 2 倍后的权重", title_en="Weights after doubling the key of 语言",
-         inputs=four_word_inputs("Q", "K"),
-         given_from=with_tokens(lambda d: {"Q": d["Q"], "K": doubled(d["K"], YUYAN), "d_k": 3, "scaled": True})),
-    # ---- ex05: O = A·V (K and S are given too, so using them by mistake is named)
-    Task("5.1", "ex05_weighted_sum", var="O", step="weighted_sum",
-         title_zh="四个词的输出 O = A·V", title_en="Output of the four words",
-         inputs=four_word_inputs("A", "K", "V"),
-         given_from=with_tokens(lambda d: {"A": d["A"], "V": d["V"], "K": d["K"], "S": four_word_pool()["S"]})),
-    Task("5.2", "ex05_weighted_sum", var="O_new", step="weighted_sum",
-         title_zh="新数据：n_k = 5、d_v = 2 的加权求和", title_en="Fresh data: weighted sum with n_k = 5, d_v = 2",
-         inputs=fresh_weights,
-         given_from=lambda d: {"A": d["A_new"], "V": d["V_new"], "K": d["K_new"]}),
-    # ---- ex06: all five steps
-    Task("6.1", "ex06_full_pipeline", var="O", step="output",
-         title_zh="四个词：从 Q、K、V 到输出 O", title_en="Four words: from Q, K, V to O",
-         inputs=four_word_inputs("Q", "K", "V"),
-         given_from=with_tokens(lambda d: {"Q": d["Q"], "K": d["K"], "V": d["V"]})),
-    Task("6.2", "ex06_full_pipeline", var="O_new", step="output",
-         title_zh="新数据：2 个查询、5 个键、d_v = 3", title_en="Fresh data: 2 queries, 5 keys, d_v = 3",
-         inputs=fresh(602, Q_new=(2, 4), K_new=(5, 4), V_new=(5, 3)),
-         given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"], "V": d["V_new"]}),
-    Task("6.3", "ex06_full_pipeline", var="A_x", step="weights",
-         title_zh="从 X 出发：注意力权重", title_en="From X: the attention weights",
-         inputs=fresh(603, X_new=(4, 5), W_q_new=(5, 3), W_k_new=(5, 3), W_v_new=(5, 2)),
-         given_from=lambda d: {"Q": d["X_new"] @ d["W_q_new"], "K": d["X_new"] @ d["W_k_new"], "d_k": 3,
-                               "scaled": True}),
-    Task("6.4", "ex06_full_pipeline", var="O_x", step="output",
-         title_zh="从 X 出发：输出 O", title_en="From X: the output",
-         inputs=fresh(603, X_new=(4, 5), W_q_new=(5, 3), W_k_new=(5, 3), W_v_new=(5, 2)),
-         given_from=lambda d: {"Q": d["X_new"] @ d["W_q_new"], "K": d["X_new"] @ d["W_k_new"],
-                               "V": d["X_new"] @ d["W_v_new"]}),
-    # ---- ex07: the causal mask
-    Task("7.1", "ex07_causal_mask", var="mask", step="causal_mask",
-         title_zh="4 个位置的因果掩码", title_en="Causal mask for 4 positions",
-         inputs=lambda: {"n": 4},
-         given_from=with_tokens(lambda d: {"n": d["n"]})),
-    Task("7.2", "ex07_causal_mask", var="A_causal", step="weights",
-         title_zh="四个词的因果注意力权重", title_en="Causal attention weights of the four words",
-         inputs=four_word_inputs("Q", "K"),
-         given_from=with_tokens(lambda d: {"Q": d["Q"], "K": d["K"], "mask": core.causal_mask(4), "d_k": 3,
-                                           "scaled": True})),
-    Task("7.3", "ex07_causal_mask", var="O_causal", step="output",
-         title_zh="新数据：6 个位置的因果自注意力输出",
-         title_en="Fresh data: causal self-attention output, 6 positions",
-         inputs=fresh(703, Q_new=(6, 4), K_new=(6, 4), V_new=(6, 2)),
-         given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"], "V": d["V_new"], "mask": core.causal_mask(6)}),
-)}
+TASKS = {
+    t.id: t
+    for t in (
+        # ---- ex01: Q = X·W_Q, K = X·W_K, V = X·W_V
+        Task(
+            "1.1",
+            "ex01_projection",
+            var="Q",
+            step="projection",
+            title_zh="四个词的查询 Q = X·W_Q",
+            title_en="Queries of the four words",
+            inputs=four_word_inputs("X", "W_q"),
+            given_from=with_tokens(lambda d: {"X": d["X"], "W": d["W_q"], "name": "Q"}),
+        ),
+        Task(
+            "1.2",
+            "ex01_projection",
+            var="K",
+            step="projection",
+            title_zh="四个词的键 K = X·W_K",
+            title_en="Keys of the four words",
+            inputs=four_word_inputs("X", "W_k"),
+            given_from=with_tokens(lambda d: {"X": d["X"], "W": d["W_k"], "name": "K"}),
+        ),
+        Task(
+            "1.3",
+            "ex01_projection",
+            var="V",
+            step="projection",
+            title_zh="四个词的值 V = X·W_V",
+            title_en="Values of the four words",
+            inputs=four_word_inputs("X", "W_v"),
+            given_from=with_tokens(lambda d: {"X": d["X"], "W": d["W_v"], "name": "V"}),
+        ),
+        Task(
+            "1.4",
+            "ex01_projection",
+            var="Q_new",
+            step="projection",
+            title_zh="新数据：5 个词、d_k = 3 的查询",
+            title_en="Fresh data: queries with d_k = 3",
+            inputs=fresh(101, X_new=(5, 4), W_q_new=(4, 3), W_v_new=(4, 2)),
+            given_from=lambda d: {"X": d["X_new"], "W": d["W_q_new"], "name": "Q"},
+        ),
+        Task(
+            "1.5",
+            "ex01_projection",
+            var="V_new",
+            step="projection",
+            title_zh="新数据：d_v = 2 的值",
+            title_en="Fresh data: values with d_v = 2",
+            inputs=fresh(101, X_new=(5, 4), W_q_new=(4, 3), W_v_new=(4, 2)),
+            given_from=lambda d: {"X": d["X_new"], "W": d["W_v_new"], "name": "V"},
+        ),
+        # ---- ex02: QKᵀ
+        Task(
+            "2.1",
+            "ex02_scores",
+            var="QKT",
+            step="scores",
+            title_zh="四个词的分数矩阵 QKᵀ",
+            title_en="Score matrix of the four words",
+            inputs=four_word_inputs("Q", "K"),
+            given_from=with_tokens(lambda d: {"Q": d["Q"], "K": d["K"]}),
+        ),
+        Task(
+            "2.2",
+            "ex02_scores",
+            var="QKT_new",
+            step="scores",
+            title_zh="新数据：3 个查询对 5 个键",
+            title_en="Fresh data: 3 queries, 5 keys",
+            inputs=fresh(202, Q_new=(3, 4), K_new=(5, 4)),
+            given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"]},
+        ),
+        # ---- ex03: / √d_k
+        Task(
+            "3.1",
+            "ex03_scaling",
+            var="S",
+            step="scaled_scores",
+            title_zh="四个词的缩放分数 S",
+            title_en="Scaled scores of the four words",
+            inputs=four_word_inputs("Q", "K"),
+            given_from=with_tokens(lambda d: {"Q": d["Q"], "K": d["K"], "d_k": 3}),
+        ),
+        Task(
+            "3.2",
+            "ex03_scaling",
+            var="S_new",
+            step="scaled_scores",
+            title_zh="新数据：d_k = 16 的缩放分数",
+            title_en="Fresh data: scaled scores with d_k = 16",
+            inputs=fresh(302, Q_new=(4, 16), K_new=(6, 16)),
+            given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"], "d_k": 16},
+        ),
+        # ---- ex04: softmax along rows
+        Task(
+            "4.1",
+            "ex04_softmax",
+            var="A",
+            step="softmax",
+            title_zh="四个词的注意力权重 A",
+            title_en="Attention weights of the four words",
+            inputs=four_word_inputs("S"),
+            given_from=with_tokens(lambda d: {"S": d["S"]}),
+        ),
+        Task(
+            "4.2",
+            "ex04_softmax",
+            var="A_new",
+            step="softmax",
+            title_zh="新数据：3 × 5 的分数按行 softmax",
+            title_en="Fresh data: softmax of 3 × 5 scores",
+            inputs=fresh_scores,
+            given_from=lambda d: {"S": d["S_new"]},
+        ),
+        Task(
+            "4.3",
+            "ex04_softmax",
+            var="A_big",
+            step="softmax",
+            title_zh="很大的分数：数值稳定的 softmax",
+            title_en="Huge scores: a numerically stable softmax",
+            inputs=big_scores,
+            given_from=lambda d: {"S": d["S_big"]},
+        ),
+        Task(
+            "4.4",
+            "ex04_softmax",
+            var="A_double",
+            step="weights",
+            title_zh="把“语言”的键放大到 2 倍后的权重",
+            title_en="Weights after doubling the key of 语言",
+            inputs=four_word_inputs("Q", "K"),
+            given_from=with_tokens(lambda d: {"Q": d["Q"], "K": doubled(d["K"], YUYAN), "d_k": 3, "scaled": True}),
+        ),
+        # ---- ex05: O = A·V (K and S are given too, so using them by mistake is named)
+        Task(
+            "5.1",
+            "ex05_weighted_sum",
+            var="O",
+            step="weighted_sum",
+            title_zh="四个词的输出 O = A·V",
+            title_en="Output of the four words",
+            inputs=four_word_inputs("A", "K", "V"),
+            given_from=with_tokens(lambda d: {"A": d["A"], "V": d["V"], "K": d["K"], "S": four_word_pool()["S"]}),
+        ),
+        Task(
+            "5.2",
+            "ex05_weighted_sum",
+            var="O_new",
+            step="weighted_sum",
+            title_zh="新数据：n_k = 5、d_v = 2 的加权求和",
+            title_en="Fresh data: weighted sum with n_k = 5, d_v = 2",
+            inputs=fresh_weights,
+            given_from=lambda d: {"A": d["A_new"], "V": d["V_new"], "K": d["K_new"]},
+        ),
+        # ---- ex06: all five steps
+        Task(
+            "6.1",
+            "ex06_full_pipeline",
+            var="O",
+            step="output",
+            title_zh="四个词：从 Q、K、V 到输出 O",
+            title_en="Four words: from Q, K, V to O",
+            inputs=four_word_inputs("Q", "K", "V"),
+            given_from=with_tokens(lambda d: {"Q": d["Q"], "K": d["K"], "V": d["V"]}),
+        ),
+        Task(
+            "6.2",
+            "ex06_full_pipeline",
+            var="O_new",
+            step="output",
+            title_zh="新数据：2 个查询、5 个键、d_v = 3",
+            title_en="Fresh data: 2 queries, 5 keys, d_v = 3",
+            inputs=fresh(602, Q_new=(2, 4), K_new=(5, 4), V_new=(5, 3)),
+            given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"], "V": d["V_new"]},
+        ),
+        Task(
+            "6.3",
+            "ex06_full_pipeline",
+            var="A_x",
+            step="weights",
+            title_zh="从 X 出发：注意力权重",
+            title_en="From X: the attention weights",
+            inputs=fresh(603, X_new=(4, 5), W_q_new=(5, 3), W_k_new=(5, 3), W_v_new=(5, 2)),
+            given_from=lambda d: {
+                "Q": d["X_new"] @ d["W_q_new"],
+                "K": d["X_new"] @ d["W_k_new"],
+                "d_k": 3,
+                "scaled": True,
+            },
+        ),
+        Task(
+            "6.4",
+            "ex06_full_pipeline",
+            var="O_x",
+            step="output",
+            title_zh="从 X 出发：输出 O",
+            title_en="From X: the output",
+            inputs=fresh(603, X_new=(4, 5), W_q_new=(5, 3), W_k_new=(5, 3), W_v_new=(5, 2)),
+            given_from=lambda d: {
+                "Q": d["X_new"] @ d["W_q_new"],
+                "K": d["X_new"] @ d["W_k_new"],
+                "V": d["X_new"] @ d["W_v_new"],
+            },
+        ),
+        # ---- ex07: the causal mask
+        Task(
+            "7.1",
+            "ex07_causal_mask",
+            var="mask",
+            step="causal_mask",
+            title_zh="4 个位置的因果掩码",
+            title_en="Causal mask for 4 positions",
+            inputs=lambda: {"n": 4},
+            given_from=with_tokens(lambda d: {"n": d["n"]}),
+        ),
+        Task(
+            "7.2",
+            "ex07_causal_mask",
+            var="A_causal",
+            step="weights",
+            title_zh="四个词的因果注意力权重",
+            title_en="Causal attention weights of the four words",
+            inputs=four_word_inputs("Q", "K"),
+            given_from=with_tokens(
+                lambda d: {"Q": d["Q"], "K": d["K"], "mask": core.causal_mask(4), "d_k": 3, "scaled": True}
+            ),
+        ),
+        Task(
+            "7.3",
+            "ex07_causal_mask",
+            var="O_causal",
+            step="output",
+            title_zh="新数据：6 个位置的因果自注意力输出",
+            title_en="Fresh data: causal self-attention output, 6 positions",
+            inputs=fresh(703, Q_new=(6, 4), K_new=(6, 4), V_new=(6, 2)),
+            given_from=lambda d: {"Q": d["Q_new"], "K": d["K_new"], "V": d["V_new"], "mask": core.causal_mask(6)},
+        ),
+    )
+}
 
 
 def task(task_id):

@@ -55,7 +55,7 @@ _TIMEOUT = {"ename": "GradeTimeout", "evalue": "the notebook ran out of time", "
 # The cell run after a submission: it reads the answer variables and returns one JSON string.
 # Everything it uses is imported inside the function, so names a submission rebinds in its
 # globals (np, json, print, ...) do not matter; what it returns is only data, checked here.
-_DUMP = '''
+_DUMP = """
 def __attn_core_dump(names, limit):
     import json as _json
     import sys as _sys
@@ -83,7 +83,7 @@ def __attn_core_dump(names, limit):
         out[name] = entry
     return "%s" + _json.dumps(out)
 __attn_core_dump(%r, %d)
-'''
+"""
 
 
 @dataclass
@@ -97,6 +97,7 @@ class TaskResult:
 @dataclass
 class Result:
     """One submission: its exercise, status notes and one TaskResult per task of the exercise."""
+
     path: Path
     exercise: str = None
     status: list = field(default_factory=list)
@@ -118,6 +119,7 @@ class Result:
 
 # ---------------------------------------------------------------- reading a submission
 
+
 def _identify(nb, path):
     """Which exercise a submission is: notebook metadata, then file name, then its check cells."""
     names = exercises.EXERCISES
@@ -133,8 +135,13 @@ def _identify(nb, path):
         if re.search(rf"(?<![0-9a-z]){name.split('_')[0]}(?![0-9])", stem):
             return name
     if nb is not None:
-        found = [exercises.TASKS[t].exercise for cell in nb.cells if cell.cell_type == "code"
-                 for t in re.findall(r"""check\(\s*["']([0-9.]+)["']""", cell.source) if t in exercises.TASKS]
+        found = [
+            exercises.TASKS[t].exercise
+            for cell in nb.cells
+            if cell.cell_type == "code"
+            for t in re.findall(r"""check\(\s*["']([0-9.]+)["']""", cell.source)
+            if t in exercises.TASKS
+        ]
         if found:
             return max(set(found), key=found.count)
     return None
@@ -209,6 +216,7 @@ class _Opaque:
 
 # ---------------------------------------------------------------- running one submission
 
+
 def _run(nb, names, timeout, result):
     """Execute ``nb`` in a fresh kernel, then the dump cell; return {name: entry} or None."""
     from nbclient import NotebookClient
@@ -223,10 +231,19 @@ def _run(nb, names, timeout, result):
     with tempfile.TemporaryDirectory(prefix="attn_grade_") as cwd:
         # On timeout nbclient interrupts the kernel and answers at once with _TIMEOUT (so a kernel
         # that ignores the interrupt cannot hang the batch); the dump cell then reads what is there.
-        client = NotebookClient(nb, kernel_name="python3", allow_errors=True, record_timing=False,
-                                interrupt_on_timeout=True, error_on_timeout=_TIMEOUT, iopub_timeout=5,
-                                shutdown_kernel="immediate", startup_timeout=120, on_cell_executed=note_timeout,
-                                resources={"metadata": {"path": cwd}})
+        client = NotebookClient(
+            nb,
+            kernel_name="python3",
+            allow_errors=True,
+            record_timing=False,
+            interrupt_on_timeout=True,
+            error_on_timeout=_TIMEOUT,
+            iopub_timeout=5,
+            shutdown_kernel="immediate",
+            startup_timeout=120,
+            on_cell_executed=note_timeout,
+            resources={"metadata": {"path": cwd}},
+        )
         errors = []
         with client.setup_kernel(stderr=subprocess.DEVNULL):  # the kernel's own start-up chatter
             deadline = time.monotonic() + timeout
@@ -259,7 +276,7 @@ def _run(nb, names, timeout, result):
             try:
                 text = ast.literal_eval(out["data"]["text/plain"])
                 if isinstance(text, str) and text.startswith(_MARKER):
-                    answers = json.loads(text[len(_MARKER):])
+                    answers = json.loads(text[len(_MARKER) :])
                     if isinstance(answers, dict):
                         return answers
             except Exception:
@@ -269,8 +286,9 @@ def _run(nb, names, timeout, result):
 
 def handout_dirs(notebooks="notebooks"):
     """The default folders of handed-out (teacher) notebooks, each edition's, that exist under ``notebooks``."""
-    return [folder / TEACHER_FOLDER for folder in edition_dirs(notebooks).values()
-            if (folder / TEACHER_FOLDER).is_dir()]
+    return [
+        folder / TEACHER_FOLDER for folder in edition_dirs(notebooks).values() if (folder / TEACHER_FOLDER).is_dir()
+    ]
 
 
 def grade_notebook(path, timeout=60, teacher_dirs=()):
@@ -355,6 +373,7 @@ def grade_all(paths, timeout=60, teacher_dirs=(), log=None):
 
 # ---------------------------------------------------------------- reporting
 
+
 def _task_ids(results):
     ids = []
     for r in results:
@@ -379,11 +398,11 @@ def format_table(results):
             rows.append([r.path.name] + [codes.get(i, "") for i in ids] + [f"{r.score}/{r.total}", r.status_text])
         widths = [max(display_width(row[c]) for row in rows) for c in range(len(header))]
         title = exercise or "(exercise not recognised)"
-        lines = [title] + ["  ".join(cell + " " * (w - display_width(cell)) for cell, w in zip(row, widths)).rstrip()
-                           for row in rows]
+        lines = [title] + [
+            "  ".join(cell + " " * (w - display_width(cell)) for cell, w in zip(row, widths)).rstrip() for row in rows
+        ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
-
 
 
 def write_csv(results, target):
@@ -394,21 +413,25 @@ def write_csv(results, target):
         w.writerow(["submission", "exercise", "score", "total", "status"] + ids)
         for r in results:
             codes = {t.task_id: "ok" if t.ok else t.code for t in r.tasks}
-            w.writerow([str(r.path), r.exercise or "", r.score, r.total, r.status_text]
-                       + [codes.get(i, "") for i in ids])
+            w.writerow(
+                [str(r.path), r.exercise or "", r.score, r.total, r.status_text] + [codes.get(i, "") for i in ids]
+            )
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="attn-grade",
-                                     description="Grade exercise notebooks, each in a fresh kernel.")
+    parser = argparse.ArgumentParser(prog="attn-grade", description="Grade exercise notebooks, each in a fresh kernel.")
     parser.add_argument("submissions", nargs="+", help="submitted .ipynb files or folders of them")
     parser.add_argument("--csv", type=Path, help="also write the results to this CSV file")
-    parser.add_argument("--timeout", type=float, default=60.0,
-                        help="seconds each notebook may run in all (default 60)")
-    parser.add_argument("--teacher-dir", type=Path, action="append", default=None,
-                        help="a folder of handed-out teacher versions, to notice changed cells; repeat it for "
-                             "several editions (default: ./notebooks/exercises/teacher and "
-                             "./notebooks/en/exercises/teacher, whichever the submission is closest to)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds each notebook may run in all (default 60)")
+    parser.add_argument(
+        "--teacher-dir",
+        type=Path,
+        action="append",
+        default=None,
+        help="a folder of handed-out teacher versions, to notice changed cells; repeat it for "
+        "several editions (default: ./notebooks/exercises/teacher and "
+        "./notebooks/en/exercises/teacher, whichever the submission is closest to)",
+    )
     args = parser.parse_args(argv)
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
@@ -420,8 +443,11 @@ def main(argv=None):
     if missing:
         parser.error(f"--teacher-dir {missing[0]}: no such folder")
     if not teacher_dirs:
-        print("note: cells not compared with the handed-out notebooks: none found in ./notebooks/exercises/teacher "
-              "or ./notebooks/en/exercises/teacher (give --teacher-dir).", file=sys.stderr)
+        print(
+            "note: cells not compared with the handed-out notebooks: none found in ./notebooks/exercises/teacher "
+            "or ./notebooks/en/exercises/teacher (give --teacher-dir).",
+            file=sys.stderr,
+        )
     start = time.monotonic()
     results = grade_all(files, timeout=args.timeout, teacher_dirs=teacher_dirs, log=sys.stderr)
     print(format_table(results))

@@ -10,177 +10,296 @@ the expected numbers or solution code.
 
 from ..lang import Catalog
 
-msg = Catalog({
-    # ---------------------------------------------------------------- the checker's verdicts
-    "ok": ("{sym} 正确！形状 {shape}，每个数都对。", "{sym} is correct: shape {shape}, every number right."),
-    "not_attempted": ("还没作答：把 ... 换成你算出的 {sym}，再运行这一格。",
-                      "Not answered yet: replace ... with your {sym} and run this cell again."),
-    "bad_task": ("这道题的设置有误（不是你的错），请把这一行告诉老师：{e}",
-                 "This exercise is set up wrongly (not your fault); please show this line to your teacher: {e}"),
-    "checker_error": ("检查程序自己出错了（不是你的错），请告诉老师：{e}",
-                      "The checker itself failed (not your fault); please tell your teacher: {e}"),
-    "wrong_type": ("{sym} 应当是{kind}，你给的是 {got}。{hint}", "{sym} must be {kind}; you gave {got}. {hint}"),
-    "kind_numbers": ("数字数组（numpy 数组，或每行一样长的嵌套列表）",
-                     "an array of numbers (a numpy array, or nested lists with rows of equal length)"),
-    "kind_boolean": ("布尔数组（True / False）", "a boolean array (True / False)"),
-    "mask_type": ("创建时写 dtype=bool，或对 0/1 数组用 .astype(bool)。",
-                  "Create it with dtype=bool, or use .astype(bool) on a 0/1 array."),
-    "ragged": ("（各行长短不一）", " (rows of different lengths)"),
-    "not_finite": ("{sym} 里有 {count} 个 NaN 或 ∞，第一个在 {where}。{hint}",
-                   "{sym} contains {count} NaN or ∞, the first at {where}. {hint}"),
-    "finite": ("检查是否除以了 0，或者数大到溢出了。", "Look for a division by zero or an overflow."),
-    "finite_A": ("softmax 之后不该有 NaN 或 ∞：先减去每行的最大值再取 exp 可避免溢出；"
-                 "−∞ 只属于 softmax 之前被遮住的分数，softmax 之后那里的权重是 0。",
-                 "After softmax there must be no NaN or ∞: subtract each row's maximum before exp to avoid overflow; "
-                 "−∞ belongs only to masked scores before softmax, whose weights are then 0."),
-    "wrong_shape": ("{sym} 的形状应为 {expected}（{axes}），你的是 {got}。{hint}",
-                    "{sym} should have shape {expected} ({axes}); yours is {got}. {hint}"),
-    "fewer_axes": ("你的答案维数太少：需要一个完整的矩阵，而不是一个数或一行。",
-                   "Your answer has too few axes: a whole matrix is needed, not one number or one row."),
-    "more_axes": ("你的答案多了维度：检查是否多套了一层方括号。",
-                  "Your answer has extra axes: look for extra brackets."),
-    "shape": ("检查矩阵乘法的顺序，以及哪里需要转置。",
-              "Check the order of the matrix product and where to transpose."),
-    "wrong_values": ("{sym} 的形状对了，但有的数不对，差得最多的在 {where}。{entry}",
-                     "{sym} has the right shape but some numbers are off, most at {where}. {entry}"),
-    # ---------------------------------------------------------------- what the axes and one entry of a step mean
-    "axes_XW": ("n × d：每行对应一个词", "n × d: one row per word"),
-    "axes_S": ("n_q × n_k：行 = 查询，列 = 键", "n_q × n_k: rows = queries, columns = keys"),
-    "axes_O": ("n_q × d_v：行 = 查询，列 = 值的特征", "n_q × d_v: rows = queries, columns = value features"),
-    "axes_mask": ("n × n：行 = 提问的位置，列 = 被关注的位置",
-                  "n × n: rows = asking positions, columns = attended ones"),
-    "entry_XW": ("这个数是第 {i} 个词的输入行与 {w} 第 {j} 列的点积。",
-                 "This is token {i}'s input row dotted with column {j} of {w}."),
-    "entry_QKT": ("这个数应是查询 {i} 与键 {j} 的点积。", "This should be query {i} dotted with key {j}."),
-    "entry_S": ("这个数应是查询 {i} 与键 {j} 的点积除以 √d_k。",
-                "This should be query {i} dotted with key {j}, over √d_k."),
-    "entry_A": ("这个数是查询 {i} 分给键 {j} 的权重：检查这一行的分数和 softmax。",
-                "This is the weight query {i} gives key {j}: check this row's scores and its softmax."),
-    "entry_O": ("O 的第 {i} 行是用 A 的第 {i} 行对 V 的各行加权求和。",
-                "Row {i} of O is V's rows mixed by row {i} of A."),
-    "entry_mask": ("第 {i} 行说明位置 {i} 可以关注哪些位置：它自己和它之前的位置。",
-                   "Row {i} says which positions position {i} may attend to: itself and the ones before it."),
-    # ---------------------------------------------------------------- places: "[2, 1]（第 2 行“学习”、第 1 列“喜欢”；从 0 数起）"
-    "the_number": ("这个数", "the number"),
-    "row": ("第 {i} 行", "row {i}"),
-    "column": ("第 {j} 列", "column {j}"),
-    "token": ("“{token}”", " “{token}”"),
-    "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
-    # ---------------------------------------------------------------- the mistakes: what is wrong, why, the fix
-    "because_of_weights": ("O 不对，问题出在权重上：", "O is off because of the weights. "),
-    "transposed_XW": ("你的 {sym} 是所要求矩阵的转置：应是 X 乘以 {w}，每行对应一个词。",
-                      "Your {sym} is the transpose of the required matrix: it is X times {w}, one row per word."),
-    "weight_transposed": ("{w} 被转置了：直接用 X 乘以 {w}。", "{w} got transposed: multiply X by {w} as it is."),
-    "transposed_qk": ("行列颠倒了：分数的行对应查询、列对应键，所以要用 Q 乘以 K 的转置（QKᵀ），"
-                      "而不是 K 乘以 Q 的转置。",
-                      "Rows and columns are swapped: score rows belong to queries and columns to keys, so use Q "
-                      "times K transposed (QKᵀ), not K times Q transposed."),
-    "transposed": ("你的 {sym} 是所要求矩阵的转置：第 i 行应对应第 i 个查询，列对应键。",
-                   "Your {sym} is the transpose of the required matrix: row i belongs to query i, columns to keys."),
-    "missing_transpose": ("K 没有转置：Q 的每一行要和 K 的每一行做点积，所以是 Q 乘以 K 的转置（QKᵀ），"
-                          "不是 Q 直接乘 K。",
-                          "K is not transposed: every row of Q is dotted with every row of K, so it is Q times K "
-                          "transposed (QKᵀ), not Q times K."),
-    "unscaled": ("忘了缩放：softmax 之前要把 QKᵀ 除以 √d_k，否则 d_k 越大分数越大，权重会挤到少数几个键上。",
-                 "Scaling is missing: divide QKᵀ by √d_k before softmax, otherwise scores grow with d_k and the "
-                 "weights crowd onto a few keys."),
-    "scaled_by_dk": ("除错了数：应除以 √d_k（d_k 的平方根），你除的是 d_k 本身。",
-                     "Divided by the wrong number: divide by √d_k (the square root of d_k), not by d_k itself."),
-    "scale_multiplied": ("缩放反了：应当除以 √d_k，你乘了 √d_k。",
-                         "Scaled the wrong way: divide by √d_k, not multiply."),
-    "scaled_not_asked": ("这一题不缩放：直接用 QKᵀ，不要除以 √d_k 或 d_k。",
-                         "This exercise has no scaling: use QKᵀ as it is, without dividing by √d_k or d_k."),
-    "softmax_axis": ("softmax 的方向错了：你让每一列加起来为 1，应当让每一行（一个查询的全部权重）加起来为 1，"
-                     "也就是沿最后一个轴归一化。",
-                     "softmax along the wrong axis: your columns sum to 1, but each row (one query's weights) "
-                     "should, i.e. normalise along the last axis."),
-    "mask_after_softmax": ("遮罩加晚了：要在 softmax 之前把被遮住的分数设为 −∞；"
-                           "softmax 之后再清零，每行之和就不再是 1。",
-                           "The mask comes too late: set masked scores to −∞ before softmax; zeroing weights after "
-                           "softmax leaves rows that no longer sum to 1."),
-    "mask_ignored": ("没有用上遮罩：mask 为 False 的位置要在 softmax 之前设为 −∞，这样它们的权重才是 0。",
-                     "The mask is not used: where mask is False the score must become −∞ before softmax, so that "
-                     "its weight is 0."),
-    "mask_inverted": ("遮罩用反了：True 表示可以关注、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
-                      "The mask is inverted: True means may attend (keep it); −∞ goes where mask is False."),
-    "mask_zero": ("被遮住的分数要设为 −∞，不是 0：exp(0) = 1，这些位置仍会分到权重。",
-                  "Masked scores must become −∞, not 0: exp(0) = 1, so those positions would still get weight."),
-    "no_softmax": ("这还是分数，不是权重：还要对每一行做 softmax，让权重非负、每行之和为 1。",
-                   "These are still scores, not weights: apply softmax to each row so the weights are non-negative "
-                   "and each row sums to 1."),
-    "wrong_mask": ("被遮住的位置（例如 {where}）权重应当是 0：在 softmax 之前把这些分数设为 −∞。",
-                   "A masked position (e.g. {where}) must get weight 0: set those scores to −∞ before softmax."),
-    "wrong_mask_S": ("被遮住的位置（例如 {where}）分数应为 −∞，不是 0 或很大的负数：这样 softmax 后权重正好是 0。",
-                     "A masked position (e.g. {where}) must hold −∞, not 0 or a large negative number, so that its "
-                     "weight after softmax is exactly 0."),
-    "not_normalized": ("每一行的权重加起来应为 1，{where}不是：softmax 要把每个 exp 除以它所在这一行的 exp 之和"
-                       "（不是整列或整个矩阵的和）。",
-                       "Each row of weights must sum to 1, {where} does not: softmax divides each exp by the sum of "
-                       "its own row (not of a column or of the whole matrix)."),
-    "not_normalized_O": ("权重没有归一化：exp 之后还要除以每一行的和，再乘以 V。",
-                         "The weights are not normalised: after exp, divide by each row's sum, then multiply by V."),
-    "used_scores": ("你用分数乘了 V：要先对分数的每一行做 softmax 得到权重 A，再用 A 乘以 V。",
-                    "You multiplied the scores by V: first turn each row of scores into weights A with softmax, "
-                    "then multiply A by V."),
-    "used_keys": ("你乘的是 K 而不是 V：加权求和取回的是值 V，键 K 只用来打分。",
-                  "You multiplied by K instead of V: the weighted sum fetches the values V; the keys K are only "
-                  "for scoring."),
-    "transposed_O": ("你的 O 行列颠倒了：每一行对应一个查询，是 A 乘以 V，不要转置结果。",
-                     "Your O has rows and columns swapped: each row belongs to a query; it is A times V, "
-                     "untransposed."),
-    "transposed_A": ("你用了 A 的转置：A 的第 i 行就是第 i 个查询的权重，直接用 A 乘以 V。",
-                     "You used A transposed: row i of A already holds query i's weights; multiply A itself by V."),
-    "causal_inverted": ("True/False 颠倒了：True 表示“可以关注”。每个位置可以看自己和前面的位置，"
-                        "你的 True 却在未来（右上方）。",
-                        "True and False are swapped: True means may attend. Each position sees itself and earlier "
-                        "ones, but your True marks the future (upper right)."),
-    "causal_upper": ("你取的是上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，"
-                     "应当用 np.tril 取下三角（含对角线）。",
-                     "That is the upper triangle: row i is position i asking and it may only see columns 0 to i; "
-                     "take the lower triangle (np.tril, diagonal included)."),
-    "causal_no_diagonal": ("对角线也应为 True：每个位置都可以关注它自己。",
-                           "The diagonal must be True too: every position may attend to itself."),
-    "causal_all_true": ("全是 True 就等于没有遮罩：位置 i 不能看到它后面的位置。",
-                        "All True is no mask at all: position i must not see the positions after it."),
-    # ---------------------------------------------------------------- wrong shapes: what usually produces them
-    "hint_transposed_XW": ("这是转置后的形状：每行应对应一个词。", "That is the transposed shape: one row per word."),
-    "hint_Xt": ("这是 X 转置后的形状：X 不需要转置，它的每一行就是一个词。",
-                "That is the shape of X transposed: X needs no transpose, each row is a word."),
-    "hint_X_shape": ("这是 X 本身的形状：别忘了乘以 {w}。", "That is the shape of X: multiply it by {w}."),
-    "hint_transposed_S": ("这是转置后的形状：行应对应查询（Q 的行），列对应键（K 的行）。",
-                          "That is the transposed shape: rows belong to queries (rows of Q), columns to keys."),
-    "hint_Q_shape": ("这和 Q 的形状一样：可能用了逐元素乘法 *，或者没有转置 K；分数要用矩阵乘法：Q 乘以 K 的转置。",
-                     "That is the shape of Q: perhaps an element-wise * or K not transposed; scores need the matrix "
-                     "product Q times K transposed."),
-    "hint_QtK": ("这是“特征 × 特征”的形状：Q 的转置乘以 K 比较的是特征而不是词；应是 Q 乘以 K 的转置。",
-                 "That is a features × features shape: Q transposed times K compares features, not tokens; use Q "
-                 "times K transposed."),
-    "hint_A_shape": ("这是权重 A 的形状：最后还要乘以 V。",
-                     "That is the shape of the weights A: multiply by V at the end."),
-    "hint_K_width": ("宽度是 d_k：你可能乘的是 K 而不是 V。", "The width is d_k: perhaps you multiplied by K, not V."),
-    "hint_transposed_O": ("这是转置后的形状：O 的每一行对应一个查询，宽度是 d_v。",
-                          "That is the transposed shape: each row of O belongs to a query and is d_v wide."),
-    # ---------------------------------------------------------------- a task set up wrongly (shown after "bad_task")
-    "unknown_step": ("没有名为 {step!r} 的检查步骤（已有：{steps}）", "unknown step {step!r} (steps: {steps})"),
-    "step_givens": ("步骤 {step!r} 需要 {needs}，还可以接受 {optional}；缺少 {missing}，多出 {extra}",
-                    "step {step!r} needs {needs}, may take {optional}; missing {missing}, unexpected {extra}"),
-    "given_not_real": ("{name} 必须是实数数组，得到的是 {type}，dtype 为 {dtype}",
-                       "{name} must be an array of real numbers, got {type} of dtype {dtype}"),
-    "given_few_axes": ("{name} 至少要有 2 个维度（行 × 特征），得到的形状是 {shape}",
-                       "{name} must have at least 2 axes (rows × features), got shape {shape}"),
-    "given_mask": ("mask 必须是布尔数组（True = 可以关注），得到的是 dtype {dtype}",
-                   "mask must be boolean (True = may attend), got dtype {dtype}"),
-    "given_d_k": ("d_k 必须是正数，得到的是 {got!r}", "d_k must be a positive number, got {got!r}"),
-    "given_scaled": ("scaled 必须是 True 或 False，得到的是 {got!r}", "scaled must be True or False, got {got!r}"),
-    "given_n": ("n 必须是正整数，得到的是 {got!r}", "n must be a positive integer, got {got!r}"),
-    "given_name": ("name 必须是字符串，例如 'Q'，得到的是 {got!r}", "name must be a string such as 'Q', got {got!r}"),
-    # ---------------------------------------------------------------- tasks, check() and progress()
-    "no_task": ("没有编号为 {task_id!r} 的题目；已有的编号：{ids}", "no task {task_id!r}; the tasks are {ids}"),
-    "no_exercise": ("没有名为 {exercise!r} 的练习；已有：{names}", "no exercise {exercise!r}; the exercises are {names}"),
-    "no_variable": ("还没有变量 {var}：运行上面的答案格子（把 ... 换成你的答案）。",
-                    "there is no variable {var} yet: run the answer cell above (replace ... with your answer)."),
-    "check_failed": ("{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
-                     "{task_id} ❌ the check itself failed ({error}); please tell your teacher."),
-    "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
-    "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
-})
+msg = Catalog(
+    {
+        # ---------------------------------------------------------------- the checker's verdicts
+        "ok": ("{sym} 正确！形状 {shape}，每个数都对。", "{sym} is correct: shape {shape}, every number right."),
+        "not_attempted": (
+            "还没作答：把 ... 换成你算出的 {sym}，再运行这一格。",
+            "Not answered yet: replace ... with your {sym} and run this cell again.",
+        ),
+        "bad_task": (
+            "这道题的设置有误（不是你的错），请把这一行告诉老师：{e}",
+            "This exercise is set up wrongly (not your fault); please show this line to your teacher: {e}",
+        ),
+        "checker_error": (
+            "检查程序自己出错了（不是你的错），请告诉老师：{e}",
+            "The checker itself failed (not your fault); please tell your teacher: {e}",
+        ),
+        "wrong_type": ("{sym} 应当是{kind}，你给的是 {got}。{hint}", "{sym} must be {kind}; you gave {got}. {hint}"),
+        "kind_numbers": (
+            "数字数组（numpy 数组，或每行一样长的嵌套列表）",
+            "an array of numbers (a numpy array, or nested lists with rows of equal length)",
+        ),
+        "kind_boolean": ("布尔数组（True / False）", "a boolean array (True / False)"),
+        "mask_type": (
+            "创建时写 dtype=bool，或对 0/1 数组用 .astype(bool)。",
+            "Create it with dtype=bool, or use .astype(bool) on a 0/1 array.",
+        ),
+        "ragged": ("（各行长短不一）", " (rows of different lengths)"),
+        "not_finite": (
+            "{sym} 里有 {count} 个 NaN 或 ∞，第一个在 {where}。{hint}",
+            "{sym} contains {count} NaN or ∞, the first at {where}. {hint}",
+        ),
+        "finite": ("检查是否除以了 0，或者数大到溢出了。", "Look for a division by zero or an overflow."),
+        "finite_A": (
+            "softmax 之后不该有 NaN 或 ∞：先减去每行的最大值再取 exp 可避免溢出；"
+            "−∞ 只属于 softmax 之前被遮住的分数，softmax 之后那里的权重是 0。",
+            "After softmax there must be no NaN or ∞: subtract each row's maximum before exp to avoid overflow; "
+            "−∞ belongs only to masked scores before softmax, whose weights are then 0.",
+        ),
+        "wrong_shape": (
+            "{sym} 的形状应为 {expected}（{axes}），你的是 {got}。{hint}",
+            "{sym} should have shape {expected} ({axes}); yours is {got}. {hint}",
+        ),
+        "fewer_axes": (
+            "你的答案维数太少：需要一个完整的矩阵，而不是一个数或一行。",
+            "Your answer has too few axes: a whole matrix is needed, not one number or one row.",
+        ),
+        "more_axes": (
+            "你的答案多了维度：检查是否多套了一层方括号。",
+            "Your answer has extra axes: look for extra brackets.",
+        ),
+        "shape": (
+            "检查矩阵乘法的顺序，以及哪里需要转置。",
+            "Check the order of the matrix product and where to transpose.",
+        ),
+        "wrong_values": (
+            "{sym} 的形状对了，但有的数不对，差得最多的在 {where}。{entry}",
+            "{sym} has the right shape but some numbers are off, most at {where}. {entry}",
+        ),
+        # ---------------------------------------------------------------- what the axes and one entry of a step mean
+        "axes_XW": ("n × d：每行对应一个词", "n × d: one row per word"),
+        "axes_S": ("n_q × n_k：行 = 查询，列 = 键", "n_q × n_k: rows = queries, columns = keys"),
+        "axes_O": ("n_q × d_v：行 = 查询，列 = 值的特征", "n_q × d_v: rows = queries, columns = value features"),
+        "axes_mask": (
+            "n × n：行 = 提问的位置，列 = 被关注的位置",
+            "n × n: rows = asking positions, columns = attended ones",
+        ),
+        "entry_XW": (
+            "这个数是第 {i} 个词的输入行与 {w} 第 {j} 列的点积。",
+            "This is token {i}'s input row dotted with column {j} of {w}.",
+        ),
+        "entry_QKT": ("这个数应是查询 {i} 与键 {j} 的点积。", "This should be query {i} dotted with key {j}."),
+        "entry_S": (
+            "这个数应是查询 {i} 与键 {j} 的点积除以 √d_k。",
+            "This should be query {i} dotted with key {j}, over √d_k.",
+        ),
+        "entry_A": (
+            "这个数是查询 {i} 分给键 {j} 的权重：检查这一行的分数和 softmax。",
+            "This is the weight query {i} gives key {j}: check this row's scores and its softmax.",
+        ),
+        "entry_O": (
+            "O 的第 {i} 行是用 A 的第 {i} 行对 V 的各行加权求和。",
+            "Row {i} of O is V's rows mixed by row {i} of A.",
+        ),
+        "entry_mask": (
+            "第 {i} 行说明位置 {i} 可以关注哪些位置：它自己和它之前的位置。",
+            "Row {i} says which positions position {i} may attend to: itself and the ones before it.",
+        ),
+        # ---------------------------------------------------------------- places: "[2, 1]（第 2 行“学习”、第 1 列“喜欢”；从 0 数起）"
+        "the_number": ("这个数", "the number"),
+        "row": ("第 {i} 行", "row {i}"),
+        "column": ("第 {j} 列", "column {j}"),
+        "token": ("“{token}”", " “{token}”"),
+        "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
+        # ---------------------------------------------------------------- the mistakes: what is wrong, why, the fix
+        "because_of_weights": ("O 不对，问题出在权重上：", "O is off because of the weights. "),
+        "transposed_XW": (
+            "你的 {sym} 是所要求矩阵的转置：应是 X 乘以 {w}，每行对应一个词。",
+            "Your {sym} is the transpose of the required matrix: it is X times {w}, one row per word.",
+        ),
+        "weight_transposed": ("{w} 被转置了：直接用 X 乘以 {w}。", "{w} got transposed: multiply X by {w} as it is."),
+        "transposed_qk": (
+            "行列颠倒了：分数的行对应查询、列对应键，所以要用 Q 乘以 K 的转置（QKᵀ），而不是 K 乘以 Q 的转置。",
+            "Rows and columns are swapped: score rows belong to queries and columns to keys, so use Q "
+            "times K transposed (QKᵀ), not K times Q transposed.",
+        ),
+        "transposed": (
+            "你的 {sym} 是所要求矩阵的转置：第 i 行应对应第 i 个查询，列对应键。",
+            "Your {sym} is the transpose of the required matrix: row i belongs to query i, columns to keys.",
+        ),
+        "missing_transpose": (
+            "K 没有转置：Q 的每一行要和 K 的每一行做点积，所以是 Q 乘以 K 的转置（QKᵀ），不是 Q 直接乘 K。",
+            "K is not transposed: every row of Q is dotted with every row of K, so it is Q times K "
+            "transposed (QKᵀ), not Q times K.",
+        ),
+        "unscaled": (
+            "忘了缩放：softmax 之前要把 QKᵀ 除以 √d_k，否则 d_k 越大分数越大，权重会挤到少数几个键上。",
+            "Scaling is missing: divide QKᵀ by √d_k before softmax, otherwise scores grow with d_k and the "
+            "weights crowd onto a few keys.",
+        ),
+        "scaled_by_dk": (
+            "除错了数：应除以 √d_k（d_k 的平方根），你除的是 d_k 本身。",
+            "Divided by the wrong number: divide by √d_k (the square root of d_k), not by d_k itself.",
+        ),
+        "scale_multiplied": (
+            "缩放反了：应当除以 √d_k，你乘了 √d_k。",
+            "Scaled the wrong way: divide by √d_k, not multiply.",
+        ),
+        "scaled_not_asked": (
+            "这一题不缩放：直接用 QKᵀ，不要除以 √d_k 或 d_k。",
+            "This exercise has no scaling: use QKᵀ as it is, without dividing by √d_k or d_k.",
+        ),
+        "softmax_axis": (
+            "softmax 的方向错了：你让每一列加起来为 1，应当让每一行（一个查询的全部权重）加起来为 1，"
+            "也就是沿最后一个轴归一化。",
+            "softmax along the wrong axis: your columns sum to 1, but each row (one query's weights) "
+            "should, i.e. normalise along the last axis.",
+        ),
+        "mask_after_softmax": (
+            "遮罩加晚了：要在 softmax 之前把被遮住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",
+            "The mask comes too late: set masked scores to −∞ before softmax; zeroing weights after "
+            "softmax leaves rows that no longer sum to 1.",
+        ),
+        "mask_ignored": (
+            "没有用上遮罩：mask 为 False 的位置要在 softmax 之前设为 −∞，这样它们的权重才是 0。",
+            "The mask is not used: where mask is False the score must become −∞ before softmax, so that "
+            "its weight is 0.",
+        ),
+        "mask_inverted": (
+            "遮罩用反了：True 表示可以关注、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
+            "The mask is inverted: True means may attend (keep it); −∞ goes where mask is False.",
+        ),
+        "mask_zero": (
+            "被遮住的分数要设为 −∞，不是 0：exp(0) = 1，这些位置仍会分到权重。",
+            "Masked scores must become −∞, not 0: exp(0) = 1, so those positions would still get weight.",
+        ),
+        "no_softmax": (
+            "这还是分数，不是权重：还要对每一行做 softmax，让权重非负、每行之和为 1。",
+            "These are still scores, not weights: apply softmax to each row so the weights are non-negative "
+            "and each row sums to 1.",
+        ),
+        "wrong_mask": (
+            "被遮住的位置（例如 {where}）权重应当是 0：在 softmax 之前把这些分数设为 −∞。",
+            "A masked position (e.g. {where}) must get weight 0: set those scores to −∞ before softmax.",
+        ),
+        "wrong_mask_S": (
+            "被遮住的位置（例如 {where}）分数应为 −∞，不是 0 或很大的负数：这样 softmax 后权重正好是 0。",
+            "A masked position (e.g. {where}) must hold −∞, not 0 or a large negative number, so that its "
+            "weight after softmax is exactly 0.",
+        ),
+        "not_normalized": (
+            "每一行的权重加起来应为 1，{where}不是：softmax 要把每个 exp 除以它所在这一行的 exp 之和"
+            "（不是整列或整个矩阵的和）。",
+            "Each row of weights must sum to 1, {where} does not: softmax divides each exp by the sum of "
+            "its own row (not of a column or of the whole matrix).",
+        ),
+        "not_normalized_O": (
+            "权重没有归一化：exp 之后还要除以每一行的和，再乘以 V。",
+            "The weights are not normalised: after exp, divide by each row's sum, then multiply by V.",
+        ),
+        "used_scores": (
+            "你用分数乘了 V：要先对分数的每一行做 softmax 得到权重 A，再用 A 乘以 V。",
+            "You multiplied the scores by V: first turn each row of scores into weights A with softmax, "
+            "then multiply A by V.",
+        ),
+        "used_keys": (
+            "你乘的是 K 而不是 V：加权求和取回的是值 V，键 K 只用来打分。",
+            "You multiplied by K instead of V: the weighted sum fetches the values V; the keys K are only for scoring.",
+        ),
+        "transposed_O": (
+            "你的 O 行列颠倒了：每一行对应一个查询，是 A 乘以 V，不要转置结果。",
+            "Your O has rows and columns swapped: each row belongs to a query; it is A times V, untransposed.",
+        ),
+        "transposed_A": (
+            "你用了 A 的转置：A 的第 i 行就是第 i 个查询的权重，直接用 A 乘以 V。",
+            "You used A transposed: row i of A already holds query i's weights; multiply A itself by V.",
+        ),
+        "causal_inverted": (
+            "True/False 颠倒了：True 表示“可以关注”。每个位置可以看自己和前面的位置，你的 True 却在未来（右上方）。",
+            "True and False are swapped: True means may attend. Each position sees itself and earlier "
+            "ones, but your True marks the future (upper right).",
+        ),
+        "causal_upper": (
+            "你取的是上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，应当用 np.tril 取下三角（含对角线）。",
+            "That is the upper triangle: row i is position i asking and it may only see columns 0 to i; "
+            "take the lower triangle (np.tril, diagonal included).",
+        ),
+        "causal_no_diagonal": (
+            "对角线也应为 True：每个位置都可以关注它自己。",
+            "The diagonal must be True too: every position may attend to itself.",
+        ),
+        "causal_all_true": (
+            "全是 True 就等于没有遮罩：位置 i 不能看到它后面的位置。",
+            "All True is no mask at all: position i must not see the positions after it.",
+        ),
+        # ---------------------------------------------------------------- wrong shapes: what usually produces them
+        "hint_transposed_XW": (
+            "这是转置后的形状：每行应对应一个词。",
+            "That is the transposed shape: one row per word.",
+        ),
+        "hint_Xt": (
+            "这是 X 转置后的形状：X 不需要转置，它的每一行就是一个词。",
+            "That is the shape of X transposed: X needs no transpose, each row is a word.",
+        ),
+        "hint_X_shape": ("这是 X 本身的形状：别忘了乘以 {w}。", "That is the shape of X: multiply it by {w}."),
+        "hint_transposed_S": (
+            "这是转置后的形状：行应对应查询（Q 的行），列对应键（K 的行）。",
+            "That is the transposed shape: rows belong to queries (rows of Q), columns to keys.",
+        ),
+        "hint_Q_shape": (
+            "这和 Q 的形状一样：可能用了逐元素乘法 *，或者没有转置 K；分数要用矩阵乘法：Q 乘以 K 的转置。",
+            "That is the shape of Q: perhaps an element-wise * or K not transposed; scores need the matrix "
+            "product Q times K transposed.",
+        ),
+        "hint_QtK": (
+            "这是“特征 × 特征”的形状：Q 的转置乘以 K 比较的是特征而不是词；应是 Q 乘以 K 的转置。",
+            "That is a features × features shape: Q transposed times K compares features, not tokens; use Q "
+            "times K transposed.",
+        ),
+        "hint_A_shape": (
+            "这是权重 A 的形状：最后还要乘以 V。",
+            "That is the shape of the weights A: multiply by V at the end.",
+        ),
+        "hint_K_width": (
+            "宽度是 d_k：你可能乘的是 K 而不是 V。",
+            "The width is d_k: perhaps you multiplied by K, not V.",
+        ),
+        "hint_transposed_O": (
+            "这是转置后的形状：O 的每一行对应一个查询，宽度是 d_v。",
+            "That is the transposed shape: each row of O belongs to a query and is d_v wide.",
+        ),
+        # ---------------------------------------------------------------- a task set up wrongly (shown after "bad_task")
+        "unknown_step": ("没有名为 {step!r} 的检查步骤（已有：{steps}）", "unknown step {step!r} (steps: {steps})"),
+        "step_givens": (
+            "步骤 {step!r} 需要 {needs}，还可以接受 {optional}；缺少 {missing}，多出 {extra}",
+            "step {step!r} needs {needs}, may take {optional}; missing {missing}, unexpected {extra}",
+        ),
+        "given_not_real": (
+            "{name} 必须是实数数组，得到的是 {type}，dtype 为 {dtype}",
+            "{name} must be an array of real numbers, got {type} of dtype {dtype}",
+        ),
+        "given_few_axes": (
+            "{name} 至少要有 2 个维度（行 × 特征），得到的形状是 {shape}",
+            "{name} must have at least 2 axes (rows × features), got shape {shape}",
+        ),
+        "given_mask": (
+            "mask 必须是布尔数组（True = 可以关注），得到的是 dtype {dtype}",
+            "mask must be boolean (True = may attend), got dtype {dtype}",
+        ),
+        "given_d_k": ("d_k 必须是正数，得到的是 {got!r}", "d_k must be a positive number, got {got!r}"),
+        "given_scaled": ("scaled 必须是 True 或 False，得到的是 {got!r}", "scaled must be True or False, got {got!r}"),
+        "given_n": ("n 必须是正整数，得到的是 {got!r}", "n must be a positive integer, got {got!r}"),
+        "given_name": (
+            "name 必须是字符串，例如 'Q'，得到的是 {got!r}",
+            "name must be a string such as 'Q', got {got!r}",
+        ),
+        # ---------------------------------------------------------------- tasks, check() and progress()
+        "no_task": ("没有编号为 {task_id!r} 的题目；已有的编号：{ids}", "no task {task_id!r}; the tasks are {ids}"),
+        "no_exercise": (
+            "没有名为 {exercise!r} 的练习；已有：{names}",
+            "no exercise {exercise!r}; the exercises are {names}",
+        ),
+        "no_variable": (
+            "还没有变量 {var}：运行上面的答案格子（把 ... 换成你的答案）。",
+            "there is no variable {var} yet: run the answer cell above (replace ... with your answer).",
+        ),
+        "check_failed": (
+            "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
+            "{task_id} ❌ the check itself failed ({error}); please tell your teacher.",
+        ),
+        "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
+        "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
+    }
+)

@@ -74,12 +74,14 @@ _LINK = re.compile(r"(\]\()([^)\s#]+)")
 
 def rebase_links(text, src_dir, out_dir):
     """Markdown ``text`` written in ``src_dir`` with its relative links made to work from ``out_dir``."""
+
     def fix(match):
         link = match.group(2)
         if re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", link) or link.startswith("/"):
             return match.group(0)  # a URL or an absolute path
         target = os.path.relpath(Path(src_dir, link).resolve(), Path(out_dir).resolve())
         return match.group(1) + Path(target).as_posix()
+
     return _LINK.sub(fix, text)
 
 
@@ -97,8 +99,9 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
             cell.execution_count = None
             cell.metadata.pop("execution", None)
         elif has_solution(cell.source) or END in cell.source:
-            raise MarkerError(f"cell {index} is a {cell.cell_type} cell with solution markers; "
-                              f"only code cells may hold solutions.")
+            raise MarkerError(
+                f"cell {index} is a {cell.cell_type} cell with solution markers; only code cells may hold solutions."
+            )
         elif cell.cell_type == "markdown" and src_dir is not None and out_dir is not None:
             cell.source = rebase_links(cell.source, src_dir, out_dir)
         cells.append(cell)
@@ -114,15 +117,25 @@ def execute(nb, cwd, timeout=120):
     the later text above it."""
     from nbclient import NotebookClient
 
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, store_widget_state=False,
-                   resources={"metadata": {"path": str(cwd)}}).execute(stderr=subprocess.DEVNULL)
+    NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,
+        store_widget_state=False,
+        resources={"metadata": {"path": str(cwd)}},
+    ).execute(stderr=subprocess.DEVNULL)
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         merged = []
         for out in cell.get("outputs", []):
-            if merged and out.output_type == "stream" and merged[-1].output_type == "stream" \
-                    and merged[-1].name == out.name:
+            if (
+                merged
+                and out.output_type == "stream"
+                and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name
+            ):
                 merged[-1].text += out.text
             else:
                 merged.append(out)
@@ -155,24 +168,37 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="attn-student",
         description="Make student exercise notebooks from teacher versions: each region between "
-                    f"'{BEGIN}' and '{END}' is removed (the placeholder line above it stays), "
-                    f"'{TEACHER_ONLY}' cells are dropped, and the result is executed.")
-    parser.add_argument("teacher", nargs="*", type=Path,
-                        help="teacher notebooks (default: every ex*.ipynb in each edition's exercises/teacher/ "
-                             "under --notebooks)")
-    parser.add_argument("--notebooks", type=Path, default=Path("notebooks"),
-                        help="the notebooks folder whose teacher versions to convert when none are named "
-                             "(default: ./notebooks)")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="output folder (default: the folder above each notebook's teacher/ folder)")
+        f"'{BEGIN}' and '{END}' is removed (the placeholder line above it stays), "
+        f"'{TEACHER_ONLY}' cells are dropped, and the result is executed.",
+    )
+    parser.add_argument(
+        "teacher",
+        nargs="*",
+        type=Path,
+        help="teacher notebooks (default: every ex*.ipynb in each edition's exercises/teacher/ under --notebooks)",
+    )
+    parser.add_argument(
+        "--notebooks",
+        type=Path,
+        default=Path("notebooks"),
+        help="the notebooks folder whose teacher versions to convert when none are named (default: ./notebooks)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder (default: the folder above each notebook's teacher/ folder)",
+    )
     parser.add_argument("--no-execute", action="store_true", help="write the notebooks without running them")
     args = parser.parse_args(argv)
 
     folders = [folder / TEACHER_FOLDER for folder in edition_dirs(args.notebooks).values()]
     paths = args.teacher or [p for folder in folders for p in teacher_notebooks(folder)]
     if not paths:
-        parser.error(f"no teacher notebooks given and none found in {' or '.join(map(str, folders))} "
-                     f"(run this in the repository's folder, or give --notebooks)")
+        parser.error(
+            f"no teacher notebooks given and none found in {' or '.join(map(str, folders))} "
+            f"(run this in the repository's folder, or give --notebooks)"
+        )
     for path in paths:
         if not path.is_file():
             parser.error(f"{path}: no such file")

@@ -30,7 +30,7 @@ def _rand(seed, shape, scale=1.0, decimals=1):
 def _decimals(a):
     """The fewest decimals (at most 6) that write every entry of ``a`` exactly."""
     for k in range(7):
-        scaled = np.asarray(a, dtype=np.float64) * 10.0 ** k
+        scaled = np.asarray(a, dtype=np.float64) * 10.0**k
         if np.all(np.abs(scaled - np.rint(scaled)) < 1e-6):
             return k
     raise ValueError("expected short decimals (at most 6 places)")
@@ -40,15 +40,15 @@ def exact_matmul(a, b):
     """``a @ b`` for arrays of short decimals, computed exactly: integer products and sums (numpy's integer
     matmul, no BLAS), then one division by a power of ten. The same bytes on every machine."""
     da, db = _decimals(a), _decimals(b)
-    ia = np.rint(np.asarray(a, dtype=np.float64) * 10.0 ** da).astype(np.int64)
-    ib = np.rint(np.asarray(b, dtype=np.float64) * 10.0 ** db).astype(np.int64)
+    ia = np.rint(np.asarray(a, dtype=np.float64) * 10.0**da).astype(np.int64)
+    ib = np.rint(np.asarray(b, dtype=np.float64) * 10.0**db).astype(np.int64)
     return (ia @ ib) / 10.0 ** (da + db)
 
 
 def _rounded(x, decimals, margin=1e-9):
     """``x`` rounded to ``decimals``, refusing (ValueError) any entry within ``margin`` (in units of the
     last decimal) of a rounding boundary, where a last-bit difference between machines could flip it."""
-    scaled = np.asarray(x, dtype=np.float64) * 10.0 ** decimals
+    scaled = np.asarray(x, dtype=np.float64) * 10.0**decimals
     if np.any(np.abs(np.abs(scaled - np.floor(scaled)) - 0.5) < margin):
         raise ValueError(f"a value sits on a rounding boundary at {decimals} decimals; choose other data")
     return np.round(x, decimals)
@@ -71,24 +71,27 @@ def four_word_pool():
     ex = four_words()
     Q, K, V = (exact_matmul(ex.X, W) for W in (ex.W_q, ex.W_k, ex.W_v))
     S = exact_matmul(Q, K.T) / np.sqrt(3.0)
-    return {"X": ex.X, "W_q": ex.W_q, "W_k": ex.W_k, "W_v": ex.W_v, "Q": Q, "K": K, "V": V, "S": S,
-            "A": _weights(S)}
+    return {"X": ex.X, "W_q": ex.W_q, "W_k": ex.W_k, "W_v": ex.W_v, "Q": Q, "K": K, "V": V, "S": S, "A": _weights(S)}
 
 
 def four_word_inputs(*names):
     """A builder of inputs taken from the four-word example's pool, e.g. ``four_word_inputs("Q", "K")``."""
+
     def build():
         pool = four_word_pool()
         return {name: np.array(pool[name]) for name in names}
+
     return build
 
 
 def fresh(seed, **shapes):
     """A builder of inputs drawn from ``np.random.default_rng(seed)``, one array per keyword, in order
     (numbers with one decimal): ``fresh(202, Q_new=(3, 4), K_new=(5, 4))``."""
+
     def build():
         rng = np.random.default_rng(seed)
         return {name: np.round(rng.normal(0.0, 1.0, size=shape), 1) for name, shape in shapes.items()}
+
     return build
 
 

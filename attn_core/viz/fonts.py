@@ -2,7 +2,7 @@
 
 Without a CJK font matplotlib draws every hanzi as a box (with a "Glyph ... missing" warning).
 ``setup()`` (called when ``attn_core.viz.plots`` is imported) uses an installed Simplified-Chinese
-font when there is one, otherwise the subset of Noto Sans SC shipped in ``attn_core/fonts/``
+font when there is one, otherwise the subset of Noto Sans SC shipped in ``attn_core/viz/fonts/``
 (GB2312 + punctuation, SIL OFL 1.1). It sets ``font.family`` to [that family, "DejaVu Sans"]:
 DejaVu Sans supplies the few symbols the CJK font lacks (ᵀ, ⁰, ...). The minus sign stays U+2212.
 
@@ -22,9 +22,19 @@ ENV_VAR = "ATTN_CORE_BUNDLED_FONT"
 
 # Installed fonts, best first: Simplified-Chinese forms, then common system fonts per OS.
 PREFERRED_FAMILIES = (
-    "Noto Sans CJK SC", "Source Han Sans SC", "Source Han Sans CN", "Noto Sans SC",
-    "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "Heiti SC", "STHeiti",
-    "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "SimHei", "Droid Sans Fallback",
+    "Noto Sans CJK SC",
+    "Source Han Sans SC",
+    "Source Han Sans CN",
+    "Noto Sans SC",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "Heiti SC",
+    "STHeiti",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "SimHei",
+    "Droid Sans Fallback",
 )
 
 # Where those fonts usually live. matplotlib's font cache misses fonts installed after it was
@@ -46,8 +56,10 @@ SYSTEM_FONT_FILES = (
 )
 
 # For HTML/SVG drawn by the browser (explorers, tables): common CJK system fonts, then sans-serif.
-CSS_FAMILY = ('"Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", "Hiragino Sans GB", '
-              '"Microsoft YaHei", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "SimHei", sans-serif')
+CSS_FAMILY = (
+    '"Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", "Hiragino Sans GB", '
+    '"Microsoft YaHei", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "SimHei", sans-serif'
+)
 
 _PROBE = "我喜欢学习语言，注意力"  # a font must have all of these to be chosen
 _family = None

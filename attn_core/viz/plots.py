@@ -26,9 +26,17 @@ TOKEN_SIZE, ANNOTATION_SIZE = 14, 13
 MAX_WIDTH = 10.5  # inches: at 100 dpi a notebook shows the figure unscaled, so text keeps its size
 
 STYLE = {
-    "font.size": 13, "axes.titlesize": 16, "axes.labelsize": 14, "xtick.labelsize": 13, "ytick.labelsize": 13,
-    "legend.fontsize": 13, "legend.title_fontsize": 13, "figure.titlesize": 18,
-    "image.cmap": "viridis", "axes.spines.top": False, "axes.spines.right": False,
+    "font.size": 13,
+    "axes.titlesize": 16,
+    "axes.labelsize": 14,
+    "xtick.labelsize": 13,
+    "ytick.labelsize": 13,
+    "legend.fontsize": 13,
+    "legend.title_fontsize": 13,
+    "figure.titlesize": 18,
+    "image.cmap": "viridis",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
     "axes.prop_cycle": mpl.cycler(color=PALETTE),
 }
 
@@ -43,6 +51,7 @@ apply_style()
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _array(x, name, ndim, allow_neg_inf=True):
     """A float copy of ``x`` (the caller's array is never touched) with a clear error if it does not fit."""
@@ -79,7 +88,6 @@ def _contrast(rgba):
     return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
 
 
-
 def _axes(ax, figsize):
     if ax is not None:
         return ax.figure, ax
@@ -101,8 +109,13 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, cmap, vmin, vmax, annotate, f
                 colour = "black" if masked[i, j] else _contrast(cmap(im.norm(M[i, j])))
                 ax.text(j, i, _fmt(M[i, j], fmt), ha="center", va="center", color=colour, fontsize=size)
     rotate = max(map(display_width, col_labels), default=0) > 6
-    ax.set_xticks(range(n_k), labels=col_labels, fontsize=token_size,
-                  rotation=45 if rotate else 0, ha="right" if rotate else "center")
+    ax.set_xticks(
+        range(n_k),
+        labels=col_labels,
+        fontsize=token_size,
+        rotation=45 if rotate else 0,
+        ha="right" if rotate else "center",
+    )
     ax.set_yticks(range(n_q), labels=row_labels, fontsize=token_size)
     ax.set_xticks(np.arange(n_k + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(n_q + 1) - 0.5, minor=True)
@@ -124,8 +137,22 @@ def _range(Ms, vmin, vmax):
 
 # ---------------------------------------------------------------- figures
 
-def heatmap(M, row_labels, col_labels, *, ax=None, title=None, annotate=True, fmt="{:.2f}", cmap=None,
-            vmin=None, vmax=None, row_title=None, col_title=None):
+
+def heatmap(
+    M,
+    row_labels,
+    col_labels,
+    *,
+    ax=None,
+    title=None,
+    annotate=True,
+    fmt="{:.2f}",
+    cmap=None,
+    vmin=None,
+    vmax=None,
+    row_title=None,
+    col_title=None,
+):
     """A score or weight matrix (n_q × n_k; rectangular for cross-attention) with the tokens on the axes.
     Row i = who asks, column j = who is asked. −∞ entries (masked scores) are grey, hatched and marked −∞."""
     M = _array(M, "M", 2)
@@ -135,8 +162,9 @@ def heatmap(M, row_labels, col_labels, *, ax=None, title=None, annotate=True, fm
     fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), min(8.5, max(4.0, 1.8 + 0.7 * n_q))))
     vmin, vmax = _range([M], vmin, vmax)
     size = ANNOTATION_SIZE if n_k <= 8 else 12
-    im = _draw_matrix(ax, M, row_labels, col_labels, cmap=cmap, vmin=vmin, vmax=vmax, annotate=annotate,
-                      fmt=fmt, size=size)
+    im = _draw_matrix(
+        ax, M, row_labels, col_labels, cmap=cmap, vmin=vmin, vmax=vmax, annotate=annotate, fmt=fmt, size=size
+    )
     ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
     ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
     if title:
@@ -145,8 +173,9 @@ def heatmap(M, row_labels, col_labels, *, ax=None, title=None, annotate=True, fm
     return fig
 
 
-def heatmaps(Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, vmin=0, vmax=1,
-             row_title=None, col_title=None):
+def heatmaps(
+    Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, vmin=0, vmax=1, row_title=None, col_title=None
+):
     """Several small heatmaps side by side on one colour scale (e.g. one per attention head);
     ``vmin=None`` / ``vmax=None`` take the range of all the matrices."""
     Ms = [_array(M, f"Ms[{k}]", 2) for k, M in enumerate(Ms)]
@@ -163,16 +192,25 @@ def heatmaps(Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, v
     nrows = math.ceil(len(Ms) / ncols)
     panel = min(max(2.6, 0.55 * n_k + 1.0), (MAX_WIDTH - 1.2) / ncols)
     height = nrows * (panel * max(0.4, n_q / n_k) + 0.6) + (0.6 if suptitle else 0.2)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(panel * ncols + 1.2, height), layout="constrained",
-                             squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(panel * ncols + 1.2, height), layout="constrained", squeeze=False)
     vmin, vmax = _range(Ms, vmin, vmax)
     cell = panel / n_k  # inches per cell: small cells get smaller text and no numbers
-    for ax in axes.flat[len(Ms):]:
+    for ax in axes.flat[len(Ms) :]:
         ax.remove()
-    for k, ax in enumerate(axes.flat[:len(Ms)]):
-        im = _draw_matrix(ax, Ms[k], row_labels, col_labels, cmap=None, vmin=vmin, vmax=vmax,
-                          annotate=n_q * n_k <= 36 and cell >= 0.5, fmt="{:.2f}", size=12,
-                          token_size=TOKEN_SIZE if cell >= 0.55 else 12)
+    for k, ax in enumerate(axes.flat[: len(Ms)]):
+        im = _draw_matrix(
+            ax,
+            Ms[k],
+            row_labels,
+            col_labels,
+            cmap=None,
+            vmin=vmin,
+            vmax=vmax,
+            annotate=n_q * n_k <= 36 and cell >= 0.5,
+            fmt="{:.2f}",
+            size=12,
+            token_size=TOKEN_SIZE if cell >= 0.55 else 12,
+        )
         ax.set_title(titles[k])
         if k % ncols:
             ax.set_yticklabels([])
@@ -180,7 +218,7 @@ def heatmaps(Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, v
             ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
         if k >= len(Ms) - ncols:
             ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
-    fig.colorbar(im, ax=list(axes.flat[:len(Ms)]), shrink=0.85)
+    fig.colorbar(im, ax=list(axes.flat[: len(Ms)]), shrink=0.85)
     if suptitle:
         fig.suptitle(suptitle)
     return fig
@@ -207,8 +245,15 @@ def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt=
     lo, hi = min(0.0, heights.min()), max(0.0, heights.max())
     pad = 0.15 * ((hi - lo) or 1.0)
     for i, (v, h) in enumerate(zip(values, heights)):
-        ax.text(i, h + (pad / 4 if h >= 0 else -pad / 4), _fmt(v, fmt), ha="center", va="bottom" if h >= 0 else "top",
-                fontsize=ANNOTATION_SIZE, color="dimgray" if not finite[i] else "black")
+        ax.text(
+            i,
+            h + (pad / 4 if h >= 0 else -pad / 4),
+            _fmt(v, fmt),
+            ha="center",
+            va="bottom" if h >= 0 else "top",
+            fontsize=ANNOTATION_SIZE,
+            color="dimgray" if not finite[i] else "black",
+        )
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylim(ylim if ylim is not None else (lo - pad if lo < 0 else 0, hi + pad))
     ax.set_xticks(range(values.size), labels=labels, fontsize=TOKEN_SIZE)
@@ -235,11 +280,17 @@ def dot_product_histograms(samples, *, bins=60):
         items.append((d_k, x))
     ncols = 2 if len(items) == 4 else min(len(items), 3)
     nrows = math.ceil(len(items) / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=((5.5, 9.5, MAX_WIDTH)[ncols - 1], 3.5 * nrows + 0.4), sharex=True,
-                             layout="constrained", squeeze=False)
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=((5.5, 9.5, MAX_WIDTH)[ncols - 1], 3.5 * nrows + 0.4),
+        sharex=True,
+        layout="constrained",
+        squeeze=False,
+    )
     everything = np.concatenate([x for _, x in items])
     edges = np.linspace(everything.min(), everything.max(), bins + 1)
-    for ax in axes.flat[len(items):]:
+    for ax in axes.flat[len(items) :]:
         ax.remove()
     for k, (ax, (d_k, x)) in enumerate(zip(axes.flat, items)):
         std = x.std()
@@ -247,9 +298,16 @@ def dot_product_histograms(samples, *, bins=60):
         for s in (-std, std):
             ax.axvline(s, color=HIGHLIGHT_COLOUR, linestyle="--", linewidth=1.5)
         ax.set_title(f"$d_k$ = {d_k:g}")
-        ax.text(0.03, 0.96, msg("plot_std") + f" = {std:.2f}\n" + r"$\sqrt{d_k}$" + f" = {math.sqrt(d_k):.2f}",
-                transform=ax.transAxes, va="top", fontsize=ANNOTATION_SIZE, linespacing=1.6,
-                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+        ax.text(
+            0.03,
+            0.96,
+            msg("plot_std") + f" = {std:.2f}\n" + r"$\sqrt{d_k}$" + f" = {math.sqrt(d_k):.2f}",
+            transform=ax.transAxes,
+            va="top",
+            fontsize=ANNOTATION_SIZE,
+            linespacing=1.6,
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+        )
         if k % ncols == 0:
             ax.set_ylabel(msg("plot_count"))
         if k >= len(items) - ncols:
@@ -266,8 +324,12 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
         raise ValueError(msg("plot_weights_rows", n=a.size, rows=V.shape[0], shape=V.shape))
     value_labels = _labels(value_labels, a.size, "value_labels", "value_rows")
     d_v = V.shape[1]
-    dim_labels = _labels(dim_labels if dim_labels is not None else [msg("plot_dimension", d=d) for d in range(d_v)],
-                         d_v, "dim_labels", "dimensions")
+    dim_labels = _labels(
+        dim_labels if dim_labels is not None else [msg("plot_dimension", d=d) for d in range(d_v)],
+        d_v,
+        "dim_labels",
+        "dimensions",
+    )
     C = a[:, None] * V
     O = C.sum(axis=0)
     colours = PALETTE if a.size <= len(PALETTE) else mpl.colormaps["viridis"](np.linspace(0, 0.95, a.size))
@@ -275,19 +337,25 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
     up, down = np.zeros(d_v), np.zeros(d_v)
     for j in range(a.size):
         bottom = np.where(C[j] >= 0, up, down)
-        ax.bar(range(d_v), C[j], bottom=bottom, width=0.6, color=colours[j], edgecolor="white", linewidth=0.8,
-               label=f"{_fmt(a[j], '{:.2f}')} × V[{value_labels[j]}]")
+        ax.bar(
+            range(d_v),
+            C[j],
+            bottom=bottom,
+            width=0.6,
+            color=colours[j],
+            edgecolor="white",
+            linewidth=0.8,
+            label=f"{_fmt(a[j], '{:.2f}')} × V[{value_labels[j]}]",
+        )
         up, down = np.where(C[j] >= 0, up + C[j], up), np.where(C[j] < 0, down + C[j], down)
-    ax.hlines(O, np.arange(d_v) - 0.4, np.arange(d_v) + 0.4, color="black", linewidth=3,
-              label=msg("plot_output"))
+    ax.hlines(O, np.arange(d_v) - 0.4, np.arange(d_v) + 0.4, color="black", linewidth=3, label=msg("plot_output"))
     for d in range(d_v):
         ax.text(d + 0.42, O[d], _fmt(O[d], "{:.2f}"), va="center", fontsize=ANNOTATION_SIZE)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(range(d_v), labels=dim_labels)
     ax.set_xlim(-0.6, d_v - 0.2)
     ax.set_ylabel(msg("plot_contribution"))
-    ax.set_title(title if title is not None
-                 else msg("plot_contributions_title"))
+    ax.set_title(title if title is not None else msg("plot_contributions_title"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     return fig
 

@@ -18,7 +18,7 @@ MIN_FONT = 14
 INK = "#222222"
 MUTED = "#666666"
 GRID = "#d0d0d0"
-BAR = "#31688e"          # viridis 0.35: dark enough for white text, distinct from the ghost outline
+BAR = "#31688e"  # viridis 0.35: dark enough for white text, distinct from the ghost outline
 GHOST = "#444444"
 MASKED = "#e3e3e3"
 HIGHLIGHT = "#000000"
@@ -26,9 +26,31 @@ ERROR = "#b00020"
 
 # viridis sampled at 0, 1/16, ..., 1 (matplotlib's table); linear interpolation in between is
 # indistinguishable on screen and keeps matplotlib out of the update path.
-_VIRIDIS = np.array([[int(h[i:i + 2], 16) for i in (1, 3, 5)] for h in (
-    "#440154", "#48186a", "#472d7b", "#424086", "#3b528b", "#33638d", "#2c728e", "#26828e", "#21918c",
-    "#1fa088", "#28ae80", "#3fbc73", "#5ec962", "#84d44b", "#addc30", "#d8e219", "#fde725")], dtype=float)
+_VIRIDIS = np.array(
+    [
+        [int(h[i : i + 2], 16) for i in (1, 3, 5)]
+        for h in (
+            "#440154",
+            "#48186a",
+            "#472d7b",
+            "#424086",
+            "#3b528b",
+            "#33638d",
+            "#2c728e",
+            "#26828e",
+            "#21918c",
+            "#1fa088",
+            "#28ae80",
+            "#3fbc73",
+            "#5ec962",
+            "#84d44b",
+            "#addc30",
+            "#d8e219",
+            "#fde725",
+        )
+    ],
+    dtype=float,
+)
 
 
 def fmt(x, digits=2):
@@ -105,17 +127,36 @@ class Svg:
 
     def render(self):
         self.width, self.height = int(round(self.width)), int(round(self.height))
-        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
-                f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT_FAMILY}" role="img" '
-                f'style="max-width:100%;height:auto;background:#ffffff">')
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+            f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT_FAMILY}" role="img" '
+            f'style="max-width:100%;height:auto;background:#ffffff">'
+        )
         title = f"<title>{esc(self.title)}</title>" if self.title else ""
         return head + title + "".join(self.parts) + "</svg>"
 
 
 # ---------------------------------------------------------------- components
 
-def bars(svg, x, y, values, labels, *, width, height, ghost=None, sublabels=None, title="",
-         vmin=0.0, vmax=1.0, ticks=(0.0, 0.5, 1.0), colors=None, ghost_label=None):
+
+def bars(
+    svg,
+    x,
+    y,
+    values,
+    labels,
+    *,
+    width,
+    height,
+    ghost=None,
+    sublabels=None,
+    title="",
+    vmin=0.0,
+    vmax=1.0,
+    ticks=(0.0, 0.5, 1.0),
+    colors=None,
+    ghost_label=None,
+):
     """Vertical bars at (x, y) inside a width × height box (title and labels included).
 
     ``ghost`` draws a dashed outline at another set of values (e.g. the default setting);
@@ -164,8 +205,24 @@ def bars(svg, x, y, values, labels, *, width, height, ghost=None, sublabels=None
         svg.text(lx + 28, y + 20, ghost_label, size=14, fill=MUTED)
 
 
-def heatmap(svg, x, y, A, rows, cols, *, cell=56, title="", row_title="", col_title="", highlight_row=None,
-            masked=None, muted_rows=(), muted_cols=(), row_label_w=None):
+def heatmap(
+    svg,
+    x,
+    y,
+    A,
+    rows,
+    cols,
+    *,
+    cell=56,
+    title="",
+    row_title="",
+    col_title="",
+    highlight_row=None,
+    masked=None,
+    muted_rows=(),
+    muted_cols=(),
+    row_label_w=None,
+):
     """Weights A (n_q × n_k) as coloured cells with their values; rows = queries, columns = keys.
 
     Colour scale is fixed to [0, 1] (viridis) so pictures stay comparable while sliders move.
@@ -185,12 +242,24 @@ def heatmap(svg, x, y, A, rows, cols, *, cell=56, title="", row_title="", col_ti
     svg.text(gx - 8, ty + 44, row_title + " ↓", size=15, fill=MUTED, anchor="end")
     gy = ty + 52 + 10
     for j, c in enumerate(cols):
-        svg.text(gx + cell * (j + 0.5), gy - 8, c, size=16 if cell >= 44 else 14, anchor="middle",
-                 fill=MUTED if j in muted_cols else INK)
+        svg.text(
+            gx + cell * (j + 0.5),
+            gy - 8,
+            c,
+            size=16 if cell >= 44 else 14,
+            anchor="middle",
+            fill=MUTED if j in muted_cols else INK,
+        )
     for i in range(n_q):
         cy = gy + cell * i
-        svg.text(gx - 8, cy + cell / 2 + 6, rows[i], size=16 if cell >= 44 else 14, anchor="end",
-                 fill=MUTED if i in muted_rows else INK)
+        svg.text(
+            gx - 8,
+            cy + cell / 2 + 6,
+            rows[i],
+            size=16 if cell >= 44 else 14,
+            anchor="end",
+            fill=MUTED if i in muted_rows else INK,
+        )
         for j in range(n_k):
             cx = gx + cell * j
             if masked is not None and not masked[i, j]:
@@ -239,6 +308,12 @@ def table(svg, x, y, rows, col_x, *, header=True, size=15, line_h=22):
     """Rows of text cells at the given column offsets; the first row bold when ``header``."""
     for r, cells in enumerate(rows):
         for c, cell in enumerate(cells):
-            svg.text(x + col_x[c], y + line_h * (r + 1), cell, size=size, bold=header and r == 0,
-                     fill=INK if (r == 0 or c != len(cells) - 1) else MUTED)
+            svg.text(
+                x + col_x[c],
+                y + line_h * (r + 1),
+                cell,
+                size=size,
+                bold=header and r == 0,
+                fill=INK if (r == 0 or c != len(cells) - 1) else MUTED,
+            )
     return line_h * len(rows) + 6

@@ -20,15 +20,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 # User settings for the test server: render every cell (no windowing, so every output is in the DOM),
 # no news toast, no update check, no autosave (the copy is thrown away anyway).
 SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
-                                                                        "checkForUpdates": False},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
 }
 
@@ -55,14 +61,25 @@ class Lab:
             path = settings / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(value))
-        env = dict(os.environ,
-                   JUPYTERLAB_SETTINGS_DIR=str(settings),
-                   JUPYTERLAB_WORKSPACES_DIR=str(self.tmp / "workspaces"),
-                   JUPYTER_RUNTIME_DIR=str(self.tmp / "runtime"),
-                   JUPYTER_CONFIG_DIR=str(self.tmp / "config"))
-        cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
-               f"--port={self.port}", f"--IdentityProvider.token={self.token}",
-               f"--ServerApp.root_dir={self.root}", "--ServerApp.port_retries=0"]
+        env = dict(
+            os.environ,
+            JUPYTERLAB_SETTINGS_DIR=str(settings),
+            JUPYTERLAB_WORKSPACES_DIR=str(self.tmp / "workspaces"),
+            JUPYTER_RUNTIME_DIR=str(self.tmp / "runtime"),
+            JUPYTER_CONFIG_DIR=str(self.tmp / "config"),
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root}",
+            "--ServerApp.port_retries=0",
+        ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
         self.log = open(self.tmp / "server.log", "w")
@@ -80,8 +97,7 @@ class Lab:
         raise RuntimeError("jupyter lab did not start within 60 s")
 
     def url(self, nb_path, workspace):
-        return (f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}/tree/{nb_path}"
-                f"?reset&token={self.token}")
+        return f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}/tree/{nb_path}?reset&token={self.token}"
 
     def __exit__(self, *exc):
         if self.proc and self.proc.poll() is None:

@@ -49,6 +49,7 @@ STEPS = tuple(STEP_TABLE)  # the names of the steps, in the table's order
 class Diagnosis:
     """One checked answer: ``ok``, ``code`` ("ok", "not_attempted", "wrong_shape", "unscaled", …),
     ``message`` (learner-facing, in the current language) and the ``step`` checked."""
+
     ok: bool
     code: str
     message: str
@@ -90,9 +91,19 @@ def _diagnose(name, answer, given):
     missing = [k for k in step.needs if k not in given]
     extra = [k for k in given if k not in step.needs + step.optional + LABELS]
     if missing or extra:
-        return _verdict("bad_task", name, "bad_task", e=msg(
-            "step_givens", step=name, needs=list(step.needs), optional=list(step.optional), missing=missing,
-            extra=extra))
+        return _verdict(
+            "bad_task",
+            name,
+            "bad_task",
+            e=msg(
+                "step_givens",
+                step=name,
+                needs=list(step.needs),
+                optional=list(step.optional),
+                missing=missing,
+                extra=extra,
+            ),
+        )
     try:
         g = step.givens(given)
     except Exception as e:  # givens attn_core rejects: the exercise author's bug
@@ -119,8 +130,13 @@ def _judge(name, step, g, answer):
     if step.answer.finite:  # −∞ only where the right answer has it (masked scores)
         bad = np.isnan(a) | np.isposinf(a) | (np.isneginf(a) & ~np.isneginf(g.expected).any())
         if bad.any():
-            return verdict("not_finite", "not_finite", count=int(bad.sum()), hint=msg(step.finite_hint),
-                           where=where(np.argwhere(bad)[0], a.shape))
+            return verdict(
+                "not_finite",
+                "not_finite",
+                count=int(bad.sum()),
+                hint=msg(step.finite_hint),
+                where=where(np.argwhere(bad)[0], a.shape),
+            )
     if close(a, g.expected):
         return verdict("ok", "ok", shape=shape_text(a.shape))
     for mistake in step.mistakes:
@@ -129,16 +145,23 @@ def _judge(name, step, g, answer):
             lead = msg("because_of_weights") if mistake.via_weights else ""
             return Diagnosis(False, mistake.code, lead + msg(mistake.message, **labels), name)
     if a.shape != g.expected.shape:
-        return verdict("wrong_shape", "wrong_shape", expected=shape_text(g.expected.shape),
-                       got=shape_text(a.shape), axes=msg(step.axes), hint=msg(_shape_hint(step, g, a), **labels))
+        return verdict(
+            "wrong_shape",
+            "wrong_shape",
+            expected=shape_text(g.expected.shape),
+            got=shape_text(a.shape),
+            axes=msg(step.axes),
+            hint=msg(_shape_hint(step, g, a), **labels),
+        )
     for rule in step.rules:
         index = rule.broken_at(a, g)
         if index is not None:
             return verdict(rule.code, rule.message, where=where(index, a.shape))
     index = largest_difference(a, g.expected)
     row_and_column = dict(zip(("i", "j"), index[-2:]))  # none for a single number
-    return verdict("wrong_values", "wrong_values", where=where(index, a.shape),
-                   entry=msg(step.entry, **row_and_column, **labels))
+    return verdict(
+        "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
+    )
 
 
 def _shape_hint(step, g, a):

@@ -18,10 +18,11 @@ RTOL, ATOL = 1e-5, 1e-8
 class AnswerKind:
     """What a step takes as its answer: how it is read (``read(answer)`` -> (a copy as an array, or None
     when it is of the wrong kind; what the learner gave, for the message)) and how to say what it must be."""
+
     read: Callable[[object], tuple[np.ndarray | None, str]]
-    kind: str                 # message key: what the answer must be ("an array of numbers …")
-    type_hint: str | None     # message key: how to make one, said after a wrong type
-    finite: bool              # NaN and ∞ are wrong (numbers); a boolean array has none
+    kind: str  # message key: what the answer must be ("an array of numbers …")
+    type_hint: str | None  # message key: how to make one, said after a wrong type
+    finite: bool  # NaN and ∞ are wrong (numbers); a boolean array has none
 
 
 def read_numbers(answer):
@@ -72,6 +73,9 @@ def largest_difference(a, right):
     if a.dtype == bool:
         diff = (a != right).astype(float)
     else:
-        diff = np.where(np.isclose(a, right, rtol=RTOL, atol=tolerance(right)), -1.0,
-                        np.nan_to_num(np.abs(a - right), nan=np.inf, posinf=np.inf))
+        diff = np.where(
+            np.isclose(a, right, rtol=RTOL, atol=tolerance(right)),
+            -1.0,
+            np.nan_to_num(np.abs(a - right), nan=np.inf, posinf=np.inf),
+        )
     return tuple(int(i) for i in np.unravel_index(np.argmax(diff), a.shape))

@@ -17,6 +17,7 @@ LABELS = ("name", "tokens")  # taken by every step: they only label the messages
 class Stage(Enum):
     """How far along scaled dot-product attention a step's answer is. A mistake made on the way to the
     scores or the weights is carried on to it (softmax, then ·V): see ``mistakes``."""
+
     SCORES = "scores"
     WEIGHTS = "weights"
     OUTPUT = "output"
@@ -28,21 +29,22 @@ class Givens:
 
     ``d_k`` defaults to the width of Q (1 without Q), ``scaled`` to True (the scores steps fix it),
     ``tokens`` to ``()``: given, they name the rows and columns in the messages."""
+
     X: np.ndarray | None = None
     W: np.ndarray | None = None
     Q: np.ndarray | None = None
     K: np.ndarray | None = None
     V: np.ndarray | None = None
     A: np.ndarray | None = None
-    S: np.ndarray | None = None        # scores; −∞ marks a masked one
-    mask: np.ndarray | None = None     # boolean, True = may attend
+    S: np.ndarray | None = None  # scores; −∞ marks a masked one
+    mask: np.ndarray | None = None  # boolean, True = may attend
     d_k: float = 1.0
     scaled: bool = True
-    n: int | None = None               # the number of positions of a causal mask
-    name: str | None = None            # the learner's variable, e.g. "QKT_new" ("Q" also labels W_Q)
+    n: int | None = None  # the number of positions of a causal mask
+    name: str | None = None  # the learner's variable, e.g. "QKT_new" ("Q" also labels W_Q)
     tokens: tuple[str, ...] = ()
     # derived by the step (Step.givens)
-    stage: Stage | None = None         # None: the step is not one of scores → weights → output
+    stage: Stage | None = None  # None: the step is not one of scores → weights → output
     expected: np.ndarray | None = None  # the right answer, computed with attn_core
     unmasked: np.ndarray | None = None  # True where the answer is not masked out (a score that is not −∞,
     #                                     a weight that may be non-zero); None: no masked entry to check
@@ -63,8 +65,15 @@ def read_givens(given):
         raise ValueError(msg("given_n", got=n))
     if name is not None and not isinstance(name, str):
         raise TypeError(msg("given_name", got=name))
-    return Givens(**arrays, mask=mask, d_k=float(d_k), scaled=bool(scaled), n=n, name=name,
-                  tokens=() if tokens is None else tuple(str(t) for t in tokens))
+    return Givens(
+        **arrays,
+        mask=mask,
+        d_k=float(d_k),
+        scaled=bool(scaled),
+        n=n,
+        name=name,
+        tokens=() if tokens is None else tuple(str(t) for t in tokens),
+    )
 
 
 def _matrix(x, name):

@@ -88,8 +88,10 @@ def masked_weight_not_zero(a, g):
 
 def masked_score_not_minus_infinity(a, g):
     """A masked score other than −∞ (0, −1e9, …), in scores that are right everywhere else."""
-    if g.unmasked is None or not np.isclose(a[g.unmasked], g.expected[g.unmasked], rtol=RTOL,
-                                            atol=tolerance(g.expected)).all():
+    if (
+        g.unmasked is None
+        or not np.isclose(a[g.unmasked], g.expected[g.unmasked], rtol=RTOL, atol=tolerance(g.expected)).all()
+    ):
         return None
     bad = ~g.unmasked & ~np.isneginf(a)
     return tuple(np.argwhere(bad)[0]) if bad.any() else None

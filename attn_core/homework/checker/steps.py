@@ -21,6 +21,7 @@ from .givens import Givens, Stage, read_givens
 class Mistake:
     """A known mistake: its diagnosis code, the function that recomputes what it gives (``mistakes``) and
     the message key that says what is wrong, why, and the fix."""
+
     code: str
     makes: Callable[[Givens], np.ndarray | None]
     message: str
@@ -30,6 +31,7 @@ class Mistake:
 @dataclass(frozen=True)
 class ShapeHint:
     """A wrong shape a usual mistake produces (``shapes``) and the message key that names that mistake."""
+
     shape: Callable[[Givens], tuple | None]
     message: str
 
@@ -38,6 +40,7 @@ class ShapeHint:
 class Rule:
     """A rule every right answer keeps: its diagnosis code, the function that finds the first index that
     breaks it (``right``) and the message key (its {where} is that place)."""
+
     code: str
     broken_at: Callable[[np.ndarray, Givens], tuple | None]
     message: str
@@ -47,11 +50,12 @@ class Rule:
 class Step:
     """One checkable step. ``needs`` and ``optional`` name the givens it takes (besides ``name`` and
     ``tokens``, which every step takes), in the order its "bad_task" message lists them."""
+
     needs: tuple[str, ...]
     right_answer: Callable[[Givens], np.ndarray]
-    symbol: str                # what the answer is called when the task does not name it: "QKᵀ"
-    axes: str                  # message key: what the axes of the answer mean
-    entry: str                 # message key: what entry [i, j] is (said with wrong values)
+    symbol: str  # what the answer is called when the task does not name it: "QKᵀ"
+    axes: str  # message key: what the axes of the answer mean
+    entry: str  # message key: what entry [i, j] is (said with wrong values)
     optional: tuple[str, ...] = ()
     mistakes: tuple[Mistake, ...] = ()
     shape_hints: tuple[ShapeHint, ...] = ()
@@ -61,7 +65,7 @@ class Step:
     scaled: bool | None = None  # fixed by the step (scores: never, scaled_scores: always); None: given
     answer: AnswerKind = NUMBERS
     columns_are_keys: bool = True  # columns are key positions, named after the tokens if given
-    finite_hint: str = "finite"    # message key: why NaN or ∞ may have appeared
+    finite_hint: str = "finite"  # message key: why NaN or ∞ may have appeared
 
     def givens(self, given):
         """The Givens of a check of this step: read and validated, then the right answer and where it is
@@ -97,7 +101,11 @@ MASKING = (
 )
 SCORES_MISTAKES = (SCORES_TRANSPOSED, ANSWER_TRANSPOSED, *QK_AND_SCALING, *MASKING)
 WEIGHTS_MISTAKES = (
-    SCORES_TRANSPOSED, ANSWER_TRANSPOSED, *QK_AND_SCALING, *SOFTMAX, *MASKING,
+    SCORES_TRANSPOSED,
+    ANSWER_TRANSPOSED,
+    *QK_AND_SCALING,
+    *SOFTMAX,
+    *MASKING,
     Mistake("no_softmax", m.no_softmax, "no_softmax"),
     Mistake("no_softmax", m.no_softmax_nor_scaling, "no_softmax"),
 )
@@ -127,60 +135,131 @@ MASKED_SCORES_ARE_MINUS_INFINITY = Rule("wrong_mask", right.masked_score_not_min
 
 def _weights_step(needs, optional):
     """The weights A = softmax(QKᵀ/√d_k, masked): "weights" and "masked_weights" differ only in the givens."""
-    return Step(needs=needs, optional=optional, right_answer=right.weights, symbol="A", axes="axes_S",
-                entry="entry_A", mistakes=WEIGHTS_MISTAKES, shape_hints=SCORES_SHAPES,
-                rules=(MASKED_WEIGHTS_ARE_ZERO, ROWS_SUM_TO_1), unmasked=right.where_the_mask_allows,
-                stage=Stage.WEIGHTS, finite_hint="finite_A")
+    return Step(
+        needs=needs,
+        optional=optional,
+        right_answer=right.weights,
+        symbol="A",
+        axes="axes_S",
+        entry="entry_A",
+        mistakes=WEIGHTS_MISTAKES,
+        shape_hints=SCORES_SHAPES,
+        rules=(MASKED_WEIGHTS_ARE_ZERO, ROWS_SUM_TO_1),
+        unmasked=right.where_the_mask_allows,
+        stage=Stage.WEIGHTS,
+        finite_hint="finite_A",
+    )
 
 
 # ---------------------------------------------------------------- the steps
 
 STEP_TABLE = {
     "projection": Step(
-        needs=("X", "W"), right_answer=right.projection, symbol="XW", axes="axes_XW", entry="entry_XW",
-        mistakes=(Mistake("transposed", m.answer_transposed, "transposed_XW"),
-                  Mistake("weight_transposed", m.weight_transposed, "weight_transposed")),
-        shape_hints=(ShapeHint(shapes.transposed, "hint_transposed_XW"),
-                     ShapeHint(shapes.of_X_transposed, "hint_Xt"),
-                     ShapeHint(shapes.of_X, "hint_X_shape")),
-        columns_are_keys=False),
+        needs=("X", "W"),
+        right_answer=right.projection,
+        symbol="XW",
+        axes="axes_XW",
+        entry="entry_XW",
+        mistakes=(
+            Mistake("transposed", m.answer_transposed, "transposed_XW"),
+            Mistake("weight_transposed", m.weight_transposed, "weight_transposed"),
+        ),
+        shape_hints=(
+            ShapeHint(shapes.transposed, "hint_transposed_XW"),
+            ShapeHint(shapes.of_X_transposed, "hint_Xt"),
+            ShapeHint(shapes.of_X, "hint_X_shape"),
+        ),
+        columns_are_keys=False,
+    ),
     "scores": Step(
-        needs=("Q", "K"), optional=("mask",), right_answer=right.scores, symbol="QKᵀ", axes="axes_S",
-        entry="entry_QKT", mistakes=SCORES_MISTAKES, shape_hints=SCORES_SHAPES,
-        rules=(MASKED_SCORES_ARE_MINUS_INFINITY,), unmasked=right.where_the_mask_allows, stage=Stage.SCORES,
-        scaled=False),
+        needs=("Q", "K"),
+        optional=("mask",),
+        right_answer=right.scores,
+        symbol="QKᵀ",
+        axes="axes_S",
+        entry="entry_QKT",
+        mistakes=SCORES_MISTAKES,
+        shape_hints=SCORES_SHAPES,
+        rules=(MASKED_SCORES_ARE_MINUS_INFINITY,),
+        unmasked=right.where_the_mask_allows,
+        stage=Stage.SCORES,
+        scaled=False,
+    ),
     "scaled_scores": Step(
-        needs=("Q", "K"), optional=("d_k", "mask"), right_answer=right.scores, symbol="S", axes="axes_S",
-        entry="entry_S", mistakes=SCORES_MISTAKES, shape_hints=SCORES_SHAPES,
-        rules=(MASKED_SCORES_ARE_MINUS_INFINITY,), unmasked=right.where_the_mask_allows, stage=Stage.SCORES,
-        scaled=True),
+        needs=("Q", "K"),
+        optional=("d_k", "mask"),
+        right_answer=right.scores,
+        symbol="S",
+        axes="axes_S",
+        entry="entry_S",
+        mistakes=SCORES_MISTAKES,
+        shape_hints=SCORES_SHAPES,
+        rules=(MASKED_SCORES_ARE_MINUS_INFINITY,),
+        unmasked=right.where_the_mask_allows,
+        stage=Stage.SCORES,
+        scaled=True,
+    ),
     "softmax": Step(
-        needs=("S",), right_answer=right.softmax_of_given_scores, symbol="A", axes="axes_S", entry="entry_A",
-        mistakes=(Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
-                  ANSWER_TRANSPOSED,
-                  Mistake("no_softmax", m.no_softmax, "no_softmax")),
+        needs=("S",),
+        right_answer=right.softmax_of_given_scores,
+        symbol="A",
+        axes="axes_S",
+        entry="entry_A",
+        mistakes=(
+            Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
+            ANSWER_TRANSPOSED,
+            Mistake("no_softmax", m.no_softmax, "no_softmax"),
+        ),
         shape_hints=(ShapeHint(shapes.transposed, "hint_transposed_S"),),
-        rules=(MASKED_WEIGHTS_ARE_ZERO, ROWS_SUM_TO_1), unmasked=right.where_scores_are_finite,
-        stage=Stage.WEIGHTS, finite_hint="finite_A"),
+        rules=(MASKED_WEIGHTS_ARE_ZERO, ROWS_SUM_TO_1),
+        unmasked=right.where_scores_are_finite,
+        stage=Stage.WEIGHTS,
+        finite_hint="finite_A",
+    ),
     "weights": _weights_step(needs=("Q", "K"), optional=("mask", "d_k", "scaled")),
     "masked_weights": _weights_step(needs=("Q", "K", "mask"), optional=("d_k", "scaled")),
     "weighted_sum": Step(
-        needs=("A", "V"), optional=("K", "S"), right_answer=right.weighted_sum_of_given_weights, symbol="O",
-        axes="axes_O", entry="entry_O",
-        mistakes=(Mistake("transposed", m.answer_transposed, "transposed_O"),
-                  Mistake("transposed", m.weights_transposed, "transposed_A"),
-                  Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
-                  Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores")),
-        shape_hints=OUTPUT_SHAPES, stage=Stage.OUTPUT, columns_are_keys=False),
+        needs=("A", "V"),
+        optional=("K", "S"),
+        right_answer=right.weighted_sum_of_given_weights,
+        symbol="O",
+        axes="axes_O",
+        entry="entry_O",
+        mistakes=(
+            Mistake("transposed", m.answer_transposed, "transposed_O"),
+            Mistake("transposed", m.weights_transposed, "transposed_A"),
+            Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
+            Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores"),
+        ),
+        shape_hints=OUTPUT_SHAPES,
+        stage=Stage.OUTPUT,
+        columns_are_keys=False,
+    ),
     "output": Step(
-        needs=("Q", "K", "V"), optional=("mask", "d_k", "scaled"), right_answer=right.output, symbol="O",
-        axes="axes_O", entry="entry_O", mistakes=OUTPUT_MISTAKES, shape_hints=OUTPUT_SHAPES,
-        stage=Stage.OUTPUT, columns_are_keys=False, finite_hint="finite_A"),
+        needs=("Q", "K", "V"),
+        optional=("mask", "d_k", "scaled"),
+        right_answer=right.output,
+        symbol="O",
+        axes="axes_O",
+        entry="entry_O",
+        mistakes=OUTPUT_MISTAKES,
+        shape_hints=OUTPUT_SHAPES,
+        stage=Stage.OUTPUT,
+        columns_are_keys=False,
+        finite_hint="finite_A",
+    ),
     "causal_mask": Step(
-        needs=("n",), right_answer=right.causal_mask, symbol="mask", axes="axes_mask", entry="entry_mask",
-        mistakes=(Mistake("mask_inverted", m.causal_mask_inverted, "causal_inverted"),
-                  Mistake("mask_upper", m.upper_triangle, "causal_upper"),
-                  Mistake("mask_no_diagonal", m.diagonal_left_out, "causal_no_diagonal"),
-                  Mistake("mask_all_true", m.all_true, "causal_all_true")),
-        answer=BOOLEANS),
+        needs=("n",),
+        right_answer=right.causal_mask,
+        symbol="mask",
+        axes="axes_mask",
+        entry="entry_mask",
+        mistakes=(
+            Mistake("mask_inverted", m.causal_mask_inverted, "causal_inverted"),
+            Mistake("mask_upper", m.upper_triangle, "causal_upper"),
+            Mistake("mask_no_diagonal", m.diagonal_left_out, "causal_no_diagonal"),
+            Mistake("mask_all_true", m.all_true, "causal_all_true"),
+        ),
+        answer=BOOLEANS,
+    ),
 }

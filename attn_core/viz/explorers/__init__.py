@@ -37,5 +37,15 @@ from .keys import key_explorer
 from .masks import mask_explorer
 from .pipeline import PIPELINE_DK, pipeline_explorer
 
-__all__ = ["Explorer", "dk_explorer", "key_explorer", "pipeline_explorer", "mask_explorer", "head_explorer",
-           "DK_OPTIONS", "PIPELINE_DK", "KEY_MULT", "HEAD_W_SCALE"]
+__all__ = [
+    "Explorer",
+    "dk_explorer",
+    "key_explorer",
+    "pipeline_explorer",
+    "mask_explorer",
+    "head_explorer",
+    "DK_OPTIONS",
+    "PIPELINE_DK",
+    "KEY_MULT",
+    "HEAD_W_SCALE",
+]

@@ -19,15 +19,15 @@ from .. import svg as draw
 from ..messages import msg
 
 # ---------------------------------------------------------------- layout shared by every picture (px)
-MARGIN = 10             # left edge of the heading and of the first panel
-HEADING_BASELINE = 24   # the bold line on top that says what is shown
+MARGIN = 10  # left edge of the heading and of the first panel
+HEADING_BASELINE = 24  # the bold line on top that says what is shown
 HEADING_SIZE = 18
-PANELS_TOP = 40         # panels start under the heading
-PANEL_TITLE_SIZE = 17   # as svg.bars and svg.heatmap title their panels
+PANELS_TOP = 40  # panels start under the heading
+PANEL_TITLE_SIZE = 17  # as svg.bars and svg.heatmap title their panels
 
 TEXT_STYLE = f"font-family:{draw.FONT_FAMILY};font-size:16px;line-height:1.5"  # readouts and error line
-NOTE_SIZE = "14px"      # the static-picture note
-FADED_OPACITY = 0.3     # the last good picture while a setting cannot be computed
+NOTE_SIZE = "14px"  # the static-picture note
+FADED_OPACITY = 0.3  # the last good picture while a setting cannot be computed
 
 # ---------------------------------------------------------------- controls
 SLIDER_WIDTH = "420px"
@@ -38,6 +38,7 @@ KEY_MULT = dict(min=0.0, max=3.0, step=0.1, value=1.0)  # a key slider multiplie
 
 class Box(NamedTuple):
     """A panel's place in the picture: top-left corner, width and height (px)."""
+
     x: float
     y: float
     width: float
@@ -69,6 +70,7 @@ def speaking(lang: str):
 class Frame:
     """What ``render`` returns: the picture, the numbers (floats), token-valued readouts and the
     learner-facing readout lines (plain text; HTML-escaped when shown)."""
+
     picture: draw.Svg
     readouts: dict[str, float]
     lines: list[str]
@@ -84,10 +86,17 @@ class Explorer(widgets.VBox):
     <title>); ``control_box`` lays the controls out (default: one under the other).
     """
 
-    def __init__(self, name: str, controls: dict[str, widgets.ValueWidget],
-                 compute: Callable[[dict[str, Any]], dict[str, Any]],
-                 render: Callable[["Explorer", dict[str, Any]], Frame], *,
-                 text: Text, title: str, control_box: widgets.Box | None = None):
+    def __init__(
+        self,
+        name: str,
+        controls: dict[str, widgets.ValueWidget],
+        compute: Callable[[dict[str, Any]], dict[str, Any]],
+        render: Callable[["Explorer", dict[str, Any]], Frame],
+        *,
+        text: Text,
+        title: str,
+        control_box: widgets.Box | None = None,
+    ):
         self.name = name
         self.controls = dict(controls)
         self.text, self.title = text, title
@@ -128,8 +137,13 @@ class Explorer(widgets.VBox):
     def _show(self, computed):
         self.state, frame = computed
         svg = frame.picture.render()
-        self.svg, self.readouts, self.labels, self.lines, self.error = (svg, frame.readouts, frame.labels,
-                                                                        frame.lines, None)
+        self.svg, self.readouts, self.labels, self.lines, self.error = (
+            svg,
+            frame.readouts,
+            frame.labels,
+            frame.lines,
+            None,
+        )
         if self._picture.value != svg:
             self._picture.value = svg
         numbers = lines_html(frame.lines)
@@ -167,8 +181,14 @@ class Explorer(widgets.VBox):
         """Set several controls at once (one redraw), e.g. ``ex.set(d_k=512, scaled=False)``."""
         unknown = [k for k in values if k not in self.controls]
         if unknown:
-            raise ValueError(self.text("unknown_control", explorer=self.name, unknown=", ".join(map(repr, unknown)),
-                                       known=", ".join(map(repr, self.controls))))
+            raise ValueError(
+                self.text(
+                    "unknown_control",
+                    explorer=self.name,
+                    unknown=", ".join(map(repr, unknown)),
+                    known=", ".join(map(repr, self.controls)),
+                )
+            )
         for k, value in values.items():
             check_value(k, self.controls[k], value, self.text)
         self._holding = True
@@ -201,9 +221,11 @@ class Explorer(widgets.VBox):
     def static_html(self):
         """The picture and numbers as plain HTML (deterministic), for viewers without a kernel."""
         body = self._faded() + self._error_line() if self.error else self.svg + lines_html(self.lines)
-        return (f'<div class="attn-explorer">{body}'
-                f'<div style="{TEXT_STYLE};font-size:{NOTE_SIZE};color:{draw.MUTED}">'
-                f'{draw.esc(self.text("static_note"))}</div></div>')
+        return (
+            f'<div class="attn-explorer">{body}'
+            f'<div style="{TEXT_STYLE};font-size:{NOTE_SIZE};color:{draw.MUTED}">'
+            f"{draw.esc(self.text('static_note'))}</div></div>"
+        )
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
@@ -222,18 +244,32 @@ def lines_html(lines: list[str]) -> str:
 
 # ---------------------------------------------------------------- control factories
 
+
 def key_sliders(tokens: Sequence[str], text: Text) -> dict[str, widgets.FloatSlider]:
     """One slider per token, 0× … 3×: it multiplies that token's row of K."""
-    return {tok: widgets.FloatSlider(description=text("control_key", token=tok), readout_format=".1f",
-                                     continuous_update=True, layout=widgets.Layout(width=SLIDER_WIDTH),
-                                     style=DESCRIPTION_STYLE, **KEY_MULT)
-            for tok in tokens}
+    return {
+        tok: widgets.FloatSlider(
+            description=text("control_key", token=tok),
+            readout_format=".1f",
+            continuous_update=True,
+            layout=widgets.Layout(width=SLIDER_WIDTH),
+            style=DESCRIPTION_STYLE,
+            **KEY_MULT,
+        )
+        for tok in tokens
+    }
 
 
 def d_k_slider(options: Sequence[int], value: int, width: str) -> widgets.SelectionSlider:
     """The width d_k of Q and K, one of ``options``."""
-    return widgets.SelectionSlider(options=list(options), value=value, description="d_k", continuous_update=True,
-                                   layout=widgets.Layout(width=width), style=DESCRIPTION_STYLE)
+    return widgets.SelectionSlider(
+        options=list(options),
+        value=value,
+        description="d_k",
+        continuous_update=True,
+        layout=widgets.Layout(width=width),
+        style=DESCRIPTION_STYLE,
+    )
 
 
 def scaled_checkbox(value: bool, text: Text) -> widgets.Checkbox:
@@ -242,11 +278,12 @@ def scaled_checkbox(value: bool, text: Text) -> widgets.Checkbox:
 
 
 def mode_text(scaled: bool, text: Text) -> str:
-    """"divided by √d_k" or "unscaled", for a heading."""
+    """ "divided by √d_k" or "unscaled", for a heading."""
     return text("mode_scaled") if scaled else text("mode_unscaled")
 
 
 # ---------------------------------------------------------------- checks (errors in the explorer's language)
+
 
 def option_values(w):
     """The values a selection widget can take (its options may be (label, value) pairs)."""
@@ -294,6 +331,7 @@ def check_seed(seed, text: Text):
 
 
 # ---------------------------------------------------------------- numbers shown
+
 
 def entropy(a) -> float:
     """Entropy −Σ a·log a of one row of weights (0·log 0 = 0)."""

@@ -39,9 +39,9 @@ STUCK_WEIGHT, STUCK_GRADIENT = 0.95, 0.05  # above / below these, the readouts s
 
 # ---------------------------------------------------------------- layout (px)
 WIDTH, HEIGHT = 820, 470
-SCORE_BARS = Box(MARGIN, PANELS_TOP, 370, 310)    # left: the scores going into softmax
-WEIGHT_BARS = Box(420, PANELS_TOP, 390, 310)      # right: the weights coming out
-SCORE_HEADROOM = 1.3                              # score axis ≥ 1.3 × the largest |score|: room for the labels
+SCORE_BARS = Box(MARGIN, PANELS_TOP, 370, 310)  # left: the scores going into softmax
+WEIGHT_BARS = Box(420, PANELS_TOP, 390, 310)  # right: the weights coming out
+SCORE_HEADROOM = 1.3  # score axis ≥ 1.3 × the largest |score|: room for the labels
 GAUGE_WIDTH = 300
 ENTROPY_GAUGE_TOP, GRADIENT_GAUGE_TOP = 362, 414  # the two gauges under the bars
 
@@ -71,16 +71,21 @@ def dk_explorer(query: str = "学习", seed: int = 0) -> Explorer:
     draws = np.random.default_rng(seed).standard_normal((1 + n, DK_OPTIONS[-1]))
     grad_uniform = float(np.linalg.norm(softmax_jacobian(np.full(n, 1.0 / n))))  # the gauge's 100%
 
-    controls = {"d_k": d_k_slider(DK_OPTIONS, DEFAULT_D_K, WIDE_SLIDER_WIDTH),
-                "scaled": scaled_checkbox(False, text)}
+    controls = {"d_k": d_k_slider(DK_OPTIONS, DEFAULT_D_K, WIDE_SLIDER_WIDTH), "scaled": scaled_checkbox(False, text)}
 
-    return Explorer("dk_explorer", controls,
-                    partial(compute, draws=draws, grad_uniform=grad_uniform, tokens=tokens),
-                    partial(render, query=query, grad_uniform=grad_uniform),
-                    text=text, title=text("dk_title"), control_box=HBox([controls["d_k"], controls["scaled"]]))
+    return Explorer(
+        "dk_explorer",
+        controls,
+        partial(compute, draws=draws, grad_uniform=grad_uniform, tokens=tokens),
+        partial(render, query=query, grad_uniform=grad_uniform),
+        text=text,
+        title=text("dk_title"),
+        control_box=HBox([controls["d_k"], controls["scaled"]]),
+    )
 
 
 # ---------------------------------------------------------------- compute: the numbers, from attn_core
+
 
 def compute(values: dict, *, draws, grad_uniform, tokens) -> dict:
     d_k, scaled = int(values["d_k"]), bool(values["scaled"])
@@ -89,38 +94,92 @@ def compute(values: dict, *, draws, grad_uniform, tokens) -> dict:
     s = scale(raw, d_k) if scaled else raw
     a = softmax(s)[0]
     g = float(np.linalg.norm(softmax_jacobian(a)))
-    return dict(d_k=d_k, scaled=scaled, raw=raw[0], s=s[0], a=a, grad=g, grad_ratio=g / grad_uniform,
-                entropy=entropy(a), entropy_max=math.log(len(tokens)), std=float(np.std(raw[0])),
-                sqrt=math.sqrt(d_k), tokens=tokens)
+    return dict(
+        d_k=d_k,
+        scaled=scaled,
+        raw=raw[0],
+        s=s[0],
+        a=a,
+        grad=g,
+        grad_ratio=g / grad_uniform,
+        entropy=entropy(a),
+        entropy_max=math.log(len(tokens)),
+        std=float(np.std(raw[0])),
+        sqrt=math.sqrt(d_k),
+        tokens=tokens,
+    )
 
 
 # ---------------------------------------------------------------- render: the picture
+
 
 def render(explorer: Explorer, state: dict, *, query, grad_uniform) -> Frame:
     text, tokens, a = explorer.text, state["tokens"], state["a"]
     heading = text("dk_heading", query=query, d_k=state["d_k"], mode=mode_text(state["scaled"], text))
     pic = explorer.picture(heading, WIDTH, HEIGHT)
     top = nice_top(SCORE_HEADROOM * np.abs(state["s"]).max())
-    draw.bars(pic, SCORE_BARS.x, SCORE_BARS.y, state["s"], tokens, width=SCORE_BARS.width, height=SCORE_BARS.height,
-              vmin=-top, vmax=top, ticks=(-top, 0.0, top),
-              title=text("dk_scores", formula="q·k/√d_k" if state["scaled"] else "q·k"))
-    draw.bars(pic, WEIGHT_BARS.x, WEIGHT_BARS.y, a, tokens, width=WEIGHT_BARS.width, height=WEIGHT_BARS.height,
-              title=text("dk_weights"))
-    draw.gauge(pic, MARGIN, ENTROPY_GAUGE_TOP, width=GAUGE_WIDTH, value=state["entropy"], vmax=state["entropy_max"],
-               label=text("dk_entropy_gauge"),
-               text=f"{draw.fmt(state['entropy'])} / log 4 = {draw.fmt(state['entropy_max'])}")
-    draw.gauge(pic, MARGIN, GRADIENT_GAUGE_TOP, width=GAUGE_WIDTH, value=state["grad_ratio"], vmax=1.0,
-               label=text("dk_gradient_gauge"),
-               text=draw.fmt(state["grad"], 3) + text("in_brackets", text=percent(state["grad_ratio"])))
+    draw.bars(
+        pic,
+        SCORE_BARS.x,
+        SCORE_BARS.y,
+        state["s"],
+        tokens,
+        width=SCORE_BARS.width,
+        height=SCORE_BARS.height,
+        vmin=-top,
+        vmax=top,
+        ticks=(-top, 0.0, top),
+        title=text("dk_scores", formula="q·k/√d_k" if state["scaled"] else "q·k"),
+    )
+    draw.bars(
+        pic,
+        WEIGHT_BARS.x,
+        WEIGHT_BARS.y,
+        a,
+        tokens,
+        width=WEIGHT_BARS.width,
+        height=WEIGHT_BARS.height,
+        title=text("dk_weights"),
+    )
+    draw.gauge(
+        pic,
+        MARGIN,
+        ENTROPY_GAUGE_TOP,
+        width=GAUGE_WIDTH,
+        value=state["entropy"],
+        vmax=state["entropy_max"],
+        label=text("dk_entropy_gauge"),
+        text=f"{draw.fmt(state['entropy'])} / log 4 = {draw.fmt(state['entropy_max'])}",
+    )
+    draw.gauge(
+        pic,
+        MARGIN,
+        GRADIENT_GAUGE_TOP,
+        width=GAUGE_WIDTH,
+        value=state["grad_ratio"],
+        vmax=1.0,
+        label=text("dk_gradient_gauge"),
+        text=draw.fmt(state["grad"], 3) + text("in_brackets", text=percent(state["grad_ratio"])),
+    )
 
-    readouts = dict(d_k=float(state["d_k"]), sqrt_d_k=state["sqrt"], max_weight=float(a.max()),
-                    entropy=state["entropy"], entropy_max=state["entropy_max"], grad_norm=state["grad"],
-                    grad_uniform=grad_uniform, grad_ratio=state["grad_ratio"], score_std=state["std"])
+    readouts = dict(
+        d_k=float(state["d_k"]),
+        sqrt_d_k=state["sqrt"],
+        max_weight=float(a.max()),
+        entropy=state["entropy"],
+        entropy_max=state["entropy_max"],
+        grad_norm=state["grad"],
+        grad_uniform=grad_uniform,
+        grad_ratio=state["grad_ratio"],
+        score_std=state["std"],
+    )
     readouts.update({f"weight[{tok}]": float(w) for tok, w in zip(tokens, a)})
-    lines = [text("dk_max_weight", weight=draw.fmt(a.max())),
-             text("dk_entropy", entropy=draw.fmt(state["entropy"]), most=draw.fmt(state["entropy_max"])),
-             text("dk_gradient", gradient=draw.fmt(state["grad"], 3), percent=percent(state["grad_ratio"])),
-             text("dk_spread", std=draw.fmt(state["std"], 1), sqrt_d_k=draw.fmt(state["sqrt"], 1))]
+    lines = [
+        text("dk_max_weight", weight=draw.fmt(a.max())),
+        text("dk_entropy", entropy=draw.fmt(state["entropy"]), most=draw.fmt(state["entropy_max"])),
+        text("dk_gradient", gradient=draw.fmt(state["grad"], 3), percent=percent(state["grad_ratio"])),
+        text("dk_spread", std=draw.fmt(state["std"], 1), sqrt_d_k=draw.fmt(state["sqrt"], 1)),
+    ]
     if a.max() > STUCK_WEIGHT and state["grad_ratio"] < STUCK_GRADIENT:
         lines.append(text("dk_stuck"))
     return Frame(pic, readouts, lines, labels={"argmax": tokens[int(np.argmax(a))]})

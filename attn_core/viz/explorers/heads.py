@@ -20,11 +20,11 @@ from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, Explorer, Frame, Text, 
 HEAD_W_SCALE = 2.0  # standard deviation of the random projections' entries
 
 # ---------------------------------------------------------------- layout (px)
-SMALL_CELL, LARGE_CELL = 38, 60      # heatmap cell: small for a sentence longer than
-SHORT_SENTENCE = 6                   # this many tokens
-MAP_GAP = 24                         # between the two heatmaps
-LEGEND_GAP, LEGEND_WIDTH = 14, 200   # colour legend under the first grid
-BELOW_GRID = 54                      # the legend, its labels and a margin
+SMALL_CELL, LARGE_CELL = 38, 60  # heatmap cell: small for a sentence longer than
+SHORT_SENTENCE = 6  # this many tokens
+MAP_GAP = 24  # between the two heatmaps
+LEGEND_GAP, LEGEND_WIDTH = 14, 200  # colour legend under the first grid
+BELOW_GRID = 54  # the legend, its labels and a margin
 
 
 def head_explorer(n_heads: int = 2, example: Example | None = None, seed: int = 0) -> Explorer:
@@ -50,18 +50,35 @@ def head_explorer(n_heads: int = 2, example: Example | None = None, seed: int = 
     A_heads = multi_head_attention(X, X, W_q, W_k, W_v, W_o, n_heads).A  # fixed: the controls only choose
 
     controls = {
-        "head": IntSlider(min=1, max=n_heads, value=1, description=text("head_control"), style=DESCRIPTION_STYLE,
-                          disabled=n_heads == 1, continuous_update=True),
-        "query": Dropdown(options=list(tokens), value="它" if "它" in tokens else tokens[0],
-                          description=text("control_query"), style=DESCRIPTION_STYLE),
+        "head": IntSlider(
+            min=1,
+            max=n_heads,
+            value=1,
+            description=text("head_control"),
+            style=DESCRIPTION_STYLE,
+            disabled=n_heads == 1,
+            continuous_update=True,
+        ),
+        "query": Dropdown(
+            options=list(tokens),
+            value="它" if "它" in tokens else tokens[0],
+            description=text("control_query"),
+            style=DESCRIPTION_STYLE,
+        ),
     }
-    return Explorer("head_explorer", controls,
-                    partial(compute, tokens=tokens, A_heads=A_heads, A_avg=A_heads.mean(axis=0)),
-                    partial(render, tokens=tokens, n_heads=n_heads, d_model=d_model),
-                    text=text, title=text("head_title"), control_box=HBox([controls["head"], controls["query"]]))
+    return Explorer(
+        "head_explorer",
+        controls,
+        partial(compute, tokens=tokens, A_heads=A_heads, A_avg=A_heads.mean(axis=0)),
+        partial(render, tokens=tokens, n_heads=n_heads, d_model=d_model),
+        text=text,
+        title=text("head_title"),
+        control_box=HBox([controls["head"], controls["query"]]),
+    )
 
 
 # ---------------------------------------------------------------- compute: which head, which row
+
 
 def compute(values: dict, *, tokens, A_heads, A_avg) -> dict:
     return dict(head=int(values["head"]), qi=tokens.index(values["query"]), A_heads=A_heads, A_avg=A_avg)
@@ -69,18 +86,44 @@ def compute(values: dict, *, tokens, A_heads, A_avg) -> dict:
 
 # ---------------------------------------------------------------- render: the picture
 
+
 def render(explorer: Explorer, state: dict, *, tokens, n_heads, d_model) -> Frame:
     text, h, qi, A_heads, A_avg = explorer.text, state["head"], state["qi"], state["A_heads"], state["A_avg"]
     query, n = tokens[qi], len(tokens)
     cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
     pic = explorer.picture(text("head_heading", n_heads=n_heads, width=d_model // n_heads, query=query))
     axes = dict(row_title=text("axis_queries"), col_title=text("axis_keys"))
-    head_w, heat_h = draw.heatmap(pic, MARGIN, PANELS_TOP, A_heads[h - 1], tokens, tokens, cell=cell,
-                                  highlight_row=qi, title=text("head_name", head=h), **axes)
-    average_w, _ = draw.heatmap(pic, MARGIN + head_w + MAP_GAP, PANELS_TOP, A_avg, tokens, tokens, cell=cell,
-                                highlight_row=qi, title=text("head_average", n_heads=n_heads), **axes)
-    draw.colorbar(pic, MARGIN + head_w - cell * n, PANELS_TOP + heat_h + LEGEND_GAP, width=LEGEND_WIDTH,
-                  label=text("legend_weight"))
+    head_w, heat_h = draw.heatmap(
+        pic,
+        MARGIN,
+        PANELS_TOP,
+        A_heads[h - 1],
+        tokens,
+        tokens,
+        cell=cell,
+        highlight_row=qi,
+        title=text("head_name", head=h),
+        **axes,
+    )
+    average_w, _ = draw.heatmap(
+        pic,
+        MARGIN + head_w + MAP_GAP,
+        PANELS_TOP,
+        A_avg,
+        tokens,
+        tokens,
+        cell=cell,
+        highlight_row=qi,
+        title=text("head_average", n_heads=n_heads),
+        **axes,
+    )
+    draw.colorbar(
+        pic,
+        MARGIN + head_w - cell * n,
+        PANELS_TOP + heat_h + LEGEND_GAP,
+        width=LEGEND_WIDTH,
+        label=text("legend_weight"),
+    )
     pic.width = MARGIN + head_w + MAP_GAP + average_w + MARGIN
     pic.height = PANELS_TOP + heat_h + BELOW_GRID
 

@@ -35,12 +35,18 @@ def key_explorer(example: Example | None = None, query: str = "学习") -> Explo
     qi, tokens = example.index(query), example.tokens
     base = example.attention()  # every key ×1
     controls = key_sliders(tokens, text)
-    return Explorer("key_explorer", controls,
-                    partial(compute, Q=base.Q, K=base.K, V=base.V, qi=qi, tokens=tokens, default=base.A[qi]),
-                    partial(render, query=query, tokens=tokens), text=text, title=text("key_title"))
+    return Explorer(
+        "key_explorer",
+        controls,
+        partial(compute, Q=base.Q, K=base.K, V=base.V, qi=qi, tokens=tokens, default=base.A[qi]),
+        partial(render, query=query, tokens=tokens),
+        text=text,
+        title=text("key_title"),
+    )
 
 
 # ---------------------------------------------------------------- compute: the numbers, from attn_core
+
 
 def compute(values: dict, *, Q, K, V, qi, tokens, default) -> dict:
     mult = np.array([values[tok] for tok in tokens], dtype=float)
@@ -50,20 +56,31 @@ def compute(values: dict, *, Q, K, V, qi, tokens, default) -> dict:
 
 # ---------------------------------------------------------------- render: the picture
 
+
 def render(explorer: Explorer, state: dict, *, query, tokens) -> Frame:
     text = explorer.text
     w, mult, s, default = state["w"], state["mult"], state["s"], state["default"]
     pic = explorer.picture(text("key_heading", query=query), WIDTH, HEIGHT)
-    draw.bars(pic, WEIGHT_BARS.x, WEIGHT_BARS.y, w, tokens, width=WEIGHT_BARS.width, height=WEIGHT_BARS.height,
-              ghost=default, sublabels=[f"×{draw.fmt(m, 1)} · S {draw.fmt(x)}" for m, x in zip(mult, s)],
-              ghost_label=text("key_ghost"))
+    draw.bars(
+        pic,
+        WEIGHT_BARS.x,
+        WEIGHT_BARS.y,
+        w,
+        tokens,
+        width=WEIGHT_BARS.width,
+        height=WEIGHT_BARS.height,
+        ghost=default,
+        sublabels=[f"×{draw.fmt(m, 1)} · S {draw.fmt(x)}" for m, x in zip(mult, s)],
+        ghost_label=text("key_ghost"),
+    )
 
     change = w - default
     readouts = {f"weight[{tok}]": float(x) for tok, x in zip(tokens, w)}
     readouts.update({f"change[{tok}]": float(x) for tok, x in zip(tokens, change)})
     readouts["sum"] = float(w.sum())
-    weights = "  ".join(f"{tok} {draw.fmt(x)}" + text("in_brackets", text=signed(c))
-                        for tok, x, c in zip(tokens, w, change))
+    weights = "  ".join(
+        f"{tok} {draw.fmt(x)}" + text("in_brackets", text=signed(c)) for tok, x, c in zip(tokens, w, change)
+    )
     lines = [text("key_weights", weights=weights), text("key_sum", total=draw.fmt(w.sum()))]
     lines += [text("key_negative", token=tok) for tok, m, x in zip(tokens, mult, s) if m > 1 and x < 0]
     return Frame(pic, readouts, lines)

@@ -19,10 +19,10 @@ from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, SLIDER_WIDTH, Explorer,
 MODES = ("none", "causal", "padding")
 
 # ---------------------------------------------------------------- layout (px)
-WIDTH = 640                                          # the height follows the heatmap
-CELL = 72                                            # heatmap cell
+WIDTH = 640  # the height follows the heatmap
+CELL = 72  # heatmap cell
 LEGEND_LEFT, LEGEND_GAP, LEGEND_WIDTH = 20, 16, 180  # colour legend under the grid
-BELOW_GRID = 58                                      # the legend, its labels and a margin
+BELOW_GRID = 58  # the legend, its labels and a margin
 
 
 def mask_explorer(example: Example | None = None) -> Explorer:
@@ -38,10 +38,21 @@ def mask_explorer(example: Example | None = None) -> Explorer:
     example = pick_example(example, four_words, text)
     n = len(example.tokens)
     controls = {
-        "mode": ToggleButtons(options=[(text(f"mask_mode_{mode}"), mode) for mode in MODES], value="causal",
-                              description=text("mask_control_mode"), style=DESCRIPTION_STYLE),
-        "padding": IntSlider(min=0, max=n, value=1, description=text("mask_control_padding"), continuous_update=True,
-                             style=DESCRIPTION_STYLE, layout=Layout(width=SLIDER_WIDTH)),
+        "mode": ToggleButtons(
+            options=[(text(f"mask_mode_{mode}"), mode) for mode in MODES],
+            value="causal",
+            description=text("mask_control_mode"),
+            style=DESCRIPTION_STYLE,
+        ),
+        "padding": IntSlider(
+            min=0,
+            max=n,
+            value=1,
+            description=text("mask_control_padding"),
+            continuous_update=True,
+            style=DESCRIPTION_STYLE,
+            layout=Layout(width=SLIDER_WIDTH),
+        ),
     }
 
     def sync_padding(change=None):  # the padding slider only matters in padding mode
@@ -49,12 +60,19 @@ def mask_explorer(example: Example | None = None) -> Explorer:
 
     sync_padding()
     controls["mode"].observe(sync_padding, names="value")
-    return Explorer("mask_explorer", controls,
-                    partial(compute, example=example), partial(render, tokens=example.tokens),
-                    text=text, title=text("mask_title"), control_box=HBox([controls["mode"], controls["padding"]]))
+    return Explorer(
+        "mask_explorer",
+        controls,
+        partial(compute, example=example),
+        partial(render, tokens=example.tokens),
+        text=text,
+        title=text("mask_title"),
+        control_box=HBox([controls["mode"], controls["padding"]]),
+    )
 
 
 # ---------------------------------------------------------------- compute: the numbers, from attn_core
+
 
 def compute(values: dict, *, example) -> dict:
     mode, p, n = values["mode"], int(values["padding"]), len(example.tokens)
@@ -64,12 +82,13 @@ def compute(values: dict, *, example) -> dict:
         mask = causal_mask(n)
     else:
         mask = np.ones((n, n), dtype=bool)
-        mask[:, n - p:] = False  # key side: nobody attends to a padding token
+        mask[:, n - p :] = False  # key side: nobody attends to a padding token
     trace = example.attention(mask=mask)
     return dict(mode=mode, p=p if mode == "padding" else 0, mask=mask, A=trace.A)
 
 
 # ---------------------------------------------------------------- render: the picture
+
 
 def render(explorer: Explorer, state: dict, *, tokens) -> Frame:
     text, A, mask, p, n = explorer.text, state["A"], state["mask"], state["p"], len(tokens)
@@ -77,17 +96,37 @@ def render(explorer: Explorer, state: dict, *, tokens) -> Frame:
     n_masked = int((~full).sum())
     pic = explorer.picture(text(f"mask_heading_{state['mode']}", padding=p), WIDTH)
     padded = tuple(range(n - p, n))
-    _, heat_h = draw.heatmap(pic, MARGIN, PANELS_TOP, A, tokens, tokens, cell=CELL, row_title=text("axis_queries"),
-                             col_title=text("axis_keys"), masked=mask, muted_rows=padded, muted_cols=padded)
-    draw.colorbar(pic, LEGEND_LEFT, PANELS_TOP + heat_h + LEGEND_GAP, width=LEGEND_WIDTH, label=text("legend_weight"),
-                  masked_label=text("mask_legend_masked") if n_masked else None)
+    _, heat_h = draw.heatmap(
+        pic,
+        MARGIN,
+        PANELS_TOP,
+        A,
+        tokens,
+        tokens,
+        cell=CELL,
+        row_title=text("axis_queries"),
+        col_title=text("axis_keys"),
+        masked=mask,
+        muted_rows=padded,
+        muted_cols=padded,
+    )
+    draw.colorbar(
+        pic,
+        LEGEND_LEFT,
+        PANELS_TOP + heat_h + LEGEND_GAP,
+        width=LEGEND_WIDTH,
+        label=text("legend_weight"),
+        masked_label=text("mask_legend_masked") if n_masked else None,
+    )
     pic.height = PANELS_TOP + heat_h + BELOW_GRID
 
     sums = A.sum(axis=1)
     readouts = {f"row_sum[{tok}]": float(s) for tok, s in zip(tokens, sums)}
     readouts.update(masked=float(n_masked), zero_weights=float((A == 0).sum()), padding=float(p))
-    lines = [text("mask_masked_cells", count=n_masked),
-             text("mask_row_sums", sums="  ".join(f"{tok} {draw.fmt(s)}" for tok, s in zip(tokens, sums)))]
+    lines = [
+        text("mask_masked_cells", count=n_masked),
+        text("mask_row_sums", sums="  ".join(f"{tok} {draw.fmt(s)}" for tok, s in zip(tokens, sums))),
+    ]
     if p:
         lines.append(text("mask_padding_rows"))
     return Frame(pic, readouts, lines)

@@ -34,13 +34,13 @@ from .base import (
 PIPELINE_DK = (4, 8, 16, 32, 64, 128, 256)  # d_k beyond the example's own width
 
 # ---------------------------------------------------------------- layout (px)
-WIDTH = 860                          # the height follows the shape table
-CELL = 64                            # heatmap cell
-LEGEND_GAP, LEGEND_WIDTH = 14, 200   # colour legend under the heatmap's grid
-BARS_GAP = 40                        # between the heatmap and the row's bars
-BARS_BELOW_GRID = 10                 # the bars reach a little lower than the heatmap
-SHAPES_GAP = 82                      # heatmap bottom → shape table title (the legend sits in between)
-SHAPE_COLUMNS = (0, 60, 140, 240)    # step, symbol, shape, meaning
+WIDTH = 860  # the height follows the shape table
+CELL = 64  # heatmap cell
+LEGEND_GAP, LEGEND_WIDTH = 14, 200  # colour legend under the heatmap's grid
+BARS_GAP = 40  # between the heatmap and the row's bars
+BARS_BELOW_GRID = 10  # the bars reach a little lower than the heatmap
+SHAPES_GAP = 82  # heatmap bottom → shape table title (the legend sits in between)
+SHAPE_COLUMNS = (0, 60, 140, 240)  # step, symbol, shape, meaning
 TABLE_BELOW_TITLE, SPACE_UNDER_TABLE = 4, 10
 
 
@@ -61,19 +61,31 @@ def pipeline_explorer(example: Example | None = None) -> Explorer:
     d_options = [d0] + [d for d in PIPELINE_DK if d > d0]
     W_q, W_k = extended_projections(example, d_options[-1])
 
-    controls = {"query": ToggleButtons(options=list(tokens), value="学习" if "学习" in tokens else tokens[0],
-                                       description=text("control_query"), style=DESCRIPTION_STYLE)}
+    controls = {
+        "query": ToggleButtons(
+            options=list(tokens),
+            value="学习" if "学习" in tokens else tokens[0],
+            description=text("control_query"),
+            style=DESCRIPTION_STYLE,
+        )
+    }
     keys = key_sliders(tokens, text)
     controls.update(keys)
     controls["scaled"] = scaled_checkbox(True, text)
     controls["d_k"] = d_k_slider(d_options, d0, SLIDER_WIDTH)
-    control_box = VBox([controls["query"],
-                        HBox([VBox(list(keys.values())), VBox([controls["scaled"], controls["d_k"]])])])
+    control_box = VBox(
+        [controls["query"], HBox([VBox(list(keys.values())), VBox([controls["scaled"], controls["d_k"]])])]
+    )
 
-    return Explorer("pipeline_explorer", controls,
-                    partial(compute, X=np.asarray(example.X), W_q=W_q, W_k=W_k, W_v=example.W_v, tokens=tokens),
-                    partial(render, tokens=tokens, d0=d0),
-                    text=text, title=text("pipeline_title"), control_box=control_box)
+    return Explorer(
+        "pipeline_explorer",
+        controls,
+        partial(compute, X=np.asarray(example.X), W_q=W_q, W_k=W_k, W_v=example.W_v, tokens=tokens),
+        partial(render, tokens=tokens, d0=d0),
+        text=text,
+        title=text("pipeline_title"),
+        control_box=control_box,
+    )
 
 
 def extended_projections(example: Example, d_max: int, seed: int = 0) -> list[np.ndarray]:
@@ -89,12 +101,13 @@ def extended_projections(example: Example, d_max: int, seed: int = 0) -> list[np
         extra = rng.standard_normal((W.shape[0], max(d_max - W.shape[1], 0)))
         if extra.size:
             own, new = np.asarray(example.X) @ W, np.asarray(example.X) @ extra
-            extra = extra * (np.sqrt(np.mean(own ** 2)) / np.sqrt(np.mean(new ** 2)))
+            extra = extra * (np.sqrt(np.mean(own**2)) / np.sqrt(np.mean(new**2)))
         out.append(np.hstack([np.asarray(W, dtype=float), extra]))
     return out
 
 
 # ---------------------------------------------------------------- compute: the numbers, from attn_core
+
 
 def compute(values: dict, *, X, W_q, W_k, W_v, tokens) -> dict:
     d_k, scaled, qi = int(values["d_k"]), bool(values["scaled"]), tokens.index(values["query"])
@@ -109,20 +122,40 @@ def compute(values: dict, *, X, W_q, W_k, W_v, tokens) -> dict:
 
 # ---------------------------------------------------------------- render: the picture
 
+
 def render(explorer: Explorer, state: dict, *, tokens, d0) -> Frame:
     text, A, qi = explorer.text, state["trace"].A, state["qi"]
     query, n = tokens[qi], len(tokens)
     heading = text("pipeline_heading", d_k=state["d_k"], mode=mode_text(state["scaled"], text), query=query)
     pic = explorer.picture(heading, WIDTH)
-    heat_w, heat_h = draw.heatmap(pic, MARGIN, PANELS_TOP, A, tokens, tokens, cell=CELL,
-                                  title=text("pipeline_weights"), row_title=text("axis_queries"),
-                                  col_title=text("axis_keys"), highlight_row=qi)
+    heat_w, heat_h = draw.heatmap(
+        pic,
+        MARGIN,
+        PANELS_TOP,
+        A,
+        tokens,
+        tokens,
+        cell=CELL,
+        title=text("pipeline_weights"),
+        row_title=text("axis_queries"),
+        col_title=text("axis_keys"),
+        highlight_row=qi,
+    )
     grid_left = MARGIN + heat_w - n * CELL
     draw.colorbar(pic, grid_left, PANELS_TOP + heat_h + LEGEND_GAP, width=LEGEND_WIDTH, label=text("legend_weight"))
-    draw.bars(pic, heat_w + (MARGIN + BARS_GAP), PANELS_TOP, A[qi], tokens,
-              width=WIDTH - heat_w - (2 * MARGIN + BARS_GAP), height=heat_h + BARS_BELOW_GRID, ghost=state["ghost"],
-              title=text("pipeline_row", query=query), ghost_label=text("pipeline_ghost"),
-              sublabels=[f"×{draw.fmt(m, 1)}" for m in state["mult"]])
+    draw.bars(
+        pic,
+        heat_w + (MARGIN + BARS_GAP),
+        PANELS_TOP,
+        A[qi],
+        tokens,
+        width=WIDTH - heat_w - (2 * MARGIN + BARS_GAP),
+        height=heat_h + BARS_BELOW_GRID,
+        ghost=state["ghost"],
+        title=text("pipeline_row", query=query),
+        ghost_label=text("pipeline_ghost"),
+        sublabels=[f"×{draw.fmt(m, 1)}" for m in state["mult"]],
+    )
     shapes_top = PANELS_TOP + heat_h + SHAPES_GAP
     pic.text(MARGIN, shapes_top, text("pipeline_shapes"), size=PANEL_TITLE_SIZE, bold=True)
     rows = [tuple(text("pipeline_shapes_header").split("|"))]
@@ -131,13 +164,18 @@ def render(explorer: Explorer, state: dict, *, tokens, d0) -> Frame:
     pic.height = int(shapes_top + SPACE_UNDER_TABLE + table_h)
 
     readouts = {f"weight[{tok}]": float(x) for tok, x in zip(tokens, A[qi])}
-    readouts.update(max_weight=float(A[qi].max()), row_sum=float(A[qi].sum()), d_k=float(state["d_k"]),
-                    entropy=entropy(A[qi]))
+    readouts.update(
+        max_weight=float(A[qi].max()), row_sum=float(A[qi].sum()), d_k=float(state["d_k"]), entropy=entropy(A[qi])
+    )
     favourite = tokens[int(np.argmax(A[qi]))]
-    lines = [text("pipeline_row_weights", query=query,
-                  weights="  ".join(f"{tok} {draw.fmt(x)}" for tok, x in zip(tokens, A[qi]))),
-             text("pipeline_favourite", favourite=favourite, weight=draw.fmt(A[qi].max()),
-                  total=draw.fmt(A[qi].sum()))]
+    lines = [
+        text(
+            "pipeline_row_weights",
+            query=query,
+            weights="  ".join(f"{tok} {draw.fmt(x)}" for tok, x in zip(tokens, A[qi])),
+        ),
+        text("pipeline_favourite", favourite=favourite, weight=draw.fmt(A[qi].max()), total=draw.fmt(A[qi].sum())),
+    ]
     if state["d_k"] > d0:
         lines.append(text("pipeline_extra_columns", own=d0, extra=state["d_k"] - d0))
     return Frame(pic, readouts, lines, labels={"favourite": favourite})

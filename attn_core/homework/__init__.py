@@ -19,15 +19,18 @@ would then give the function, not the module.
 """
 
 from .exercises import EXERCISES, TASKS, Bundle, Exercise, Task, data, exercise_name, task, tasks
-from .verdicts import MISSING, check, diagnose_task, line, progress
+from .verdicts import MISSING, CallFailed, FunctionCalls, call_function, check, diagnose_task, line, progress
 
 __all__ = [
     "EXERCISES",
     "MISSING",
     "TASKS",
     "Bundle",
+    "CallFailed",
     "Exercise",
+    "FunctionCalls",
     "Task",
+    "call_function",
     "check",
     "data",
     "diagnose_task",

@@ -121,6 +121,12 @@ class Task:
     title_en: str
     inputs: Callable[[], dict] = field(repr=False)
     given_from: Callable[[dict], dict] = field(repr=False)
+    # What the learner hands in: "array" (the default), "number" (a predict task: a number or an index) or
+    # "function" (a find-the-bug task: the fixed function, which the checker calls on data of its own).
+    answer_kind: str = "array"
+    # For a "function" task: argument tuples to call the learner's function with, drawn from the rng the
+    # caller gives (the notebook's check draws afresh each time; the grader draws at grading time).
+    probe_arguments: Callable[[np.random.Generator], list[tuple]] | None = field(default=None, repr=False)
 
     @property
     def title(self):

@@ -9,6 +9,9 @@
 """
 
 import inspect
+from dataclasses import dataclass
+
+import numpy as np
 
 from . import checker
 from .exercises import TASKS, task, tasks
@@ -22,15 +25,51 @@ class _Missing:
 MISSING = _Missing()
 
 
-def diagnose_task(task_id, answer):
+@dataclass(frozen=True)
+class CallFailed:
+    """What a call of the learner's function raised, by name and message (a find-the-bug task)."""
+
+    type_name: str
+    message: str
+
+
+@dataclass(frozen=True)
+class FunctionCalls:
+    """A find-the-bug answer as the checker sees it: the learner's function called once per argument tuple.
+    ``results[i]`` is what the call with ``arguments[i]`` returned, or a ``CallFailed``. The grader builds
+    this from values returned by the submission's kernel; nothing else computed there is trusted."""
+
+    arguments: tuple
+    results: tuple
+
+
+def call_function(function, arguments):
+    """``function`` called on each argument tuple (copies, so the learner cannot change the data), as
+    ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on."""
+    results = []
+    for args in arguments:
+        try:
+            results.append(function(*(np.array(a) if isinstance(a, np.ndarray) else a for a in args)))
+        except Exception as e:  # the learner's bug, reported by the checker, never raised
+            results.append(CallFailed(type(e).__name__, str(e)))
+    return FunctionCalls(tuple(arguments), tuple(results))
+
+
+def diagnose_task(task_id, answer, rng=None):
     """The Diagnosis of ``answer`` for task ``task_id``: ``attn_core.homework.checker.diagnose`` with the
-    task's step and freshly built data. ``MISSING`` (variable not defined) counts as not attempted."""
+    task's step and freshly built data. ``MISSING`` (variable not defined) counts as not attempted.
+
+    For a "function" task ``answer`` is the learner's function (called here, on argument tuples drawn by
+    ``task.probe_arguments(rng)``; ``rng`` defaults to a fresh generator) or a ``FunctionCalls`` made
+    elsewhere (by the grader)."""
     try:
         t = task(task_id)
     except KeyError as e:
         return checker.Diagnosis(False, "bad_task", e.args[0], None)
     if answer is MISSING:
         return checker.Diagnosis(False, "not_attempted", msg("no_variable", var=t.var), t.step)
+    if t.answer_kind == "function" and callable(answer):
+        answer = call_function(answer, t.probe_arguments(rng if rng is not None else np.random.default_rng()))
     return checker.diagnose(t.step, answer, **t.given())
 
 

@@ -7,7 +7,8 @@ The math, and only the math, lives in this package's modules:
     multihead.py       multi-head attention (split_heads, merge_heads, multi_head_attention)
     online_softmax.py  attention over blocks of keys with a running softmax (exact, less memory)
     gradients.py       the backward pass through the five steps and a toy training task
-    examples.py        the running examples (我 / 喜欢 / 学习 / 语言 and the coreference sentence)
+    cost.py            what one Transformer layer costs in multiply-adds, and where n² takes over
+    examples.py        the running examples (我 / 喜欢 / 学习 / 语言 and the two coreference sentences)
     _validate.py       input checks: clear errors instead of wrong answers
     lang.py, messages.py   the language switch (zh / en) and the learner-facing messages
 

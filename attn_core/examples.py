@@ -4,6 +4,9 @@
                   matrices of one-decimal numbers, so one row can be worked out by hand.
 ``coreference()`` 那只动物没过街，因为它太累了 — ten word tokens; the vectors are chosen so that,
                   after attention, 它 draws mostly on 动物 and 累了 (and hardly on 街).
+``coreference_wide()`` 那只动物没过街，因为它太宽了 — the course's second sentence, where 它 means the
+                  street: the same projections and the same vectors for the nine shared words, and
+                  宽了 as a state word about a place. One layer does not resolve 它 here (see its docstring).
 
 The numbers are made up for teaching (no trained model produced them); they only have to
 show the shapes, the order of the steps and one plausible pattern.
@@ -85,4 +88,31 @@ def coreference():
         W_q=_frozen([[0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.5], [2.0, 0.0, 2.0]]),
         W_k=_frozen([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]),
         W_v=_frozen([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.1, 0.1, 0.1]]),
+    )
+
+
+WIDE = (0.0, 0.2, 1.0, 0.0)  # 宽了: a state (1.0) said of a place (0.2), as 累了 is a state said of an animate being
+
+
+def coreference_wide():
+    """那只动物没过街，因为它太宽了: the contrast sentence, in which 它 means 街 (the street).
+
+    Inference-time projections are fixed, so W_Q, W_K, W_V are those of ``coreference()``, and so are the
+    vectors of the nine words the two sentences share. The one new word, 宽了, mirrors 累了 with the
+    "animate" and "place" features swapped: (0, 0.2, 1, 0) against (0.2, 0, 1, 0).
+
+    The honest consequence: 它 has the same input vector in both sentences, hence the same query, so in
+    this one layer it still puts most weight on 动物. The word that decides (宽了) comes after 它; a real
+    model resolves it in a later layer, after earlier layers have written context into 它's vector."""
+    first = coreference()
+    X = np.array(first.X)
+    X[first.index("累了")] = WIDE
+    return Example(
+        tokens=first.tokens[:-1] + ("宽了",),
+        gloss=first.gloss[:-1] + ("wide",),
+        features=first.features,
+        X=_frozen(X),
+        W_q=first.W_q,
+        W_k=first.W_k,
+        W_v=first.W_v,
     )

@@ -180,14 +180,28 @@ def retrieval_task(n=16, d_model=64, d_v=16, seed=0):
 
 
 def train_retrieval(
-    n=16, d_model=64, d_k=64, d_v=16, steps=500, lr=0.1, scaled=True, seed=0, snapshot_steps=(0, 50, 150)
+    n=16,
+    d_model=64,
+    d_k=64,
+    d_v=16,
+    steps=500,
+    lr=0.1,
+    scaled=True,
+    seed=0,
+    snapshot_steps=(0, 50, 150),
+    init_scale=1.0,
 ):
     """Learn W_Q and W_K by plain gradient descent so that token i attends to its partner.
 
     Loss: L = 1/(2n)·Σᵢ |Oᵢ − V[partner[i]]|² (W_V is fixed). W_Q, W_K start random with entries of
-    variance 1/d_model, so each q and k has entries of variance ≈ 1 and a raw score q·k has variance
-    ≈ d_k: without scaling, rows of A start almost one-hot. Everything is seeded by ``seed``
-    (the same seed gives the same task and the same start, scaled or not).
+    variance 1/d_model, times ``init_scale``: with the default 1, each q and k has entries of variance
+    ≈ 1 and a raw score q·k has variance ≈ d_k, so without scaling the rows of A start almost one-hot.
+    Everything is seeded by ``seed`` (the same seed gives the same task and the same start, scaled or
+    not, whatever ``init_scale``).
+
+    Dividing by √d_k is a change of parametrisation: the unscaled run with ``init_scale=d_k**-0.25``
+    and ``lr=lr/√d_k`` keeps W_Q, W_K at exactly d_k^(-1/4) times those of the scaled run, so in exact
+    arithmetic it has the same scores, weights and losses at every step.
     Returns a ``RetrievalRun``; A is recorded at ``snapshot_steps`` and after the last step."""
     n, d_model, d_k, d_v = (
         v.positive_int(x, name) for x, name in ((n, "n"), (d_model, "d_model"), (d_k, "d_k"), (d_v, "d_v"))
@@ -196,9 +210,10 @@ def train_retrieval(
     if n < 2:
         raise ValueError(msg("partner_n", n=n))
     lr = v.positive_number(lr, "lr", "lr")
+    init_scale = v.positive_number(init_scale, "init_scale", "init_scale")
     X, W_v, partner, rng = retrieval_task(n, d_model, d_v, seed)
-    W_q = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
-    W_k = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
+    W_q = init_scale * rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
+    W_k = init_scale * rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
     target = (X @ W_v)[partner]
 
     losses, grad_norms, snapshots = [], [], {}

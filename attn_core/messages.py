@@ -21,6 +21,7 @@ msg = Catalog(
         "meaning_block": ("（每块的位置数）", " (a number of positions per block)"),
         "meaning_eps": ("（差分的步长，一个很小的数）", " (the small step of the difference)"),
         "meaning_lr": ("（梯度下降的步长）", " (the gradient-descent step)"),
+        "meaning_init_scale": ("（W_Q、W_K 初始值的缩放倍数）", " (the factor on the initial W_Q and W_K)"),
         "meaning_none": ("", ""),
         # ---------------------------------------------------------------- arrays (_validate)
         "not_rectangular": (

@@ -192,6 +192,29 @@ def test_coreference_example_it_draws_on_animal_and_tired():
     assert a[ex.index("街")] < 0.1
 
 
+def test_the_wide_sentence_shares_everything_but_its_last_word():
+    tired, wide = examples.coreference(), examples.coreference_wide()
+    assert "".join(wide.tokens) == "那只动物没过街，因为它太宽了"
+    assert wide.tokens[:-1] == tired.tokens[:-1] and wide.features == tired.features
+    for W in ("W_q", "W_k", "W_v"):  # the projections are fixed at inference time
+        np.testing.assert_array_equal(getattr(wide, W), getattr(tired, W))
+    np.testing.assert_array_equal(wide.X[:-1], tired.X[:-1])
+    # 宽了 is 累了 with "animate" and "place" swapped
+    np.testing.assert_array_equal(wide.X[-1], tired.X[-1][[1, 0, 2, 3]])
+
+
+def test_one_layer_does_not_resolve_it_in_the_wide_sentence():
+    """Same 它, same query: 它 still leans on 动物; what changes is what arrives in its output."""
+    tired, wide = examples.coreference(), examples.coreference_wide()
+    it = wide.index("它")
+    a_tired, a_wide = tired.attention().A[it], wide.attention().A[it]
+    assert a_wide.argmax() == wide.index("动物") and a_wide[wide.index("街")] < 0.1
+    o_tired, o_wide = tired.attention().O[it], wide.attention().O[it]
+    place = tired.features.index("place")
+    assert o_wide[place] > 2 * o_tired[place]  # the place-ness of 宽了 has reached 它's output
+    assert a_tired[tired.index("累了")] > a_wide[wide.index("宽了")]
+
+
 def test_examples_cannot_be_changed_by_accident():
     ex = examples.four_words()
     with pytest.raises(ValueError):

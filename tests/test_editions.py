@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from attn_core.examples import coreference, four_words
+from attn_core.examples import coreference, coreference_wide, four_words
 
 NB_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 EN_DIR = NB_DIR / "en"
@@ -32,7 +32,8 @@ IDS = [p.as_posix() for p in ZH]
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 # Chinese the English edition may show: the example sentences (kept in Chinese, glossed in English), and
 # the ideographic space that lines up columns of hanzi.
-EXAMPLE_CJK = set(CJK.findall("".join(four_words().tokens + coreference().tokens))) | {"\u3000"}
+EXAMPLE_WORDS = four_words().tokens + coreference().tokens + coreference_wide().tokens
+EXAMPLE_CJK = set(CJK.findall("".join(EXAMPLE_WORDS))) | {"\u3000"}
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[-−]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?")
 
 

@@ -184,7 +184,33 @@ def test_without_scaling_learning_stalls_at_large_d_k():
     assert unscaled.accuracy() < 0.5
 
 
-@pytest.mark.parametrize("bad", [dict(n=1), dict(steps=-1), dict(lr=0), dict(d_k=2.5), dict(n=True)])
+@pytest.mark.parametrize("d_k", [16, 64, 100])
+def test_scaling_is_a_rescaled_start_and_learning_rate(d_k):
+    """÷√d_k = W_Q, W_K started d_k^(-1/4) times smaller and a learning rate √d_k times smaller."""
+    scaled = train_retrieval(d_k=d_k, steps=60, seed=1, snapshot_steps=(0, 30))
+    unscaled = train_retrieval(
+        d_k=d_k, steps=60, seed=1, snapshot_steps=(0, 30), scaled=False, init_scale=d_k**-0.25, lr=0.1 / d_k**0.5
+    )
+    np.testing.assert_allclose(unscaled.losses, scaled.losses, rtol=1e-9, atol=1e-12)
+    for step in (0, 30, 60):
+        np.testing.assert_allclose(unscaled.snapshots[step], scaled.snapshots[step], atol=1e-12)
+    np.testing.assert_allclose(unscaled.W_q, d_k**-0.25 * scaled.W_q, atol=1e-12)
+    # the rescaled start alone, with the default learning rate, is another run
+    assert not np.allclose(
+        train_retrieval(d_k=d_k, steps=60, seed=1, scaled=False, init_scale=d_k**-0.25).losses, scaled.losses
+    )
+
+
+def test_init_scale_multiplies_the_starting_projections():
+    a, b = train_retrieval(steps=1, seed=2), train_retrieval(steps=1, seed=2, init_scale=0.5)
+    # at step 0 only the start differs: the scores shrink by 0.5² = 0.25, the task is the same
+    np.testing.assert_array_equal(a.X, b.X)
+    assert b.snapshots[0].max(axis=1).mean() < a.snapshots[0].max(axis=1).mean()
+
+
+@pytest.mark.parametrize(
+    "bad", [dict(n=1), dict(steps=-1), dict(lr=0), dict(d_k=2.5), dict(n=True), dict(init_scale=0)]
+)
 def test_training_rejects_bad_settings(bad):
     with pytest.raises(ValueError):
         train_retrieval(**bad)

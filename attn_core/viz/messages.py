@@ -164,9 +164,11 @@ msg = Catalog(
             "{who}: “{query}” attends most to “{favourite}” ({weight})",
         ),
         "heads_not_divisor": (
-            "n_heads={n_heads!r} 必须能整除 d_model = {d_model}，每个头才能一样宽；请从 {divisors} 中选一个。",
-            "n_heads={n_heads!r} must divide d_model = {d_model} so every head gets the same "
-            "width; choose one of {divisors}.",
+            "n_heads={n_heads!r} 必须能整除 d_model = {d_model}：这个探索器按 attn_core 的约定，把宽 d_model 的投影"
+            "平分给各个头（这是约定，不是注意力本身的要求，见第 8 课）；请从 {divisors} 中选一个。",
+            "n_heads={n_heads!r} must divide d_model = {d_model}: following attn_core's convention, this explorer "
+            "shares a projection of width d_model equally among the heads (a convention, not something attention "
+            "itself requires; see Lesson 8); choose one of {divisors}.",
         ),
         # ================================================================ plots.py: labels
         "plot_query_axis": ("查询（谁在问）", "query (who asks)"),

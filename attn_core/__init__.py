@@ -7,6 +7,7 @@ The math, and only the math, lives in this package's modules:
     multihead.py       multi-head attention (split_heads, merge_heads, multi_head_attention)
     online_softmax.py  attention over blocks of keys with a running softmax (exact, less memory)
     gradients.py       the backward pass through the five steps and a toy training task
+    positions.py       word order: sinusoidal position encodings and rotary embeddings (RoPE)
     examples.py        the running examples (我 / 喜欢 / 学习 / 语言 and the coreference sentence)
     _validate.py       input checks: clear errors instead of wrong answers
     lang.py, messages.py   the language switch (zh / en) and the learner-facing messages
@@ -29,6 +30,7 @@ from .core import (
 )
 from .lang import get_lang, set_lang
 from .multihead import MultiHeadTrace, merge_heads, multi_head_attention, split_heads
+from .positions import rope, sinusoidal_positions
 
 __version__ = "0.2.0"
 
@@ -42,10 +44,12 @@ __all__ = [
     "merge_heads",
     "multi_head_attention",
     "project",
+    "rope",
     "scale",
     "scores",
     "self_attention",
     "set_lang",
+    "sinusoidal_positions",
     "softmax",
     "split_heads",
     "weighted_sum",

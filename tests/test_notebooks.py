@@ -27,7 +27,7 @@ def markdown(nb):
 
 @pytest.mark.parametrize("folder", EDITIONS, ids=["zh", "en"])
 def test_the_course_is_there(folder):
-    assert [p.name[:2] for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))] == [f"{i:02d}" for i in range(12)]
+    assert [p.name[:2] for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))] == [f"{i:02d}" for i in range(13)]
     assert len(list((folder / "exercises").glob("ex*.ipynb"))) >= 7
 
 

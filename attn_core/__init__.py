@@ -7,6 +7,7 @@ The math, and only the math, lives in this package's modules:
     multihead.py       multi-head attention (split_heads, merge_heads, multi_head_attention)
     online_softmax.py  attention over blocks of keys with a running softmax (exact, less memory)
     gradients.py       the backward pass through the five steps and a toy training task
+    positions.py       word order: sinusoidal position encodings and rotary embeddings (RoPE)
     cost.py            what one Transformer layer costs in multiply-adds, and where n² takes over
     examples.py        the running examples (我 / 喜欢 / 学习 / 语言 and the two coreference sentences)
     _validate.py       input checks: clear errors instead of wrong answers
@@ -30,6 +31,7 @@ from .core import (
 )
 from .lang import get_lang, set_lang
 from .multihead import MultiHeadTrace, merge_heads, multi_head_attention, split_heads
+from .positions import rope, sinusoidal_positions
 
 __version__ = "0.2.0"
 
@@ -43,10 +45,12 @@ __all__ = [
     "merge_heads",
     "multi_head_attention",
     "project",
+    "rope",
     "scale",
     "scores",
     "self_attention",
     "set_lang",
+    "sinusoidal_positions",
     "softmax",
     "split_heads",
     "weighted_sum",

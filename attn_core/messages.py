@@ -23,6 +23,8 @@ msg = Catalog(
         "meaning_lr": ("（梯度下降的步长）", " (the gradient-descent step)"),
         "meaning_init_scale": ("（W_Q、W_K 初始值的缩放倍数）", " (the factor on the initial W_Q and W_K)"),
         "meaning_none": ("", ""),
+        "meaning_base": ("（位置编码的底数，通常是 10000）", " (the base of the position encoding, usually 10000)"),
+        "meaning_positions": ("（位置的个数）", " (the number of positions)"),
         # ---------------------------------------------------------------- arrays (_validate)
         "not_rectangular": (
             "{name} 不是规整的数字数组（各行长度不一？）：{error}",
@@ -147,6 +149,39 @@ msg = Catalog(
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "
             "them. Allow at least one earlier key per row, e.g. the query itself.",
+        ),
+        # ---------------------------------------------------------------- positions (lesson 12)
+        "odd_width": (
+            "{name} = {d} 是奇数：正弦位置编码和 RoPE 都把特征两两配对（一个 sin 配一个 cos，或一次旋转的两个坐标），"
+            "所以宽度必须是偶数，例如 {even}。宽度为奇数的例子可以先补一个全 0 的特征：positions.with_even_width(example)。",
+            "{name} = {d} is odd: sinusoidal encodings and RoPE pair the features up (a sine with a cosine, or the "
+            "two coordinates of one rotation), so the width must be even, e.g. {even}. For an example of odd width, "
+            "append a feature of zeros first: positions.with_even_width(example).",
+        ),
+        "rope_layout": (
+            'layout 必须是 "interleaved"（相邻两个特征一对：(0, 1)、(2, 3)……，RoFormer 论文和 GPT-J 的写法）'
+            '或 "half"（前后两半对应：(k, k + d/2)，即 rotate_half，GPT-NeoX 和 LLaMA 的写法），得到的是 {layout!r}。',
+            'layout must be "interleaved" (neighbouring features pair up: (0, 1), (2, 3), …, as in the RoFormer '
+            'paper and GPT-J) or "half" (the two halves pair up: (k, k + d/2), rotate_half, as in GPT-NeoX and '
+            "LLaMA), got {layout!r}.",
+        ),
+        "positions_not_real": (
+            "positions 必须是实数（通常是整数 0, 1, 2, …），得到的是 dtype {dtype}（类型 {type}）。",
+            "positions must be real numbers (usually the integers 0, 1, 2, …), got dtype {dtype} (type {type}).",
+        ),
+        "positions_shape": (
+            "positions 的形状是 {shape}，而 X 的形状是 {x_shape}：X 的每一行需要一个位置，positions 的形状应为 {want}"
+            "（例如 np.arange({n})）。",
+            "positions has shape {shape} but X has shape {x_shape}: every row of X needs one position, so positions "
+            "must have shape {want} (e.g. np.arange({n})).",
+        ),
+        "positions_one_vector": (
+            "X 是一个向量（形状 {x_shape}），只需要一个位置，也就是一个数，得到的 positions 形状是 {shape}。",
+            "X is one vector (shape {x_shape}), so it takes one position, a single number; got positions of shape {shape}.",
+        ),
+        "unknown_encoding": (
+            "encoding={encoding!r} 不是可选的位置编码；可选：{encodings}。",
+            "encoding={encoding!r} is not a position encoding; choose one of {encodings}.",
         ),
         # ---------------------------------------------------------------- gradients
         "grad_shape": (

@@ -52,12 +52,19 @@ def _settings():
     ]
     mask = [dict(mode=m, padding=p) for p in (1, 2, 3, 0) for m in ("none", "causal", "padding")]
     head = [dict(head=h, query=q) for q in coref for h in (1, 2)]
+    orders = ["语言 学习 喜欢 我", "语言 我 喜欢 学习", "喜欢 我 语言 学习"]
+    position = [
+        dict(encoding=e, i=(3 * k) % 16, j=(5 * k + 2) % 16, order=orders[k % 3])
+        for k in range(16)
+        for e in ("rope", "sinusoidal", "none")
+    ]
     return {
         "dk_explorer": dk,
         "key_explorer": key,
         "pipeline_explorer": pipe,
         "mask_explorer": mask,
         "head_explorer": head,
+        "position_explorer": position,
     }
 
 
@@ -96,6 +103,12 @@ def _rect(*args, **kw):
     from matplotlib.patches import Rectangle
 
     return Rectangle(*args, **kw)
+
+
+def _circle():
+    from matplotlib.patches import Circle
+
+    return Circle((0, 0), 1.5, fill=False, color="#d0d0d0")
 
 
 def _weight_bars(ax, w, tokens, ghost=None, title=""):
@@ -142,11 +155,24 @@ def naive_png(name, st, tokens):
     elif name == "mask_explorer":
         fig = Figure(figsize=(6.4, 4.7))
         _annotated(fig.subplots(), st["A"], tokens, masked=st["mask"])
-    else:  # head_explorer
+    elif name == "head_explorer":
         fig = Figure(figsize=(10, 5.5))
         a1, a2 = fig.subplots(1, 2)
         _annotated(a1, st["A_heads"][st["head"] - 1], tokens, highlight=st["qi"])
         _annotated(a2, st["A_avg"], tokens, highlight=st["qi"])
+    else:  # position_explorer: the score curve, one pair as arrows, the weights before and after reordering
+        fig = Figure(figsize=(9.2, 7.4))
+        (a1, a2), (a3, a4) = fig.subplots(2, 2)
+        a1.plot(st["shifts"], st["curve"], marker="o")
+        a1.set_title("q·k")
+        for (x, y), colour in zip(st["hands"], ("#31688e", "#c05a00")):
+            a2.annotate("", xy=(x, y), xytext=(0, 0), arrowprops=dict(color=colour, width=2))
+        a2.add_patch(_circle())
+        a2.set_xlim(-2, 2)
+        a2.set_ylim(-2, 2)
+        a2.set_aspect("equal")
+        _annotated(a3, st["A"], tokens, highlight=2)
+        _annotated(a4, st["A_by_word"], tokens, highlight=2)
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from attn_core import lang
 from attn_core.examples import coreference, four_words
+from attn_core.positions import rope, with_even_width
 from attn_core.viz.explorers import (
     DK_OPTIONS,
     Explorer,
@@ -18,9 +19,10 @@ from attn_core.viz.explorers import (
     key_explorer,
     mask_explorer,
     pipeline_explorer,
+    position_explorer,
 )
 
-FACTORIES = [dk_explorer, key_explorer, pipeline_explorer, mask_explorer, head_explorer]
+FACTORIES = [dk_explorer, key_explorer, pipeline_explorer, mask_explorer, head_explorer, position_explorer]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 TOKENS = four_words().tokens
 
@@ -383,3 +385,67 @@ def test_heads_differ_and_depend_on_the_seed():
     assert not np.allclose(a.state["A_heads"], b.state["A_heads"])
     a.close()
     b.close()
+
+
+# ---------------------------------------------------------------- 6. positions
+
+
+def _q_and_k(query="学习", key="语言"):
+    """The query row of one word and the key row of another, projected from the widened example."""
+    ex = with_even_width(four_words())
+    return ex.X[TOKENS.index(query)] @ ex.W_q, ex.X[TOKENS.index(key)] @ ex.W_k
+
+
+@given(i=st.integers(0, 15), j=st.integers(0, 15))
+def test_with_rope_the_score_is_flat_as_both_positions_move_and_is_the_rotated_dot_product(i, j):
+    ex = position_explorer()
+    ex.set(encoding="rope", i=i, j=j)
+    q, k = _q_and_k()
+    turned = np.concatenate([rope(q[:2], i), q[2:]]) @ np.concatenate([rope(k[:2], j), k[2:]])  # d_k = 3: pair 0 turns
+    assert ex.readouts["score"] == pytest.approx(turned, abs=1e-12)
+    assert ex.readouts["shift_spread"] < 1e-9 and ex.readouts["offset"] == j - i
+    ex.close()
+
+
+def test_without_positions_nothing_depends_on_position_or_order():
+    ex = position_explorer()
+    q, k = _q_and_k()
+    for order in ex.controls["order"].options:
+        ex.set(encoding="none", order=order, i=7, j=1)
+        assert ex.readouts["score"] == pytest.approx(q @ k, abs=1e-12)
+        assert ex.readouts["shift_spread"] < 1e-12 and ex.readouts["weight_change"] < 1e-12
+        np.testing.assert_allclose(ex.state["A"], four_words().attention().A, atol=1e-15)
+        assert any("没变" in line for line in ex.lines)
+    ex.close()
+
+
+def test_with_positions_the_order_matters_and_sinusoidal_scores_move_with_the_shift():
+    ex = position_explorer()
+    for encoding in ("sinusoidal", "rope"):
+        for order in ex.controls["order"].options:
+            ex.set(encoding=encoding, order=order)
+            assert ex.readouts["weight_change"] > 0.01, (encoding, order)
+            assert any("变了" in line for line in ex.lines)
+    ex.set(encoding="sinusoidal")
+    assert ex.readouts["shift_spread"] > 0.5
+    ex.close()
+
+
+def test_the_reordered_weights_are_lined_up_word_by_word():
+    ex = position_explorer()
+    ex.set(encoding="rope", order="语言 学习 喜欢 我")
+    A_by_word = ex.state["A_by_word"]
+    np.testing.assert_allclose(A_by_word.sum(axis=1), 1.0)
+    assert "学习（1）" in ex.svg and "我（3）" in ex.svg  # the new positions, by word
+    assert ex.readouts["reordered_weight[语言]"] == pytest.approx(A_by_word[2, 3])
+    ex.close()
+
+
+def test_position_explorer_takes_other_examples_and_names_bad_words(english):
+    ex = position_explorer(example=coreference(), query="它", key="动物")
+    assert ex.error is None and "它" in ex.svg
+    ex.set(encoding="sinusoidal", i=15, j=0)
+    assert ex.readouts["offset"] == -15 and "−15" in ex.lines[0]
+    ex.close()
+    with pytest.raises(ValueError, match="key='猫'.*choose one of"):
+        position_explorer(key="猫")

@@ -261,3 +261,16 @@ def test_line_draws_one_curve_per_label_on_log_axes():
     with pytest.raises(ValueError, match="3"):
         plots.line(n, {"a": [1, 2, 3]})
     assert len(plt.get_fignums()) == n_figures  # a rejected call leaves no half-drawn figure
+
+
+def test_position_heatmap_labels_pairs_and_positions_on_a_fixed_scale(english):
+    from attn_core import sinusoidal_positions
+
+    PE = sinusoidal_positions(50, 16)
+    fig = draw(plots.position_heatmap(PE, title="PE"))
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()][:4] == ["sin 0", "cos 0", "sin 1", "cos 1"]
+    assert ax.get_ylabel() == "position p (counted from 0)" and "pair k" in ax.get_xlabel()
+    assert ax.images[0].get_clim() == (-1, 1)
+    with pytest.raises(ValueError, match="NaN"):
+        plots.position_heatmap(np.full((3, 4), np.nan))

@@ -122,3 +122,27 @@ def doubled(K, row):
     K = np.array(K, dtype=float)
     K[row] *= 2
     return K
+
+
+# ---------------------------------------------------------------- lesson 12: word order
+# Inputs only: whole numbers and numbers drawn with one decimal. The answers (sines, cosines, softmax) are
+# computed by the learner and by the checker, and compared within the checker's tolerance.
+
+SHUFFLE = (1, 3, 4, 0, 2)  # not its own inverse, so shuffling the wrong way round is told apart
+
+
+def shuffled_sentence():
+    """Five words (X_new 5 × 4), the projections (d_k = 3, d_v = 2) and the new order of the words."""
+    d = fresh(1201, X_new=(5, 4), W_q_new=(4, 3), W_k_new=(4, 3), W_v_new=(4, 2))()
+    return {**d, "order": np.array(SHUFFLE)}
+
+
+def one_query_at_a_position():
+    """A query q_new (width 6) and its position p."""
+    return {"q_new": fresh(1203, q_new=(6,))()["q_new"], "p": 3}
+
+
+def a_query_and_a_key():
+    """A query q and a key k (width 8), their positions i and j, and the shifts s = 0 … 5."""
+    d = fresh(1206, q=(8,), k=(8,))()
+    return {**d, "i": 1, "j": 4, "shifts": np.arange(6)}

@@ -170,6 +170,74 @@ msg = Catalog(
             "shares a projection of width d_model equally among the heads (a convention, not something attention "
             "itself requires; see Lesson 8); choose one of {divisors}.",
         ),
+        # ================================================================ 6. word order (positions.py)
+        "pos_title": ("词序与位置编码", "word order and position encodings"),
+        "pos_control_encoding": ("位置编码", "encoding"),
+        "pos_encoding_none": ("不加位置", "none"),
+        "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
+        "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
+        "pos_control_i": ("「{token}」的位置 i", "position i of “{token}”"),
+        "pos_control_j": ("「{token}」的位置 j", "position j of “{token}”"),
+        "pos_control_order": ("打乱成", "reorder to"),
+        "pos_heading_none": (
+            "不加位置：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+        ),
+        "pos_heading_sinusoidal": (
+            "正弦位置编码：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+        ),
+        "pos_heading_rope": (
+            "RoPE：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+        ),
+        "pos_curve_title": (
+            "q·k（未缩放）：「{query}」在 i + s，「{key_word}」在 j + s",
+            "q·k (unscaled): “{query}” at i + s, “{key_word}” at j + s",
+        ),
+        "pos_curve_axis": ("s：两个位置一起后移的步数", "s: both positions moved on by s"),
+        "pos_dial_none": ("第 0 对特征：不转", "feature pair 0: no turning"),
+        "pos_dial_sinusoidal": ("位置编码的第 0 对 (sin p, cos p)", "pair 0 of the encoding (sin p, cos p)"),
+        "pos_dial_rope": ("q、k 的第 0 对：按位置旋转", "pair 0 of q and k, turned by position"),
+        "pos_hand": ("{name}（位置 {position}）", "{name} at {position}"),
+        "pos_dial_note_none": ("i、j 怎么变，两只指针都不动", "the hands stay put whatever i and j"),
+        "pos_dial_note_sinusoidal": (
+            "位置 p 的指针转到 p 弧度，\n夹角只看 j − i = {offset}",
+            "the hand of position p points at p radians:\nthe angle is set by j − i = {offset}",
+        ),
+        "pos_dial_note_rope": (
+            "q 转 i 弧度，k 转 j 弧度（虚线：转之前），\n夹角只随 j − i = {offset} 变",
+            "q turns by i radians, k by j (dashed: before);\nthe angle moves only with j − i = {offset}",
+        ),
+        "pos_token_at": ("{token}（{position}）", "{token} ({position})"),
+        "pos_before": ("原句：{sentence}", "original: {sentence}"),
+        "pos_after": ("打乱后：{sentence}（按原来的词序排好）", "reordered: {sentence} (in the original word order)"),
+        "pos_axis_keys_by_word": ("键（按原来的词序）→", "keys (original word order) →"),
+        "pos_score": (
+            "「{query}」在位置 {i}、「{key_word}」在位置 {j}（j − i = {offset}）：q·k = {score}",
+            "“{query}” at position {i}, “{key_word}” at {j} (j − i = {offset}): q·k = {score}",
+        ),
+        "pos_shift_none": (
+            "两个位置一起后移 0 … {shifts} 步，分数一直是 {score}：不加位置，分数和位置毫无关系。",
+            "Moving both positions on by 0 … {shifts}, the score stays {score}: without positions it ignores them.",
+        ),
+        "pos_shift_sinusoidal": (
+            "两个位置一起后移 0 … {shifts} 步，分数在 {low} 与 {high} 之间变：正弦编码加在投影之前，q·k 不只取决于 j − i。",
+            "Moving both positions on by 0 … {shifts}, the score goes between {low} and {high}: the encoding is added "
+            "before the projections, so q·k depends on more than j − i.",
+        ),
+        "pos_shift_rope": (
+            "两个位置一起后移 0 … {shifts} 步，分数一直是 {score}：RoPE 让 q·k 只取决于 j − i。",
+            "Moving both positions on by 0 … {shifts}, the score stays {score}: with RoPE, q·k depends only on j − i.",
+        ),
+        "pos_reorder_same": (
+            "打乱成「{sentence}」：每个词的权重都没变（最大变化 {change}），只是行和列换了位置。",
+            "Reordered to “{sentence}”: no word's weights change (largest change {change}); only rows and columns moved.",
+        ),
+        "pos_reorder_differs": (
+            "打乱成「{sentence}」：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
+            "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
+        ),
         # ================================================================ plots.py: labels
         "plot_query_axis": ("查询（谁在问）", "query (who asks)"),
         "plot_key_axis": ("键（被问的词）", "key (who is asked)"),
@@ -180,6 +248,12 @@ msg = Catalog(
         "plot_output": (r"输出 $O_i$（合计）", r"output $O_i$ (sum)"),
         "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
         "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
+        "plot_position_features": (
+            "特征：第 k 对的 sin 和 cos（k 越大转得越慢）",
+            "feature: sin and cos of pair k (higher k turns more slowly)",
+        ),
+        "plot_position_rows": ("位置 p（从 0 数起）", "position p (counted from 0)"),
+        "plot_position_value": ("编码的值", "value"),
         # ---------------------------------------------------------------- plots.py: errors
         "plot_not_numbers": (
             "{name} 应该是数字数组，实际是 {type}。",

@@ -389,3 +389,22 @@ def line(xs, ys_by_label, *, logx=False, logy=False, xlabel=None, ylabel=None, t
     if len(curves) > 1 or curves[0][0]:
         ax.legend()
     return fig
+
+
+def position_heatmap(PE, *, title=None, ax=None):
+    """Position encodings (n positions × d features, e.g. ``sinusoidal_positions(50, 16)``) as a heatmap on a
+    fixed −1 … 1 diverging scale: a row per position (counted from 0), a column per feature, the columns
+    labelled as pairs (sin k, cos k)."""
+    PE = _array(PE, "PE", 2, allow_neg_inf=False)
+    n, d = PE.shape
+    fig, ax = _axes(ax, (min(MAX_WIDTH, 4.0 + 0.42 * d), 6.0))
+    im = ax.imshow(PE, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
+    ax.set_xticks(range(d), labels=[f"{'sin' if c % 2 == 0 else 'cos'} {c // 2}" for c in range(d)], rotation=90)
+    step = max(1, round(n / 10))
+    ax.set_yticks(range(0, n, step))
+    ax.set_xlabel(msg("plot_position_features"))
+    ax.set_ylabel(msg("plot_position_rows"))
+    if title:
+        ax.set_title(title)
+    fig.colorbar(im, ax=ax, shrink=0.85, label=msg("plot_position_value"))
+    return fig

@@ -23,6 +23,7 @@ GHOST = "#444444"
 MASKED = "#e3e3e3"
 HIGHLIGHT = "#000000"
 ERROR = "#b00020"
+ACCENT = "#c05a00"  # a second series beside BAR (blue/orange stays apart for colour-blind eyes)
 
 # viridis sampled at 0, 1/16, ..., 1 (matplotlib's table); linear interpolation in between is
 # indistinguishable on screen and keeps matplotlib out of the update path.
@@ -57,7 +58,7 @@ def fmt(x, digits=2):
     """Fixed-point text with a true minus sign; never "−0.00"."""
     s = f"{float(x):.{digits}f}"
     if s.startswith("-"):
-        s = "0." + "0" * digits if float(s) == 0 else "−" + s[1:]
+        s = s[1:] if float(s) == 0 else "−" + s[1:]
     return s
 
 
@@ -112,6 +113,28 @@ class Svg:
         if dash:
             attrs += f' stroke-dasharray="{dash}"'
         self.parts.append(f"<line {attrs}/>")
+
+    def circle(self, cx, cy, r, fill="none", stroke=GRID, sw=1.0, dash=None):
+        attrs = f'cx="{cx:.1f}" cy="{cy:.1f}" r="{max(r, 0):.1f}" fill="{fill}" stroke="{stroke}" stroke-width="{sw:g}"'
+        if dash:
+            attrs += f' stroke-dasharray="{dash}"'
+        self.parts.append(f"<circle {attrs}/>")
+
+    def polyline(self, points, stroke=BAR, sw=2.0, dash=None):
+        """An open line through ``points`` [(x, y), …]."""
+        coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        attrs = f'points="{coords}" fill="none" stroke="{stroke}" stroke-width="{sw:g}" stroke-linejoin="round"'
+        if dash:
+            attrs += f' stroke-dasharray="{dash}"'
+        self.parts.append(f"<polyline {attrs}/>")
+
+    def polygon(self, points, fill=INK):
+        coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        self.parts.append(f'<polygon points="{coords}" fill="{fill}"/>')
+
+    def path(self, d, stroke=INK, sw=1.5, fill="none"):
+        """A raw SVG path (``d`` as the SVG path syntax, e.g. an arc)."""
+        self.parts.append(f'<path d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{sw:g}"/>')
 
     def text(self, x, y, s, size=16, anchor="start", fill=INK, bold=False, rotate=None):
         if size < MIN_FONT:
@@ -317,3 +340,91 @@ def table(svg, x, y, rows, col_x, *, header=True, size=15, line_h=22):
                 fill=INK if (r == 0 or c != len(cells) - 1) else MUTED,
             )
     return line_h * len(rows) + 6
+
+
+def line_chart(
+    svg,
+    x,
+    y,
+    xs,
+    ys,
+    *,
+    width,
+    height,
+    vmin,
+    vmax,
+    title="",
+    x_label="",
+    mark=None,
+    color=BAR,
+    ticks=None,
+    tick_digits=1,
+):
+    """The curve ys(xs) at (x, y) inside a width × height box (title and axis labels included), on a fixed
+    y range [vmin, vmax] so that a curve that moves is seen to move. ``mark`` = an index of xs to circle.
+    ``ticks``: the y values to label (default: vmin, 0 if in range, vmax), with ``tick_digits`` decimals."""
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    axis_w, top = 56, y + (30 if title else 8)
+    plot_x0, plot_x1 = x + axis_w, x + width - 10
+    plot_y0, plot_y1 = top + 10, y + height - (46 if x_label else 26)
+    span_x = (xs[-1] - xs[0]) or 1.0
+    span_y = (vmax - vmin) or 1.0
+
+    def px(v):
+        return plot_x0 + (plot_x1 - plot_x0) * (v - xs[0]) / span_x
+
+    def py(v):
+        return plot_y1 - (plot_y1 - plot_y0) * (min(max(v, vmin), vmax) - vmin) / span_y
+
+    if title:
+        svg.text(x, y + 20, title, size=17, bold=True)
+    if ticks is None:
+        ticks = [vmin, vmax] + ([0.0] if vmin < 0 < vmax else [])
+    for t in ticks:
+        svg.line(plot_x0, py(t), plot_x1, py(t), stroke=GRID if t != 0 else MUTED, sw=1 if t != 0 else 1.5)
+        svg.text(plot_x0 - 6, py(t) + 5, fmt(t, tick_digits), size=14, anchor="end", fill=MUTED)
+    for v in (xs[0], xs[len(xs) // 2], xs[-1]):
+        svg.text(px(v), plot_y1 + 20, fmt(v, 0), size=14, anchor="middle", fill=MUTED)
+    if x_label:
+        svg.text((plot_x0 + plot_x1) / 2, plot_y1 + 40, x_label, size=14, anchor="middle", fill=MUTED)
+    svg.polyline([(px(a), py(b)) for a, b in zip(xs, ys)], stroke=color, sw=2.5)
+    if mark is not None:
+        svg.circle(px(xs[mark]), py(ys[mark]), 6, fill=color, stroke="#ffffff", sw=2)
+
+
+def dial(svg, cx, cy, radius, hands, *, arc=None):
+    """A circle of ``radius`` px around (cx, cy) with hands drawn from its centre, for one 2-D pair of
+    features. Each hand is (x, y, colour, label, dashed) in units of the radius ((1, 0) points right,
+    (0, 1) up); ``arc`` = (hand_a, hand_b) indices draws the angle from one hand to the other."""
+    svg.circle(cx, cy, radius, stroke=GRID, sw=1.5)
+    svg.line(cx - radius - 8, cy, cx + radius + 8, cy, stroke=GRID)
+    svg.line(cx, cy - radius - 8, cx, cy + radius + 8, stroke=GRID)
+    if arc is not None:
+        (ax, ay), (bx, by) = ((hands[k][0], hands[k][1]) for k in arc)
+        a, b = np.arctan2(ay, ax), np.arctan2(by, bx)
+        turn = (b - a + np.pi) % (2 * np.pi) - np.pi  # the shorter way round, −π … π
+        r = radius * 0.32
+        x1, y1 = cx + r * np.cos(a), cy - r * np.sin(a)
+        x2, y2 = cx + r * np.cos(a + turn), cy - r * np.sin(a + turn)
+        sweep = 0 if turn > 0 else 1  # counter-clockwise on screen is sweep 0 (y points down)
+        svg.path(f"M {x1:.1f} {y1:.1f} A {r:.1f} {r:.1f} 0 0 {sweep} {x2:.1f} {y2:.1f}", stroke=INK, sw=1.5)
+    labels_at = []  # where labels went, so that two hands close together do not print on top of each other
+    for hx, hy, colour, label, dashed in hands:
+        length = float(np.hypot(hx, hy))
+        tip_x, tip_y = cx + radius * hx, cy - radius * hy
+        if length > 1e-9:
+            ux, uy = hx / length, -hy / length  # on screen
+            base_x, base_y = tip_x - 12 * ux, tip_y - 12 * uy
+            svg.line(cx, cy, base_x, base_y, stroke=colour, sw=2 if dashed else 3, dash="6 4" if dashed else None)
+            if not dashed:
+                svg.polygon(
+                    [(tip_x, tip_y), (base_x - 6 * uy, base_y + 6 * ux), (base_x + 6 * uy, base_y - 6 * ux)],
+                    fill=colour,
+                )
+            if label:
+                lx, ly = tip_x + 16 * ux, tip_y + 16 * uy
+                while any(abs(ly - y0) < 20 and abs(lx - x0) < 90 for x0, y0 in labels_at):
+                    ly += 20
+                labels_at.append((lx, ly))
+                anchor = "start" if ux > 0.3 else "end" if ux < -0.3 else "middle"
+                svg.text(lx, ly + 5, label, size=15, anchor=anchor, fill=colour, bold=not dashed)

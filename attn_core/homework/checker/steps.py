@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import mistakes as m
+from . import positions as pos
 from . import right, shapes
 from .compare import BOOLEANS, NUMBERS, AnswerKind
 from .givens import Givens, Stage, read_givens
@@ -151,6 +152,26 @@ def _weights_step(needs, optional):
     )
 
 
+# ---------------------------------------------------------------- lesson 12 (word order): read their own givens
+
+
+class PositionStep(Step):
+    """A step of lesson 12: its givens (a reordering, positions, a RoPE layout, shifts) are read by
+    ``positions.read_givens`` into a ``PositionGivens``; the rest is a ``Step``."""
+
+    def givens(self, given):
+        g = pos.read_givens(given)
+        g = replace(g, expected=self.right_answer(g))
+        return replace(g, unmasked=self.unmasked(g))
+
+
+POSITIONS_FROM_1 = Mistake("positions_from_1", pos.positions_from_1, "positions_from_1")
+ROPE_OTHER_LAYOUT = (
+    Mistake("rope_other_layout", pos.half_though_interleaved_asked, "rope_wants_interleaved"),
+    Mistake("rope_other_layout", pos.interleaved_though_half_asked, "rope_wants_half"),
+)
+
+
 # ---------------------------------------------------------------- the steps
 
 STEP_TABLE = {
@@ -261,5 +282,90 @@ STEP_TABLE = {
             Mistake("mask_all_true", m.all_true, "causal_all_true"),
         ),
         answer=BOOLEANS,
+    ),
+    # ---------------------------------------------------------------- lesson 12: word order (checker/positions.py)
+    "reordered_output": PositionStep(
+        needs=("X", "W_q", "W_k", "W_v", "order"),
+        right_answer=pos.reordered_output,
+        symbol="O",
+        axes="axes_reordered",
+        entry="entry_reordered",
+        mistakes=(
+            Mistake("not_reordered", pos.not_reordered, "not_reordered"),
+            Mistake("inverse_order", pos.inverse_order, "inverse_order"),
+            Mistake("unscaled", pos.reordered_unscaled, "unscaled"),
+        ),
+        shape_hints=(ShapeHint(pos.transposed, "hint_transposed_O"),),
+        columns_are_keys=False,
+    ),
+    "sinusoidal": PositionStep(
+        needs=("n", "d"),
+        optional=("base",),
+        right_answer=pos.sinusoidal,
+        symbol="PE",
+        axes="axes_PE",
+        entry="entry_PE",
+        mistakes=(
+            Mistake("sin_cos_swapped", pos.sin_cos_swapped, "sin_cos_swapped"),
+            Mistake("sin_cos_halves", pos.sin_cos_halves, "sin_cos_halves"),
+            Mistake("exponent_pair_index", pos.exponent_pair_index, "exponent_pair_index"),
+            Mistake("exponent_column_index", pos.exponent_column_index, "exponent_column_index"),
+            Mistake("frequency_inverted", pos.frequency_inverted, "frequency_inverted"),
+            POSITIONS_FROM_1,
+        ),
+        shape_hints=(
+            ShapeHint(pos.transposed, "hint_PE_transposed"),
+            ShapeHint(pos.one_column_per_pair, "hint_PE_half"),
+        ),
+        columns_are_keys=False,
+    ),
+    "rope": PositionStep(
+        needs=("X", "positions"),
+        optional=("layout", "base"),
+        right_answer=pos.rope,
+        symbol="RoPE(x)",
+        axes="axes_rope",
+        entry="entry_rope",
+        mistakes=(
+            *ROPE_OTHER_LAYOUT,
+            Mistake("rope_negative_angle", pos.rope_negative_angle, "rope_negative_angle"),
+            Mistake("rope_not_rotated", pos.rope_not_rotated, "rope_not_rotated"),
+            POSITIONS_FROM_1,
+            Mistake("exponent_pair_index", pos.rope_exponent_pair_index, "exponent_pair_index"),
+        ),
+        shape_hints=(ShapeHint(pos.transposed, "hint_rope_transposed"),),
+        columns_are_keys=False,
+    ),
+    "positioned_scores": PositionStep(
+        needs=("X", "W_q", "W_k"),
+        optional=("base",),
+        right_answer=pos.positioned_scores,
+        symbol="S",
+        axes="axes_S",
+        entry="entry_S_pos",
+        mistakes=(
+            Mistake("pe_after_projection", pos.pe_after_projection, "pe_after_projection"),
+            Mistake("pe_not_added", pos.pe_not_added, "pe_not_added"),
+            Mistake("sin_cos_swapped", pos.scores_sin_cos_swapped, "sin_cos_swapped"),
+            Mistake("positions_from_1", pos.scores_positions_from_1, "positions_from_1"),
+            Mistake("unscaled", pos.scores_unscaled, "unscaled"),
+        ),
+        shape_hints=SCORES_SHAPES[:1],
+    ),
+    "shifted_scores": PositionStep(
+        needs=("q", "k", "i", "j", "shifts"),
+        optional=("layout", "base"),
+        right_answer=pos.shifted_scores,
+        symbol="scores",
+        axes="axes_shifted",
+        entry="entry_shifted",
+        mistakes=(
+            Mistake("query_shifted_only", pos.query_shifted_only, "query_shifted_only"),
+            Mistake("rope_not_rotated", pos.scores_not_rotated, "scores_not_rotated"),
+            Mistake("rope_other_layout", pos.scores_other_layout, "scores_other_layout"),
+            Mistake("rope_negative_angle", pos.scores_negative_angle, "rope_negative_angle"),
+        ),
+        shape_hints=(ShapeHint(pos.one_number, "hint_one_score"),),
+        columns_are_keys=False,
     ),
 }

@@ -36,6 +36,7 @@ from .heads import HEAD_W_SCALE, head_explorer
 from .keys import key_explorer
 from .masks import mask_explorer
 from .pipeline import PIPELINE_DK, pipeline_explorer
+from .positions import position_explorer
 
 __all__ = [
     "Explorer",
@@ -44,6 +45,7 @@ __all__ = [
     "pipeline_explorer",
     "mask_explorer",
     "head_explorer",
+    "position_explorer",
     "DK_OPTIONS",
     "PIPELINE_DK",
     "KEY_MULT",

@@ -24,7 +24,6 @@ from .task_data import (
     XUEXI,
     YUYAN,
     attention_gradients,
-    heads_to_split,
     big_scores,
     doubled,
     feed_forward,
@@ -33,6 +32,7 @@ from .task_data import (
     fresh,
     fresh_scores,
     fresh_weights,
+    heads_to_split,
     layer_inputs,
     multi_head_layer,
     probe_attention,
@@ -175,6 +175,7 @@ class Task:
 # The teacher notebook (notebooks/exercises/teacher/) then has, per task, a data cell
 # ``Q, K = homework.data("N.k")``, an answer cell ``QKT = ...`` with its solution between the markers,
 # and a one-line check cell ``check("N.k")``; tests/test_homework.py checks that wiring.
+
 
 def _no_givens(inputs):
     """A find-the-bug task's checker takes no givens: it judges the function on its own probe arguments."""

@@ -417,7 +417,7 @@ msg = Catalog(
             "只用了 reshape：reshape(h, n, d_head) 把数一行一行地倒进新形状，一个“头”里混着好几个位置的数。"
             "先 reshape 成 (n, h, d_head)，再把头这一维移到最前面（转置）。",
             "A reshape alone: reshape(h, n, d_head) pours the numbers into the new shape row by row, so one "
-            "\"head\" holds pieces of several positions. Reshape to (n, h, d_head) first, then move the heads axis "
+            '"head" holds pieces of several positions. Reshape to (n, h, d_head) first, then move the heads axis '
             "to the front (a transpose).",
         ),
         "split_not_moved": (
@@ -473,7 +473,7 @@ msg = Catalog(
         ),
         "layer_split_by_reshape": (
             "拆头时只用了 reshape：一个“头”里混进了好几个位置。先 reshape 成 (n, h, d_head)，再把头这一维移到前面。",
-            "The heads were made by a reshape alone, so a \"head\" mixes several positions: reshape to "
+            'The heads were made by a reshape alone, so a "head" mixes several positions: reshape to '
             "(n, h, d_head), then move the heads axis to the front.",
         ),
         "layer_merged_by_reshape": (
@@ -527,6 +527,11 @@ msg = Catalog(
         "sum_not_shifted": (
             "l 要相对于 m 来算：对 exp(分数 − m1) 求和，而不是 exp(分数)。",
             "l is measured against m: sum exp(score − m1), not exp(score).",
+        ),
+        "never_shifted": (
+            "没有减去最大值：累计量要相对于运行最大值 m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（最后除出来的 O 倒是一样）。",
+            "No maximum subtracted: the running sums are measured against the running maximum m2, with "
+            "exp(score − m2); without it exp overflows on large scores (the final O would come out the same).",
         ),
         "sum_axis": (
             "求和取错了轴：你沿着列（axis=0）加了；每个查询行只加自己这一行（axis=1）。",
@@ -681,9 +686,10 @@ msg = Catalog(
             "axis=0); LayerNorm normalises each row (one position's features, axis=−1) on its own.",
         ),
         "eps_forgotten": (
-            "忘了 ε：一行的数几乎相等时方差几乎是 0，除以 √方差 会把噪声放大（全相等时是 0/0 = NaN）。ε 加在根号里：√(方差 + ε)。",
-            "ε is missing: when a row's numbers are nearly equal, its variance is nearly 0 and dividing by "
-            "√variance blows up the noise (0/0 = NaN if they are all equal). ε goes under the root: √(variance + ε).",
+            "根号里没有 ε：一行的数几乎相等时方差几乎是 0，除以 √方差 会把噪声放大（全相等时是 0/0 = NaN）。ε 加在根号里：√(方差 + ε)。",
+            "There is no ε under the square root: when a row's numbers are nearly equal, its variance is nearly 0 "
+            "and dividing by √variance blows up the noise (0/0 = NaN if they are all equal). ε goes under the "
+            "root: √(variance + ε).",
         ),
         "eps_misplaced": (
             "ε 放错了地方：它加在根号里面，√(方差 + ε)，不是加在根号外面，也不是加在结果上。",
@@ -725,8 +731,7 @@ msg = Catalog(
         ),
         "relu_on_output": (
             "ReLU 用在了输出上：它只作用在隐藏层 H·W1 + b1 上，输出层 ·W2 + b2 之后不再取 max(0, ·)。",
-            "ReLU is applied to the output: it acts on the hidden layer H·W1 + b1 only; no max(0, ·) after "
-            "·W2 + b2.",
+            "ReLU is applied to the output: it acts on the hidden layer H·W1 + b1 only; no max(0, ·) after ·W2 + b2.",
         ),
         "bias_forgotten": (
             "漏了偏置：隐藏层要加 b1，输出层要加 b2。",

@@ -12,6 +12,7 @@
 import difflib
 import hashlib
 import inspect
+import warnings
 
 import numpy as np
 
@@ -50,7 +51,9 @@ def call_function(function, arguments):
     results = []
     for args in arguments:
         try:
-            results.append(function(*(np.array(a) if isinstance(a, np.ndarray) else a for a in args)))
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")  # an overflow in the learner's function is a verdict, not a warning
+                results.append(function(*(np.array(a) if isinstance(a, np.ndarray) else a for a in args)))
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
     return FunctionCalls(tuple(arguments), tuple(results))
@@ -83,7 +86,11 @@ def diagnose_task(task_id, answer, rng=None):
 def _answer_of_another_task(t, answer):
     """The other array task of the same notebook whose right answer ``answer`` is, or None."""
     for other in tasks(t.exercise):
-        if other.id != t.id and other.answer_kind == "array" and checker.diagnose(other.step, answer, **other.given()).ok:
+        if (
+            other.id != t.id
+            and other.answer_kind == "array"
+            and checker.diagnose(other.step, answer, **other.given()).ok
+        ):
             return other
     return None
 

@@ -164,7 +164,7 @@ def _judge(name, step, g, answer):
             if matches(a, np.asarray(made.answer)):
                 lead = msg("because_of_weights", **labels) if mistake.via_weights else ""
                 return Diagnosis(False, mistake.code, lead + msg(mistake.message, **labels, **made.fields), name)
-    if evidence.integer_dtype(reading, g) and a.shape == g.expected.shape:
+    if not step.answer.single and evidence.integer_dtype(reading, g) and a.shape == g.expected.shape:
         return verdict("int_dtype", "int_dtype", dtype=reading.dtype)
     if step.answer.finite:
         found = evidence.not_finite(a, g)
@@ -240,7 +240,10 @@ def _judge_function(name, step, answer, given):
     extra = [k for k in given if k not in LABELS]
     if extra:
         return _verdict(
-            "bad_task", name, "bad_task", e=msg("step_givens", step=name, needs=[], optional=[], missing=[], extra=extra)
+            "bad_task",
+            name,
+            "bad_task",
+            e=msg("step_givens", step=name, needs=[], optional=[], missing=[], extra=extra),
         )
     labels = {"sym": given.get("name") or name}
     if answer is Ellipsis:

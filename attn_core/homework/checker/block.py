@@ -40,7 +40,7 @@ def ffn(g):
     return _relu(g.H @ g.W1 + g.b1) @ g.W2 + g.b2
 
 
-# ---------------------------------------------------------------- LayerNorm, on X (layer_norm) or on X + F (residual_norm)
+# ---------------------------------------------------------------- LayerNorm of X or (residual_norm) of X + F
 
 
 def _normed(g):
@@ -49,8 +49,9 @@ def _normed(g):
 
 
 def wrong_axis(g):
-    """Mean and variance taken down each column (over the positions, axis 0) instead of along each row."""
-    return norm(_normed(g), g.eps, axis=-2)
+    """Mean and variance taken down each column (over the positions, axis 0) instead of along each row, with
+    ε or without."""
+    return [norm(_normed(g), g.eps, axis=-2), norm(_normed(g), 0.0, axis=-2)]
 
 
 def eps_forgotten(g):

@@ -280,13 +280,16 @@ def judge(step, calls):
     if not calls.arguments or len(calls.arguments) != len(calls.results):
         return "bad_task", "bad_task", {"e": "no calls"}
     rights = [_run(step.right, arguments) for arguments in calls.arguments]
+    failed = next((r for r in rights if isinstance(r, CallFailed)), None)
+    if failed is not None:  # the task's own probes do not fit its function: the author's bug
+        return "bad_task", "bad_task", {"e": f"{failed.type_name}: {failed.message}"}
     readings = [None if isinstance(r, CallFailed) else read_numbers(r) for r in calls.results]
     if all(r is not None and r.array is not None and close(r.array, right) for r, right in zip(readings, rights)):
         return "ok", "fn_ok", {"count": len(rights)}
     for bug in step.bugs:
         if _reproduces(bug.makes, calls):
             return bug.code, bug.message, {}
-    for arguments, result, reading, right in zip(calls.arguments, calls.results, readings, rights):
+    for arguments, result, reading in zip(calls.arguments, calls.results, readings):
         call = describe(step, arguments)
         if isinstance(result, CallFailed):
             detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"

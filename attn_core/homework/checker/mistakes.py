@@ -97,8 +97,11 @@ def right_weights(g):
 
 def _is_causal(mask):
     """The mask is a causal one: square, the lower triangle with its diagonal."""
-    return mask is not None and mask.ndim == 2 and mask.shape[0] == mask.shape[1] and bool(
-        np.array_equal(mask, np.tril(np.ones(mask.shape, dtype=bool)))
+    return (
+        mask is not None
+        and mask.ndim == 2
+        and mask.shape[0] == mask.shape[1]
+        and bool(np.array_equal(mask, np.tril(np.ones(mask.shape, dtype=bool))))
     )
 
 

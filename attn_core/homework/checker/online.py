@@ -134,6 +134,14 @@ def columns_maximum(g):
     return _state(g, max_of=_column_max)[1:]
 
 
+def never_shifted(g):
+    """No maximum subtracted at all: Σ exp(S) and exp(S)·V over both blocks (measured against 0, not m2)."""
+    return (
+        np.exp(g.S1).sum(axis=-1, keepdims=True) + np.exp(g.S2).sum(axis=-1, keepdims=True),
+        None if g.V1 is None else np.exp(g.S1) @ g.V1 + np.exp(g.S2) @ g.V2,
+    )
+
+
 def old_sums_dropped(g):
     """Only block 2 counted: the first block's sums forgotten."""
     P2 = np.exp(g.S2 - np.maximum(_row_max(g.S1), _row_max(g.S2)))

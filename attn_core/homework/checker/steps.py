@@ -406,6 +406,7 @@ STEP_TABLE |= {
         entry="entry_running",
         mistakes=(
             Mistake("not_rescaled", online.of_sum(online.not_rescaled), "not_rescaled"),
+            Mistake("not_shifted", online.of_sum(online.never_shifted), "never_shifted"),
             Mistake("rescaled_backwards", online.of_sum(online.rescaled_backwards), "rescaled_backwards"),
             Mistake("max_not_running", online.of_sum(online.maximum_not_running), "max_not_running"),
             Mistake("max_axis", online.of_sum(online.columns_maximum), "max_axis"),
@@ -422,6 +423,7 @@ STEP_TABLE |= {
         entry="entry_acc",
         mistakes=(
             Mistake("not_rescaled", online.of_acc(online.not_rescaled), "not_rescaled"),
+            Mistake("not_shifted", online.of_acc(online.never_shifted), "never_shifted"),
             Mistake("rescaled_backwards", online.of_acc(online.rescaled_backwards), "rescaled_backwards"),
             Mistake("max_not_running", online.of_acc(online.maximum_not_running), "max_not_running"),
             Mistake("max_axis", online.of_acc(online.columns_maximum), "max_axis"),

@@ -302,9 +302,10 @@ def test_a_wrong_prediction_is_explained_without_the_right_number(task_id, lang)
         set_lang("zh")
 
 
-def test_a_key_can_be_predicted_by_its_word():
-    assert diagnose_task("4.5", "喜欢").ok
-    assert diagnose_task("4.5", "语言").code == "wrong_prediction"
+def test_a_key_is_predicted_by_its_index_not_its_word():
+    """The grader carries numbers only, so the notebook's check must not accept what grading would not."""
+    d = diagnose_task("4.5", "喜欢")
+    assert d.code == "wrong_type" and "从 0 数起" in d.message
 
 
 def test_there_are_the_tasks_issue_15_asks_for():

@@ -149,8 +149,6 @@ def _judge(name, step, g, answer):
         return verdict("not_attempted", "not_attempted")
     if answer is None:
         return verdict("is_none", "is_none", kind=msg(step.answer.kind))
-    if step.answer.single and isinstance(answer, str) and answer in g.tokens:
-        answer = g.tokens.index(answer)  # "语言" for the index of 语言
     reading = step.answer.read(answer)
     a = reading.array
     if a is None:

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.kernel  # the grader runs every submission in a kernel 
 TIMEOUT = 10  # seconds per notebook; imports take ≈ 1 s here
 
 SOLUTIONS = {"2.1": "QKT = Q @ K.T", "2.2": "QKT_new = Q_new @ K_new.T"}
+EX02_TASKS = [t.id for t in homework.tasks("ex02_scores")]  # 2.1, 2.2 and the find-the-bug task 2.3
 TAMPER = """import numpy as np
 import attn_core.homework.checker
 from attn_core import homework
@@ -106,7 +107,7 @@ def test_the_batch_finishes_and_prints_one_table(graded):
     assert len(rows) == 8
     table = run.stdout.split("\n\n")[0].splitlines()
     assert table[0] == "ex02_scores"
-    assert table[1].split() == ["submission", "2.1", "2.2", "score", "status"]
+    assert table[1].split() == ["submission", *EX02_TASKS, "score", "status"]
     assert len(table) == 2 + 8
 
 
@@ -114,7 +115,8 @@ def test_the_batch_finishes_and_prints_one_table(graded):
 def test_perfect_submission(graded, key):
     """Full marks, and no cell counted as changed: each edition is compared with its own handed-out copy."""
     row = graded[1][key]
-    assert (row["score"], row["total"], row["status"], row["2.1"], row["2.2"]) == ("2", "2", "ok", "ok", "ok")
+    total = str(len(EX02_TASKS))
+    assert (row["score"], row["total"], row["status"], row["2.1"], row["2.2"]) == ("2", total, "ok", "ok", "ok")
 
 
 def test_partly_wrong_submission_with_a_deleted_cell(graded):
@@ -154,7 +156,7 @@ def test_answers_keep_their_python_type(graded):
 def test_corrupt_file_is_reported_and_scores_zero(graded):
     row = graded[1]["corrupt"]
     assert row["status"].startswith("invalid notebook")
-    assert (row["exercise"], row["score"], row["total"]) == ("ex02_scores", "0", "2")
+    assert (row["exercise"], row["score"], row["total"]) == ("ex02_scores", "0", str(len(EX02_TASKS)))
 
 
 # ---------------------------------------------------------------- pure parts, no kernel
@@ -221,7 +223,7 @@ def test_reference_marks_exactly_the_answer_cells_editable():
     teacher = nbformat.read(TEACHER_DIR / "ex04_softmax.ipynb", as_version=4)
     reference = grade._reference_cells("ex04_softmax", TEACHER_DIR)
     editable = [source for source, ok in reference if ok]
-    assert len(editable) == sum(has_solution(c.source) for c in teacher.cells) == 4
+    assert len(editable) == sum(has_solution(c.source) for c in teacher.cells) == len(homework.tasks("ex04_softmax"))
     assert all(" = ...  # " in source for source in editable)
 
 
@@ -235,7 +237,10 @@ def test_table_lines_up_chinese_file_names():
         ]
         results.append(r)
     lines = grade.format_table(results).splitlines()[1:]
-    starts = [display_width(line[: line.index(score)]) for line, score in zip(lines, ("score", "2/2", "1/2"))]
+    total = len(EX02_TASKS)
+    starts = [
+        display_width(line[: line.index(score)]) for line, score in zip(lines, ("score", f"2/{total}", f"1/{total}"))
+    ]
     assert len(set(starts)) == 1, lines
 
 
@@ -247,7 +252,7 @@ def test_a_broken_teacher_copy_is_reported_and_grading_goes_on(tmp_path):
     nbformat.write(_submission(SOLUTIONS), submission)
     [result] = grade.grade_all([submission], timeout=30, teacher_dirs=[teachers])
     assert result.status_text == "cells not compared (teacher version unreadable: NotJSONError)"
-    assert (result.score, result.total) == (2, 2)
+    assert (result.score, result.total) == (2, len(EX02_TASKS))
 
 
 def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(tmp_path, monkeypatch):
@@ -260,5 +265,5 @@ def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(tmp_path, mo
     nbformat.write(_submission(SOLUTIONS), submission)
     (tmp_path / "b_ex03.ipynb").write_text("{", encoding="utf-8")
     a, b = grade.grade_all([tmp_path], timeout=5, teacher_dirs=[TEACHER_DIR])
-    assert a.status_text == "grader error (RuntimeError: boom)" and (a.score, a.total) == (0, 2)
+    assert a.status_text == "grader error (RuntimeError: boom)" and (a.score, a.total) == (0, len(EX02_TASKS))
     assert b.status_text.startswith("invalid notebook")

@@ -76,7 +76,7 @@ def test_some_tasks_use_fresh_data_with_unequal_sizes():
     uneven_n, uneven_d = [], []
     for t in homework.tasks():
         g = t.given()
-        if "Q" in g and g["Q"].shape[0] != g["K"].shape[0]:
+        if "Q" in g and "K" in g and g["Q"].shape[0] != g["K"].shape[0]:
             uneven_n.append(t.id)
         if "K" in g and "V" in g and g["K"].shape[1] != g["V"].shape[1]:
             uneven_d.append(t.id)
@@ -171,7 +171,7 @@ def _mistakes():
         ("3.2", Q3 @ K3.T, "unscaled"),
         ("4.2", _softmax_rows(S4, axis=0), "softmax_axis"),
         ("4.2", np.exp(S4), "not_normalized"),
-        ("4.3", _naive_softmax(homework.data("4.3").S_big), "not_finite"),
+        ("4.3", _naive_softmax(homework.data("4.3").S_big), "overflow"),
         ("5.1", A @ K5, "used_keys_not_values"),
         ("5.1", homework.data("4.1").S @ V, "used_scores_not_weights"),
         ("6.2", (Q6 @ K6.T / 2) @ V6, "used_scores_not_weights"),
@@ -240,8 +240,8 @@ def test_progress_lists_every_task_of_the_notebook():
     with contextlib.redirect_stdout(out):
         exec('homework.progress("ex02_scores")', ns)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("✅ 2.1") and lines[1].startswith("⏳ 2.2")
-    assert lines[2] == "共 2 题，已通过 1 题。"
+    assert lines[0].startswith("✅ 2.1") and lines[1].startswith("⏳ 2.2") and lines[2].startswith("⏳ 2.3")
+    assert lines[3] == "共 3 题，已通过 1 题。"
 
 
 # ---------------------------------------------------------------- the notebooks
@@ -310,3 +310,67 @@ def test_notebook_text_is_chinese():
         prose = "".join(c.source for c in _teacher(name).cells if c.cell_type == "markdown")
         hanzi = sum("\u4e00" <= ch <= "\u9fff" for ch in prose)
         assert hanzi > 200, name
+
+
+# ---------------------------------------------------------------- predict and find-the-bug tasks in the notebooks
+
+KINDS = {t.id: t.answer_kind for t in homework.tasks()}
+
+
+@pytest.mark.parametrize("name", list(homework.EXERCISES))
+def test_predict_tasks_show_their_answer_only_after_the_check_and_the_prediction(name):
+    """The check cell comes before the cell that reveals the answer, and that cell reveals nothing until the
+    prediction is written down (the committed student notebook shows no answer)."""
+    code = [c.source for c in _teacher(name).cells if c.cell_type == "code"]
+    for i, source in enumerate(code):
+        m = CHECK_LINE.match(source)
+        if m and KINDS[m.group(1)] == "number":
+            assert code[i + 1].startswith(f'if homework.predicted("{m.group(1)}"):'), code[i + 1]
+            assert re.search(rf"^{homework.task(m.group(1)).var} = \d", code[i - 1], re.M), "the answer is one number"
+
+
+@pytest.mark.parametrize("name", list(homework.EXERCISES))
+def test_find_the_bug_tasks_show_the_buggy_function_before_the_fix(name):
+    code = [c.source for c in _teacher(name).cells if c.cell_type == "code"]
+    for i, source in enumerate(code):
+        m = CHECK_LINE.match(source)
+        if m and KINDS[m.group(1)] == "function":
+            var = homework.task(m.group(1)).var
+            assert re.search(r"^def buggy_\w+\(", code[i - 2], re.M), "the data cell defines the buggy function"
+            assert re.search(rf"^def {var}\(", code[i - 1], re.M), "the solution defines the fixed function"
+
+
+@pytest.mark.parametrize("name", list(homework.EXERCISES))
+def test_no_data_cell_overwrites_an_answer(name):
+    """A later task's data must not rebind an earlier task's answer variable (progress would grade the data)."""
+    answers = {t.var: t.id for t in homework.tasks(name)}
+    for t in homework.tasks(name):
+        clash = {n: answers[n] for n in t.data().names() if n in answers and answers[n] != t.id}
+        assert not clash, f"task {t.id} hands out {clash}"
+
+
+@pytest.mark.parametrize("folder", [TEACHER_DIR, TEACHER_DIR.parents[1] / "en" / "exercises" / "teacher"])
+@pytest.mark.parametrize("name", list(homework.EXERCISES))
+def test_every_think_about_it_prompt_has_a_model_answer_for_the_teacher(folder, name):
+    nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and ("想一想" in cell.source or "Think about it" in cell.source):
+            answer = nb.cells[i + 1]
+            assert "teacher-only" in answer.metadata.get("tags", []), (
+                f"{name}: no model answer after {cell.source[:40]}"
+            )
+            assert answer.source.startswith(("> **参考答案**", "> **Model answer**"))
+
+
+def test_predicted_asks_for_the_prediction_first():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        ns = {"homework": homework, "top_key": ...}
+        exec('shown = homework.predicted("4.5")', ns)
+        assert ns["shown"] is False
+        ns["top_key"] = 1
+        exec('shown = homework.predicted("4.5")', ns)
+        assert ns["shown"] is True
+        exec('shown = homework.predicted("9.9")', ns)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("⏳") and "top_key" in lines[0] and len(lines) == 2 and "9.9" in lines[1]

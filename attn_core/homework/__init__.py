@@ -10,6 +10,8 @@ In an exercise notebook::
     QKT = Q @ K.T
     check("2.1")                    # ✅ / ❌ with a hint / ⏳, never a traceback
     homework.progress("ex02")       # one line per task of the notebook
+    if homework.predicted("4.5"):   # a predict task: show the answer only once the prediction is written
+        ...
 
 The modules: ``exercises`` (the notebooks and their tasks), ``task_data`` (how the tasks' data are built),
 ``verdicts`` (check, progress, diagnose_task), ``checker`` (what is wrong with an answer), ``messages``
@@ -19,7 +21,17 @@ would then give the function, not the module.
 """
 
 from .exercises import EXERCISES, TASKS, Bundle, Exercise, Task, data, exercise_name, task, tasks
-from .verdicts import MISSING, CallFailed, FunctionCalls, call_function, check, diagnose_task, line, progress
+from .verdicts import (
+    MISSING,
+    CallFailed,
+    FunctionCalls,
+    call_function,
+    check,
+    diagnose_task,
+    line,
+    predicted,
+    progress,
+)
 
 __all__ = [
     "EXERCISES",
@@ -36,6 +48,7 @@ __all__ = [
     "diagnose_task",
     "exercise_name",
     "line",
+    "predicted",
     "progress",
     "task",
     "tasks",

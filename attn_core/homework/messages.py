@@ -14,9 +14,15 @@ msg = Catalog(
     {
         # ---------------------------------------------------------------- the checker's verdicts
         "ok": ("{sym} 正确！形状 {shape}，每个数都对。", "{sym} is correct: shape {shape}, every number right."),
+        "ok_number": ("{sym} 预测对了！", "{sym}: right prediction!"),
         "not_attempted": (
             "还没作答：把 ... 换成你算出的 {sym}，再运行这一格。",
             "Not answered yet: replace ... with your {sym} and run this cell again.",
+        ),
+        "is_none": (
+            "{sym} 是 None，不是{kind}：通常是函数最后忘了写 return，或者把 print(...) 之类不返回结果的调用赋给了变量。",
+            "{sym} is None, not {kind}: usually a function that ends without return, or a variable assigned "
+            "the result of a call that returns nothing, such as print(...).",
         ),
         "bad_task": (
             "这道题的设置有误（不是你的错），请把这一行告诉老师：{e}",
@@ -32,6 +38,12 @@ msg = Catalog(
             "an array of numbers (a numpy array, or nested lists with rows of equal length)",
         ),
         "kind_boolean": ("布尔数组（True / False）", "a boolean array (True / False)"),
+        "kind_number": ("一个数（整数或小数）", "one number (an int or a float)"),
+        "kind_function": ("一个函数", "a function"),
+        "number_type": (
+            "写一个数，例如 answer = 2；位置和下标从 0 数起。",
+            "Write one number, e.g. answer = 2; positions and indices count from 0.",
+        ),
         "mask_type": (
             "创建时写 dtype=bool，或对 0/1 数组用 .astype(bool)。",
             "Create it with dtype=bool, or use .astype(bool) on a 0/1 array.",
@@ -41,12 +53,63 @@ msg = Catalog(
             "{sym} 里有 {count} 个 NaN 或 ∞，第一个在 {where}。{hint}",
             "{sym} contains {count} NaN or ∞, the first at {where}. {hint}",
         ),
-        "finite": ("检查是否除以了 0，或者数大到溢出了。", "Look for a division by zero or an overflow."),
+        "finite": (
+            "NaN 来自 0/0 或 ∞ − ∞，∞ 来自除以 0 或溢出：看看那个位置是怎么算出来的。",
+            "NaN comes from 0/0 or ∞ − ∞, ∞ from a division by 0 or an overflow: look at how that entry was computed.",
+        ),
         "finite_A": (
-            "softmax 之后不该有 NaN 或 ∞：先减去每行的最大值再取 exp 可避免溢出；"
-            "−∞ 只属于 softmax 之前被遮住的分数，softmax 之后那里的权重是 0。",
-            "After softmax there must be no NaN or ∞: subtract each row's maximum before exp to avoid overflow; "
-            "−∞ belongs only to masked scores before softmax, whose weights are then 0.",
+            "softmax 之后的权重都在 0 到 1 之间，不会有 NaN 或 ∞：NaN 来自 0/0 或 ∞ − ∞，看看那一行是怎么算出来的。",
+            "Weights after softmax all lie between 0 and 1, never NaN or ∞: NaN comes from 0/0 or ∞ − ∞; "
+            "look at how that row was computed.",
+        ),
+        "finite_norm": (
+            "LayerNorm 的结果不会有 NaN：NaN 来自 0/0，比如一行的数全都相等、方差为 0 时又没有加 ε。",
+            "LayerNorm gives no NaN: NaN comes from 0/0, e.g. a row whose numbers are all equal (variance 0) "
+            "divided without ε.",
+        ),
+        "overflow": (
+            "exp 溢出了：这些分数很大，e^1000 超出浮点数范围变成 ∞，∞/∞ 是 NaN（用 np.nan_to_num 把它换成 0 也救不回权重）。"
+            "先从每一行减去这一行的最大值，再取 exp：结果不变，最大的指数变成 e^0 = 1。",
+            "exp overflowed: these scores are large, e^1000 is beyond floating point and becomes ∞, and ∞/∞ is NaN "
+            "(np.nan_to_num turns that into 0 but cannot bring the weights back). Subtract each row's maximum "
+            "before exp: the result is the same and the largest exponent becomes e^0 = 1.",
+        ),
+        "overflow_unexplained": (
+            "{sym} 在 {where} 有 NaN 或 ∞，而这道题的分数大到 exp 会溢出（e^710 已是 ∞）："
+            "先从每一行减去这一行的最大值，再取 exp。",
+            "{sym} has NaN or ∞ at {where}, and the scores of this task are large enough for exp to overflow "
+            "(e^710 is already ∞): subtract each row's maximum before exp.",
+        ),
+        "empty_row": (
+            "{sym} 的{row}整行都是 NaN：在你用的遮罩下，这个位置一个键也看不到（这一行的分数全是 −∞），"
+            "softmax 只能算 0/0。第 7 课讲过：每个位置至少要能看到一个键，因果掩码要保留对角线（自己）。"
+            "检查你的遮罩。",
+            "{row} of {sym} is NaN throughout: with the mask you used, that position sees no key at all (every "
+            "score of the row is −∞) and softmax computes 0/0. As lesson 7 shows, each position must see at "
+            "least one key; a causal mask keeps the diagonal (the position itself). Check your mask.",
+        ),
+        "int_dtype": (
+            "{sym} 的 dtype 是 {dtype}，只能存整数，小数部分被截掉了：通常是先用 np.zeros(..., dtype=int) "
+            "或整数数组建好再往里填。建成小数数组（不写 dtype=int），或者一个表达式直接算出来。",
+            "{sym} has dtype {dtype}, which holds whole numbers only, so every fraction was cut off: usually "
+            "an array made with np.zeros(..., dtype=int) or from integers and then filled in. Make it a float "
+            "array (leave out dtype=int), or compute it in one expression.",
+        ),
+        "almost_rounded": (
+            "非常接近了：每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
+            "（np.round 只用来打印）。",
+            "Very close: every number is the right one rounded to {decimals} decimals. The check compares "
+            "full precision, so do not round the answer (np.round is for printing).",
+        ),
+        "almost_float16": (
+            "非常接近了，但 {sym} 是 float16：它只有大约 3 位有效数字，不够精确。保留 float64（或 float32）。",
+            "Very close, but {sym} is float16, which keeps only about 3 significant digits: too coarse. "
+            "Keep float64 (or float32).",
+        ),
+        "almost_near": (
+            "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。中间是不是有数被取整了，或者换成了精度较低的类型？",
+            "Very close: every number is within 0.1 % of the right one, but not equal. Was something rounded "
+            "on the way, or converted to a lower precision?",
         ),
         "wrong_shape": (
             "{sym} 的形状应为 {expected}（{axes}），你的是 {got}。{hint}",
@@ -61,9 +124,22 @@ msg = Catalog(
             "Your answer has extra axes: look for extra brackets.",
         ),
         "shape": (
-            "检查矩阵乘法的顺序，以及哪里需要转置。",
-            "Check the order of the matrix product and where to transpose.",
+            "在纸上写出每一次矩阵乘法的形状：(a × b) 乘 (b × c) 得 (a × c)。",
+            "Write down the shape of each matrix product on paper: (a × b) times (b × c) gives (a × c).",
         ),
+        "shape_kept": (
+            "softmax 不改变形状：每个分数对应一个权重。",
+            "softmax keeps the shape: one weight for every score.",
+        ),
+        "shape_mask": (
+            "掩码每个位置占一行、一列：n × n，n 是位置的个数。",
+            "A mask has a row and a column for every position: n × n, n being the number of positions.",
+        ),
+        "shape_reshape": (
+            "在纸上写出每一次 reshape 和转置之后的形状，再和要求的形状对照。",
+            "Write down the shape after each reshape and transpose on paper, and compare it with the one asked for.",
+        ),
+        "wrong_prediction": ("{sym}：不是这个数。{explain}", "{sym}: not this one. {explain}"),
         "wrong_values": (
             "{sym} 的形状对了，但有的数不对，差得最多的在 {where}。{entry}",
             "{sym} has the right shape but some numbers are off, most at {where}. {entry}",
@@ -72,6 +148,19 @@ msg = Catalog(
         "axes_XW": ("n × d：每行对应一个词", "n × d: one row per word"),
         "axes_S": ("n_q × n_k：行 = 查询，列 = 键", "n_q × n_k: rows = queries, columns = keys"),
         "axes_O": ("n_q × d_v：行 = 查询，列 = 值的特征", "n_q × d_v: rows = queries, columns = value features"),
+        "axes_number": ("一个数", "one number"),
+        "axes_heads": (
+            "h × n × d_head：每个头一块，行 = 位置，列 = 这个头的特征",
+            "h × n × d_head: one block per head, rows = positions, columns = that head's features",
+        ),
+        "axes_merged": (
+            "n × (h·d_head)：行 = 位置，先是头 0 的列，再是头 1 的列……",
+            "n × (h·d_head): rows = positions, head 0's columns first, then head 1's, …",
+        ),
+        "axes_running": ("n_q × 1：每个查询行一个数", "n_q × 1: one number per query row"),
+        "axes_dV": ("n_k × d_v：和 V 一样", "n_k × d_v: the shape of V"),
+        "axes_dQ": ("n_q × d_k：和 Q 一样", "n_q × d_k: the shape of Q"),
+        "axes_dK": ("n_k × d_k：和 K 一样", "n_k × d_k: the shape of K"),
         "axes_mask": (
             "n × n：行 = 提问的位置，列 = 被关注的位置",
             "n × n: rows = asking positions, columns = attended ones",
@@ -93,6 +182,65 @@ msg = Catalog(
             "O 的第 {i} 行是用 A 的第 {i} 行对 V 的各行加权求和。",
             "Row {i} of O is V's rows mixed by row {i} of A.",
         ),
+        "entry_heads": (
+            "这个数属于某个头、某个位置：每个头应当拿到 Q 的全部 n 行，以及相邻的 d_head 列。",
+            "This entry belongs to one head and one position: each head must get all n rows of Q and a block "
+            "of d_head neighbouring columns.",
+        ),
+        "entry_merged": (
+            "第 {i} 行应当是位置 {i} 在各个头里的输出，按头的顺序并排。",
+            "Row {i} should be position {i}'s outputs from every head, side by side in head order.",
+        ),
+        "entry_multi_head": (
+            "第 {i} 行是位置 {i} 的输出：拆头、逐头注意力、拼接，再乘以 W_O；逐步检查形状。",
+            "Row {i} is position {i}'s output: split into heads, attention per head, merge, then W_O; check "
+            "each step's shape.",
+        ),
+        "entry_running": (
+            "第 {i} 行是查询 {i} 的累计量：只用这一行的分数。",
+            "Row {i} is query {i}'s running quantity: it uses the scores of that row only.",
+        ),
+        "entry_acc": (
+            "第 {i} 行是查询 {i} 的累计分子：两块各自的 exp(分数 − m2) 乘以各自的值，再相加。",
+            "Row {i} is query {i}'s running numerator: each block's exp(score − m2) times that block's values, added.",
+        ),
+        "entry_online_O": (
+            "第 {i} 行应当与稠密注意力的第 {i} 行完全相同：acc2 除以 l2。",
+            "Row {i} should equal row {i} of dense attention exactly: acc2 divided by l2.",
+        ),
+        "entry_dV": (
+            "第 {i} 行是值 {i} 的梯度：所有查询对键 {i} 的权重，乘以各自输出的梯度再相加。",
+            "Row {i} is the gradient of value {i}: every query's weight on key {i} times that query's output "
+            "gradient, added up.",
+        ),
+        "entry_dA": (
+            "这个数是查询 {i} 的输出梯度与值 {j} 的点积。",
+            "This is query {i}'s output gradient dotted with value {j}.",
+        ),
+        "entry_dS": (
+            "这一行要用这一行的权重 A 和 dA 算：softmax 的雅可比逐行作用。",
+            "This row comes from this row's weights A and dA: the softmax Jacobian acts row by row.",
+        ),
+        "entry_dQ": (
+            "第 {i} 行是查询 {i} 的梯度：dS 的第 {i} 行把各个键混合起来，再乘以 1/√d_k。",
+            "Row {i} is query {i}'s gradient: row {i} of dS mixes the keys, then the factor 1/√d_k.",
+        ),
+        "entry_dK": (
+            "第 {i} 行是键 {i} 的梯度：dS 的第 {i} 列把各个查询混合起来，再乘以 1/√d_k。",
+            "Row {i} is key {i}'s gradient: column {i} of dS mixes the queries, then the factor 1/√d_k.",
+        ),
+        "entry_norm": (
+            "第 {i} 行要用这一行自己的均值和方差来归一化。",
+            "Row {i} is normalised with its own mean and variance.",
+        ),
+        "entry_residual": (
+            "第 {i} 行是 X 与 F 的第 {i} 行相加之后，再按这一行归一化。",
+            "Row {i} is row {i} of X plus row {i} of F, then normalised along that row.",
+        ),
+        "entry_ffn": (
+            "第 {i} 行只由 H 的第 {i} 行算出：乘 W1、加 b1、取 max(0, ·)、乘 W2、加 b2。",
+            "Row {i} comes from row {i} of H alone: times W1, plus b1, max(0, ·), times W2, plus b2.",
+        ),
         "entry_mask": (
             "第 {i} 行说明位置 {i} 可以关注哪些位置：它自己和它之前的位置。",
             "Row {i} says which positions position {i} may attend to: itself and the ones before it.",
@@ -104,7 +252,7 @@ msg = Catalog(
         "token": ("“{token}”", " “{token}”"),
         "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
         # ---------------------------------------------------------------- the mistakes: what is wrong, why, the fix
-        "because_of_weights": ("O 不对，问题出在权重上：", "O is off because of the weights. "),
+        "because_of_weights": ("{sym} 不对，问题出在权重上：", "{sym} is off because of the weights. "),
         "transposed_XW": (
             "你的 {sym} 是所要求矩阵的转置：应是 X 乘以 {w}，每行对应一个词。",
             "Your {sym} is the transpose of the required matrix: it is X times {w}, one row per word.",
@@ -137,6 +285,18 @@ msg = Catalog(
             "缩放反了：应当除以 √d_k，你乘了 √d_k。",
             "Scaled the wrong way: divide by √d_k, not multiply.",
         ),
+        "scaled_wrong_width": (
+            "除错了数：你除的是 {root}，也就是{what}的平方根；缩放用的是 √d_k，d_k 是每个查询和键的宽度"
+            "（Q、K 的列数，也就是每个点积有几项）。",
+            "Divided by the wrong number: you divided by {root}, the square root of {what}; the scale is √d_k, "
+            "d_k being the width of each query and key (the number of columns of Q and K, the number of terms "
+            "in each dot product).",
+        ),
+        "size_n_q": ("查询的个数 n_q（Q 的行数）", "the number of queries n_q (rows of Q)"),
+        "size_n_k": ("键的个数 n_k（K 的行数）", "the number of keys n_k (rows of K)"),
+        "size_d_v": ("值的宽度 d_v", "the width of the values d_v"),
+        "size_d_model": ("输入的宽度 d_model", "the width of the input d_model"),
+        "and": ("、", " and "),
         "scaled_not_asked": (
             "这一题不缩放：直接用 QKᵀ，不要除以 √d_k 或 d_k。",
             "This exercise has no scaling: use QKᵀ as it is, without dividing by √d_k or d_k.",
@@ -146,6 +306,21 @@ msg = Catalog(
             "也就是沿最后一个轴归一化。",
             "softmax along the wrong axis: your columns sum to 1, but each row (one query's weights) "
             "should, i.e. normalise along the last axis.",
+        ),
+        "keepdims": (
+            "少了 keepdims=True：按行求和（或取最大值）得到形状 (n,) 的向量，除法时它沿着错误的方向广播，"
+            "第 j 列被第 j 行的和去除。写 .sum(axis=1, keepdims=True)，得到 (n, 1)，才是每行除以自己的和。",
+            "keepdims=True is missing: the row sums (or maxima) come out as an (n,) vector, which broadcasts "
+            "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=1, keepdims=True) to "
+            "get (n, 1): then each row is divided by its own sum.",
+        ),
+        "exp_not_divided": (
+            "取了 exp，但还没有除以每一行的和：softmax 要让每一行加起来为 1。",
+            "You took exp but never divided by each row's sum: softmax makes every row add up to 1.",
+        ),
+        "divided_by_total": (
+            "你除的是整个矩阵的和：要除以每一行自己的和（.sum(axis=1, keepdims=True)）。",
+            "You divided by the sum of the whole matrix: divide by each row's own sum (.sum(axis=1, keepdims=True)).",
         ),
         "mask_after_softmax": (
             "遮罩加晚了：要在 softmax 之前把被遮住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",
@@ -161,6 +336,17 @@ msg = Catalog(
             "遮罩用反了：True 表示可以关注、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
             "The mask is inverted: True means may attend (keep it); −∞ goes where mask is False.",
         ),
+        "mask_upper": (
+            "遮罩取成了上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，也就是下三角（np.tril，含对角线）。",
+            "The mask is the upper triangle: row i is position i asking, and it may see columns 0 to i only, "
+            "the lower triangle (np.tril, diagonal included).",
+        ),
+        "mask_no_diagonal": (
+            "对角线也被遮住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行才会是 NaN"
+            "（用很大的负数代替 −∞ 时，则变成平均分配）。",
+            "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
+            "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",
+        ),
         "mask_zero": (
             "被遮住的分数要设为 −∞，不是 0：exp(0) = 1，这些位置仍会分到权重。",
             "Masked scores must become −∞, not 0: exp(0) = 1, so those positions would still get weight.",
@@ -171,8 +357,12 @@ msg = Catalog(
             "and each row sums to 1.",
         ),
         "wrong_mask": (
-            "被遮住的位置（例如 {where}）权重应当是 0：在 softmax 之前把这些分数设为 −∞。",
-            "A masked position (e.g. {where}) must get weight 0: set those scores to −∞ before softmax.",
+            "{where}是被遮住的位置（mask 为 False），它的权重应当正好是 0，你的不是。",
+            "{where} is masked (mask False), so its weight must be exactly 0; yours is not.",
+        ),
+        "negative_weight": (
+            "{where}的权重是负数：softmax 的权重是 e^s 除以正数之和，永远不会小于 0。",
+            "The weight at {where} is negative: a softmax weight is e^s over a positive sum, never below 0.",
         ),
         "wrong_mask_S": (
             "被遮住的位置（例如 {where}）分数应为 −∞，不是 0 或很大的负数：这样 softmax 后权重正好是 0。",
@@ -180,10 +370,8 @@ msg = Catalog(
             "weight after softmax is exactly 0.",
         ),
         "not_normalized": (
-            "每一行的权重加起来应为 1，{where}不是：softmax 要把每个 exp 除以它所在这一行的 exp 之和"
-            "（不是整列或整个矩阵的和）。",
-            "Each row of weights must sum to 1, {where} does not: softmax divides each exp by the sum of "
-            "its own row (not of a column or of the whole matrix).",
+            "{where}的权重加起来不是 1，而 softmax 之后每一行都应当正好加起来为 1。",
+            "The weights of {where} do not add up to 1, as every row of softmax weights does.",
         ),
         "not_normalized_O": (
             "权重没有归一化：exp 之后还要除以每一行的和，再乘以 V。",
@@ -199,8 +387,8 @@ msg = Catalog(
             "You multiplied by K instead of V: the weighted sum fetches the values V; the keys K are only for scoring.",
         ),
         "transposed_O": (
-            "你的 O 行列颠倒了：每一行对应一个查询，是 A 乘以 V，不要转置结果。",
-            "Your O has rows and columns swapped: each row belongs to a query; it is A times V, untransposed.",
+            "你的 {sym} 行列颠倒了：每一行对应一个查询，是 A 乘以 V，不要转置结果。",
+            "Your {sym} has rows and columns swapped: each row belongs to a query; it is A times V, untransposed.",
         ),
         "transposed_A": (
             "你用了 A 的转置：A 的第 i 行就是第 i 个查询的权重，直接用 A 乘以 V。",
@@ -224,37 +412,485 @@ msg = Catalog(
             "全是 True 就等于没有遮罩：位置 i 不能看到它后面的位置。",
             "All True is no mask at all: position i must not see the positions after it.",
         ),
+        # ---------------------------------------------------------------- lesson 8: multi-head attention
+        "split_reshape_alone": (
+            "只用了 reshape：reshape(h, n, d_head) 把数一行一行地倒进新形状，一个“头”里混着好几个位置的数。"
+            "先 reshape 成 (n, h, d_head)，再把头这一维移到最前面（转置）。",
+            "A reshape alone: reshape(h, n, d_head) pours the numbers into the new shape row by row, so one "
+            '"head" holds pieces of several positions. Reshape to (n, h, d_head) first, then move the heads axis '
+            "to the front (a transpose).",
+        ),
+        "split_not_moved": (
+            "这是 (n, h, d_head)：拆对了，但头这一维要移到最前面，成为 (h, n, d_head)，每个头才是一个 n × d_head 的矩阵。",
+            "That is (n, h, d_head): split right, but the heads axis must move to the front, (h, n, d_head), so "
+            "that each head is an n × d_head matrix.",
+        ),
+        "split_interleaved": (
+            "你的头 k 拿的是每隔 h 列的一列：每个头应当拿相邻的 d_head 列（头 0 拿第 0 到 d_head − 1 列）。"
+            "reshape 成 (n, h, d_head)，不是 (n, d_head, h)。",
+            "Your head k takes every h-th column: each head must get a block of d_head neighbouring columns (head "
+            "0 columns 0 to d_head − 1). Reshape to (n, h, d_head), not (n, d_head, h).",
+        ),
+        "transposed_heads": (
+            "每个头都被转置了：每个头应是 n × d_head，行 = 位置，列 = 特征。",
+            "Each head is transposed: a head is n × d_head, rows = positions, columns = features.",
+        ),
+        "merge_reshape_alone": (
+            "只用了 reshape：(h, n, d_head) 直接 reshape 成 (n, h·d_head) 会把不同位置的数拼进同一行。"
+            "先把头这一维移到位置之后 (n, h, d_head)，再 reshape。",
+            "A reshape alone: reshaping (h, n, d_head) straight to (n, h·d_head) puts numbers of different "
+            "positions into one row. Move the heads axis after the positions first, (n, h, d_head), then reshape.",
+        ),
+        "merge_interleaved": (
+            "各个头的列交错在一起了：拼接后应当先是头 0 的全部 d_head 列，再是头 1 的……",
+            "The heads' columns are interleaved: after merging, head 0's d_head columns come first, then head 1's, …",
+        ),
+        "merge_reversed": (
+            "头的顺序反了：拼接时头 0 在最左边，然后是头 1、头 2……（这个顺序要和拆头时一致，W_O 才对得上）。",
+            "The heads are in reverse order: head 0 goes on the left, then head 1, head 2, … (the order of the "
+            "split, so that W_O lines up).",
+        ),
+        "merge_summed": (
+            "你把各个头加起来（或平均）了：多头的输出是并排拼接，宽度变成 h·d_head，不是相加。",
+            "You added (or averaged) the heads: their outputs are put side by side, h·d_head wide, not added.",
+        ),
+        "merge_stacked": (
+            "你把各个头上下叠在一起了：应当左右并排，每一行仍是一个位置。",
+            "You stacked the heads under each other: put them side by side, each row still one position.",
+        ),
+        "no_W_O": (
+            "忘了 W_O：各个头拼接之后，还要乘以 W_O，把各个头的结果混合起来。",
+            "W_O is missing: after merging the heads, multiply by W_O, which mixes the heads' results.",
+        ),
+        "scaled_by_d_model": (
+            "除错了数：每个头的点积只有 d_head 项，所以除以 √d_head，不是 √d_model。",
+            "Divided by the wrong number: each head's dot products have d_head terms, so divide by √d_head, "
+            "not √d_model.",
+        ),
+        "unscaled_heads": (
+            "忘了缩放：每个头的分数都要先除以 √d_head，再做 softmax。",
+            "Scaling is missing: every head's scores are divided by √d_head before softmax.",
+        ),
+        "layer_split_by_reshape": (
+            "拆头时只用了 reshape：一个“头”里混进了好几个位置。先 reshape 成 (n, h, d_head)，再把头这一维移到前面。",
+            'The heads were made by a reshape alone, so a "head" mixes several positions: reshape to '
+            "(n, h, d_head), then move the heads axis to the front.",
+        ),
+        "layer_merged_by_reshape": (
+            "合并时只用了 reshape：不同位置的数被拼进了同一行。先把头这一维移到位置之后，再 reshape。",
+            "The heads were merged by a reshape alone, putting different positions into one row: move the heads "
+            "axis after the positions first, then reshape.",
+        ),
+        "single_head": (
+            "这是一个占满全部宽度的单头注意力：要把 Q、K、V 各拆成 n_heads 份，每个头单独做五步。",
+            "This is one head over the whole width: cut Q, K and V into n_heads slices and run the five steps "
+            "on each head separately.",
+        ),
+        "explain_head_scale": (
+            "每个头只用自己那一份 Q 和 K：数一数一个头的点积有几项。",
+            "Each head uses only its own slice of Q and K: count how many terms one head's dot product has.",
+        ),
+        "predict_d_model": (
+            "那是整个投影的宽度 d_model：可是每个头只拿到其中的一份，它的点积项数少得多。",
+            "That is the width of the whole projection, d_model: but each head gets only its slice, so its dot "
+            "products have far fewer terms.",
+        ),
+        "predict_n_heads": (
+            "那是头的个数：缩放看的是每个点积有几项（特征的个数），而不是有几个头。",
+            "That is the number of heads: the scale depends on how many terms each dot product has (features), "
+            "not on how many heads there are.",
+        ),
+        "predict_n": (
+            "那是位置的个数：缩放看的是每个点积有几项（特征的个数），不是有多少个键。",
+            "That is the number of positions: the scale depends on how many terms each dot product has (features), "
+            "not on how many keys there are.",
+        ),
+        "predict_root_itself": (
+            "你给的是根号本身：问的是根号下面的那个数。",
+            "You gave the square root itself: the question asks for the number under the root.",
+        ),
+        # ---------------------------------------------------------------- lesson 9: the online softmax
+        "max_axis": (
+            "最大值取错了轴：你取的是每一列（axis=0）的最大值。每个查询行要有它自己的最大值，沿这一行（axis=1）取。",
+            "The maximum is taken along the wrong axis: yours is each column's (axis=0). Every query row keeps "
+            "its own maximum, along the row (axis=1).",
+        ),
+        "keepdims_running": (
+            "数对了，但形状是 (n_q,)：加上 keepdims=True 保持 (n_q, 1)，它才能沿着每一行广播。",
+            "The numbers are right, but the shape is (n_q,): keepdims=True keeps it (n_q, 1), so that it "
+            "broadcasts along each row.",
+        ),
+        "max_whole_block": (
+            "你取的是整块的一个最大值：每个查询行要有它自己的最大值。",
+            "That is one maximum for the whole block: every query row needs its own.",
+        ),
+        "sum_not_shifted": (
+            "l 要相对于 m 来算：对 exp(分数 − m1) 求和，而不是 exp(分数)。",
+            "l is measured against m: sum exp(score − m1), not exp(score).",
+        ),
+        "never_shifted": (
+            "没有减去最大值：累计量要相对于运行最大值 m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（最后除出来的 O 倒是一样）。",
+            "No maximum subtracted: the running sums are measured against the running maximum m2, with "
+            "exp(score − m2); without it exp overflows on large scores (the final O would come out the same).",
+        ),
+        "sum_axis": (
+            "求和取错了轴：你沿着列（axis=0）加了；每个查询行只加自己这一行（axis=1）。",
+            "The sum runs along the wrong axis: yours adds down the columns (axis=0); each query row adds up its "
+            "own row (axis=1).",
+        ),
+        "not_rescaled": (
+            "旧的累计量没有重新缩放：l1 和 acc1 是相对于 m1 算的；新的最大值 m2 更大时，要先乘以 exp(m1 − m2)，"
+            "把它们换算成相对于 m2，再加上新块的部分。",
+            "The old sums were not rescaled: l1 and acc1 are measured against m1; when the new maximum m2 is "
+            "larger, multiply them by exp(m1 − m2) to re-express them against m2, then add the new block's part.",
+        ),
+        "rescaled_backwards": (
+            "缩放因子反了：应当乘以 exp(m1 − m2)（不大于 1），你乘的是 exp(m2 − m1)。",
+            "The factor is upside down: multiply by exp(m1 − m2) (at most 1); you multiplied by exp(m2 − m1).",
+        ),
+        "max_not_running": (
+            "m2 只取了第 2 块的最大值：它应当是到目前为止见过的最大值，max(m1, 第 2 块的最大值)。",
+            "m2 is block 2's maximum alone: it must be the largest score seen so far, max(m1, block 2's maximum).",
+        ),
+        "old_sums_dropped": (
+            "只算了第 2 块：第 1 块的累计量（重新缩放之后）也要加进来。",
+            "Only block 2 is counted: the first block's sums (rescaled) must be added too.",
+        ),
+        "acc_divided": (
+            "这已经除以 l2 了，是最终输出 O：acc2 是除以 l2 之前的累计分子。",
+            "This is already divided by l2, the final output O: acc2 is the running numerator before dividing.",
+        ),
+        "divided_early": (
+            "在最后一块之前就除以了 l：第 1 块之后把 acc 除以 l1，最后又除以 l2，等于除了两次。"
+            "累计分子 acc 和分母 l 一直分开，只在最后一块之后除一次。",
+            "Divided by l before the last block: dividing acc by l1 after block 1 and by l2 at the end divides "
+            "twice. Keep the numerator acc and the denominator l apart, and divide once, after the last block.",
+        ),
+        "not_divided": (
+            "这是 acc2：最后还要除以 l2，每一行的权重才加起来为 1。",
+            "This is acc2: divide it by l2 at the end, so that each row's weights add up to 1.",
+        ),
+        "blocks_averaged": (
+            "你把两块各自的注意力输出平均了：每块的权重只在块内归一化，而 softmax 要对一整行所有的键一起归一化。"
+            "用累计的 m、l、acc。",
+            "You averaged each block's own attention output: each block's weights are normalised within the block, "
+            "but softmax normalises over all the keys of the row together. Use the running m, l and acc.",
+        ),
+        "last_block_only": (
+            "这只是对第 2 块的注意力：第 1 块的键也要算进来。",
+            "This is attention over block 2 alone: the keys of block 1 count too.",
+        ),
+        "hint_keepdims_column": (
+            "这是一个扁平的向量：加上 keepdims=True 保持 (n_q, 1) 这一列。",
+            "That is a flat vector: keepdims=True keeps the (n_q, 1) column.",
+        ),
+        "explain_rescale": (
+            "运行最大值只有在新块带来更大的分数时才会变；这个因子把旧的和换算到新的最大值上。新块的最大值更小时，运行最大值变了吗？",
+            "The running maximum only changes when a block brings a larger score; the factor re-expresses the old "
+            "sums against the new maximum. If the new block's maximum is smaller, does the running maximum change?",
+        ),
+        "predict_zero_factor": (
+            "旧的和并不会被扔掉：它们已经包含了前面所有键的 exp，只需换算到新的最大值上。",
+            "The old sums are never thrown away: they hold the exps of all the earlier keys and only need "
+            "re-expressing against the new maximum.",
+        ),
+        "predict_block_factor": (
+            "那是拿新块自己的最大值来换算：可是运行最大值是 max(旧的 m, 新块的最大值)。",
+            "That re-expresses against the new block's own maximum: but the running maximum is max(old m, the "
+            "block's maximum).",
+        ),
+        # ---------------------------------------------------------------- lesson 10: gradients
+        "transposed_grad": (
+            "你的 {sym} 行列颠倒了：梯度的形状和它所对应的矩阵一样，检查乘法里哪一个该转置。",
+            "Your {sym} has rows and columns swapped: a gradient has the shape of its matrix; check which factor "
+            "of the product is transposed.",
+        ),
+        "hint_transposed_grad": (
+            "这是转置后的形状：梯度的形状和它所对应的矩阵一样。",
+            "That is the transposed shape: a gradient has the shape of its matrix.",
+        ),
+        "dV_no_transpose": (
+            "A 没有转置：O = A·V 中，V 的第 j 行被每个查询按权重 A[i, j] 取用，所以 dV = Aᵀ·dO。",
+            "A is not transposed: in O = A·V, row j of V is used by every query i with weight A[i, j], so dV = Aᵀ·dO.",
+        ),
+        "dA_no_transpose": (
+            "V 没有转置：A[i, j] 乘的是 V 的第 j 行，所以它的梯度是 dO 的第 i 行与 V 的第 j 行的点积：dA = dO·Vᵀ。",
+            "V is not transposed: A[i, j] multiplies row j of V, so its gradient is row i of dO dotted with row j "
+            "of V: dA = dO·Vᵀ.",
+        ),
+        "jacobian_forgotten": (
+            "dS = dA 把 softmax 当成了什么都不做：每个权重都依赖整行的分数，要乘以 softmax 的雅可比："
+            "dS = A ⊙ (dA − rowsum(dA ⊙ A))。",
+            "dS = dA treats softmax as if it did nothing: each weight depends on the whole row of scores, so "
+            "apply the softmax Jacobian: dS = A ⊙ (dA − rowsum(dA ⊙ A)).",
+        ),
+        "jacobian_diagonal": (
+            "只用了雅可比的对角线 a_i(1 − a_i)：非对角线上的 −a_i·a_j（一个权重升高，其他权重降低）也要算进来。",
+            "Only the Jacobian's diagonal a_i(1 − a_i) is used: the off-diagonal −a_i·a_j (one weight rising "
+            "lowers the others) counts too.",
+        ),
+        "jacobian_first_term": (
+            "只算了 A ⊙ dA：还要减去每一行的 rowsum(dA ⊙ A)，它来自雅可比的 −a_i·a_j 部分（预算是固定的）。",
+            "Only A ⊙ dA: subtract each row's rowsum(dA ⊙ A) too; it comes from the Jacobian's −a_i·a_j part "
+            "(the budget is fixed).",
+        ),
+        "jacobian_without_A": (
+            "括号里对了，但最后还要逐元素乘以 A：dS = A ⊙ (dA − rowsum(dA ⊙ A))。",
+            "The bracket is right, but it must be multiplied by A, entry by entry: dS = A ⊙ (dA − rowsum(dA ⊙ A)).",
+        ),
+        "jacobian_sign": (
+            "符号反了：是 dA 减去 rowsum(dA ⊙ A)，不是反过来。",
+            "The sign is flipped: it is dA minus rowsum(dA ⊙ A), not the other way round.",
+        ),
+        "jacobian_columns": (
+            "求和取错了轴：rowsum 是沿每一行（axis=1）加，不是沿列。",
+            "The sum runs along the wrong axis: rowsum adds along each row (axis=1), not down the columns.",
+        ),
+        "keepdims_grad": (
+            "少了 keepdims=True：每行的和成了 (n,) 的向量，沿错误的方向广播。用 .sum(axis=1, keepdims=True)。",
+            "keepdims=True is missing: the row sums became an (n,) vector that broadcasts along the wrong axis. "
+            "Use .sum(axis=1, keepdims=True).",
+        ),
+        "grad_unscaled": (
+            "忘了 1/√d_k：前向时 S = QKᵀ/√d_k，所以反向传到 Q、K 时也要乘以 1/√d_k。",
+            "The factor 1/√d_k is missing: the forward pass has S = QKᵀ/√d_k, so the gradient flowing back to Q "
+            "and K is scaled by 1/√d_k too.",
+        ),
+        "dQ_K_transposed": (
+            "K 被转置了：S[i, j] = q_i·k_j/√d_k，对 q_i 求导得到 k_j/√d_k，所以 dQ = dS·K/√d_k（K 不转置）。",
+            "K is transposed: S[i, j] = q_i·k_j/√d_k, whose derivative in q_i is k_j/√d_k, so dQ = dS·K/√d_k "
+            "(K as it is).",
+        ),
+        "dK_no_transpose": (
+            "dS 没有转置：键 j 出现在 dS 的第 j 列，所以 dK = dSᵀ·Q/√d_k。",
+            "dS is not transposed: key j appears in column j of dS, so dK = dSᵀ·Q/√d_k.",
+        ),
+        "explain_grad_row_sum": (
+            "想一想：给一整行分数都加上同一个数，权重会变吗？那么 dS 这一行各项加起来，意味着什么？",
+            "Think: if you add the same number to a whole row of scores, do the weights change? Then what does "
+            "the sum of that row of dS measure?",
+        ),
+        "predict_one": (
+            "加起来为 1 的是权重本身；这里问的是权重的变化（梯度）：预算固定，一个升高，其他的就要降低。",
+            "It is the weights themselves that add up to 1; this asks about their changes (the gradient): the "
+            "budget is fixed, so one rising means others falling.",
+        ),
+        "predict_sum_dA": (
+            "那是 dA 这一行的和：softmax 把 dA 变成 dS 时，会减去每一行的加权平均。",
+            "That is the sum of dA's row: on the way to dS, softmax subtracts each row's weighted mean.",
+        ),
+        # ---------------------------------------------------------------- lesson 11: LayerNorm, residual, FFN
+        "norm_axis": (
+            "归一化取错了轴：你沿着列（位置，axis=0）算均值和方差；LayerNorm 对每一行（一个位置的特征，axis=−1）单独归一化。",
+            "Normalised along the wrong axis: your mean and variance run down the columns (over positions, "
+            "axis=0); LayerNorm normalises each row (one position's features, axis=−1) on its own.",
+        ),
+        "eps_forgotten": (
+            "根号里没有 ε：一行的数几乎相等时方差几乎是 0，除以 √方差 会把噪声放大（全相等时是 0/0 = NaN）。ε 加在根号里：√(方差 + ε)。",
+            "There is no ε under the square root: when a row's numbers are nearly equal, its variance is nearly 0 "
+            "and dividing by √variance blows up the noise (0/0 = NaN if they are all equal). ε goes under the "
+            "root: √(variance + ε).",
+        ),
+        "eps_misplaced": (
+            "ε 放错了地方：它加在根号里面，√(方差 + ε)，不是加在根号外面，也不是加在结果上。",
+            "ε is in the wrong place: it goes under the square root, √(variance + ε), not after the root and "
+            "not onto the result.",
+        ),
+        "unbiased_variance": (
+            "方差除以了 d − 1（ddof=1）：LayerNorm 的方差除以 d（np.var 的默认）。",
+            "The variance is divided by d − 1 (ddof=1): LayerNorm's variance divides by d (np.var's default).",
+        ),
+        "not_centred": (
+            "忘了减去均值：先减去这一行的均值，再除以 √(方差 + ε)。",
+            "The mean is not subtracted: subtract the row's mean first, then divide by √(variance + ε).",
+        ),
+        "no_square_root": (
+            "除的是方差本身：应除以标准差，√(方差 + ε)。",
+            "Divided by the variance itself: divide by the standard deviation, √(variance + ε).",
+        ),
+        "residual_after_norm": (
+            "残差加晚了：题目要的是 LayerNorm(X + F)，先把 X 加到 F 上再归一化；你是先归一化再加 X（那是 pre-LN 的写法）。",
+            "The residual comes too late: the task asks for LayerNorm(X + F), adding X to F before normalising; "
+            "you normalised, then added X (the pre-LN order).",
+        ),
+        "input_normed": (
+            "你归一化的是 X，再加上 F：题目要的是 LayerNorm(X + F)，先相加再归一化。",
+            "You normalised X and then added F: the task asks for LayerNorm(X + F), add first, then normalise.",
+        ),
+        "no_residual": (
+            "忘了残差：先把输入 X 加到子层的输出 F 上，再做 LayerNorm。",
+            "The residual is missing: add the input X to the sublayer's output F, then apply LayerNorm.",
+        ),
+        "no_norm": (
+            "这是 X + F：还要对每一行做 LayerNorm。",
+            "This is X + F: apply LayerNorm to each row as well.",
+        ),
+        "no_relu": (
+            "忘了 max(0, ·)（ReLU）：没有它，两层线性变换合起来还是一个线性变换。",
+            "max(0, ·) (ReLU) is missing: without it, the two linear layers together are still one linear map.",
+        ),
+        "relu_on_output": (
+            "ReLU 用在了输出上：它只作用在隐藏层 H·W1 + b1 上，输出层 ·W2 + b2 之后不再取 max(0, ·)。",
+            "ReLU is applied to the output: it acts on the hidden layer H·W1 + b1 only; no max(0, ·) after ·W2 + b2.",
+        ),
+        "bias_forgotten": (
+            "漏了偏置：隐藏层要加 b1，输出层要加 b2。",
+            "A bias is missing: the hidden layer adds b1 and the output layer adds b2.",
+        ),
+        "relu_before_bias": (
+            "b1 加晚了：先加 b1，再取 max(0, ·)：max(0, H·W1 + b1)。",
+            "b1 comes too late: add b1 first, then take max(0, ·): max(0, H·W1 + b1).",
+        ),
+        "explain_rows_changed": (
+            "前馈网络对每一行（每个位置）用同一组参数单独计算：改了 H 的一行，哪些行的输入变了？",
+            "The feed-forward network works on each row (position) on its own, with the same parameters: when "
+            "one row of H changes, which rows' inputs have changed?",
+        ),
+        "predict_every_row": (
+            "会影响每一行的是注意力，它把各个位置混合起来；前馈网络里，每一行只用它自己的输入。",
+            "Attention is what affects every row, since it mixes positions; in the feed-forward network each row "
+            "uses only its own input.",
+        ),
+        "predict_no_row": (
+            "那一行自己的输入变了：它的输出会变吗？",
+            "That row's own input changed: does its output?",
+        ),
+        # ---------------------------------------------------------------- predictions in the exercises of lessons 4, 5, 7
+        "explain_top_key": (
+            "权重最大的键就是分数最高的键。分数是点积 q·k，把一个键乘以某个数，它参与的每个分数也乘以这个数："
+            "算出（或估计）改动之后这一行的各个分数，再比较。",
+            "The key with the most weight is the key with the highest score. A score is the dot product q·k, so "
+            "multiplying a key by a number multiplies every score it takes part in by that number: work out (or "
+            "estimate) the row's scores after the change, then compare.",
+        ),
+        "predict_top_before": (
+            "改动之前，权重最大的是这个键；可是键乘以一个数，它的分数也乘以这个数：比一比改动之后的分数（不是权重）。",
+            "That key had the most weight before the change; but multiplying a key multiplies its score too: "
+            "compare the scores after the change (not the weights).",
+        ),
+        "predict_changed_key": (
+            "被改动的键不一定得到最多的权重：看改动之后它的分数和别的分数谁大。",
+            "The changed key does not necessarily get the most weight: compare its score after the change with "
+            "the others.",
+        ),
+        "explain_output_width": (
+            "O = A·V：O 的每一行是 V 的各行按权重混合出来的，所以它和一个值向量一样宽。",
+            "O = A·V: each row of O is a mix of V's rows, so it is as wide as one value vector.",
+        ),
+        "predict_width_n_k": (
+            "那是键的个数 n_k，也就是 A 的列数：A·V 沿着键把各个值加起来，这一维在乘法里消掉了。",
+            "That is the number of keys n_k, the width of A: A·V adds the values up over the keys, so that axis "
+            "disappears in the product.",
+        ),
+        "predict_width_d_k": (
+            "那是查询和键的宽度 d_k：它只在打分时用到；输出取回的是值 V。",
+            "That is the width of the queries and keys d_k: it only matters for scoring; the output fetches the "
+            "values V.",
+        ),
+        "predict_width_n_q": (
+            "那是查询的个数，也就是 O 的行数：问的是 O 有几列。",
+            "That is the number of queries, the number of rows of O: the question asks for its columns.",
+        ),
+        "explain_masked_row_sum": (
+            "遮罩在 softmax 之前：被遮住的分数是 −∞，权重正好是 0；softmax 只在剩下的键之间分配。",
+            "The mask comes before softmax: masked scores are −∞ and get weight exactly 0; softmax shares the "
+            "row out among the keys that are left.",
+        ),
+        "predict_masked_after": (
+            "那是先 softmax、后遮罩时剩下的权重之和；这里遮罩在 softmax 之前，softmax 会在可见的键之间重新分配。",
+            "That is what is left if the mask is applied after softmax; here it comes before, and softmax shares "
+            "the row out among the visible keys.",
+        ),
+        "predict_count": (
+            "那是这一行能看到的键的个数（或所占比例）：可见的键的权重之和是多少？",
+            "That is how many keys the row may see (or their share): what do the visible keys' weights add up to?",
+        ),
+        # ---------------------------------------------------------------- find the bug: the learner's fixed function
+        "fn_ok": (
+            "{sym} 修好了：检查程序用它自己的 {count} 组数据调用它，结果全对。",
+            "{sym} is fixed: right on all {count} calls with the checker's own data.",
+        ),
+        "fn_not_function": (
+            "{sym} 应当是一个函数（def {sym}(...): ...），你给的是 {got}。",
+            "{sym} must be a function (def {sym}(...): ...); you gave {got}.",
+        ),
+        "fn_raised": (
+            "用 {call} 调用你的 {sym} 时，它抛出了 {error}：{detail}",
+            "Called with {call}, your {sym} raised {error}: {detail}",
+        ),
+        "fn_returned_none": (
+            "用 {call} 调用你的 {sym}，它返回了 None：函数最后有 return 吗？",
+            "Called with {call}, your {sym} returned None: does it end with return?",
+        ),
+        "fn_wrong_type": (
+            "用 {call} 调用你的 {sym}，它返回了 {got}：应当返回一个数字数组。",
+            "Called with {call}, your {sym} returned {got}: it must return an array of numbers.",
+        ),
+        "fn_same_output": (
+            "不管给它什么数据，你的 {sym} 都返回同一个数组：要用参数来算，不要用笔记本里的数据或写死的结果。",
+            "Your {sym} returns the same array whatever it is given: compute the result from the arguments, not "
+            "from the notebook's data or a fixed answer.",
+        ),
+        "fn_wrong_shape": (
+            "用 {call} 调用你的 {sym}，它返回的形状是 {got}，应当是 {expected}。",
+            "Called with {call}, your {sym} returned shape {got}; it should be {expected}.",
+        ),
+        "fn_wrong_values": (
+            "用 {call}（检查程序自己选的数据）调用你的 {sym}，形状对了，但有的数不对，差得最多的在 {where}。",
+            "Called with {call} (data of the checker's choosing), your {sym} returns the right shape but some "
+            "numbers are off, most at {where}.",
+        ),
+        "fn_not_finite": (
+            "用 {call} 调用你的 {sym}，结果里有 NaN 或 ∞：NaN 来自 0/0 或 ∞ − ∞，∞ 来自溢出或除以 0。",
+            "Called with {call}, your {sym} returned NaN or ∞: NaN comes from 0/0 or ∞ − ∞, ∞ from an overflow "
+            "or a division by 0.",
+        ),
+        "bug_k_not_transposed": (
+            "{sym} 还在算 Q 乘以 K：只有 d_k 恰好等于键的个数时它才能运行，而且结果不对。分数是 Q 乘以 K 的转置。",
+            "{sym} still computes Q times K, which runs only when d_k happens to equal the number of keys, and "
+            "gives the wrong numbers then: scores are Q times K transposed.",
+        ),
+        "bug_max_axis": (
+            "softmax 的方向修了一半：和是沿行求的，但最大值还是沿列取的。从每一行减去它自己的最大值。",
+            "The softmax is half fixed: the sum runs along the rows, but the maximum is still taken down the "
+            "columns. Subtract each row's own maximum.",
+        ),
+        "bug_overflow": (
+            "方向对了，但没有先减去每行的最大值：分数很大时 exp 溢出，结果成了 NaN。先减去这一行的最大值再取 exp。",
+            "The axis is right, but each row's maximum is not subtracted: with large scores exp overflows and the "
+            "result is NaN. Subtract the row's maximum before exp.",
+        ),
+        "bug_mask_ignored": (
+            "{sym} 根本没有用遮罩：每个位置都看到了未来。在 softmax 之前把右上方的分数设为 −∞。",
+            "{sym} uses no mask at all, so every position sees the future: set the scores above the diagonal to "
+            "−∞ before softmax.",
+        ),
         # ---------------------------------------------------------------- wrong shapes: what usually produces them
         "hint_transposed_XW": (
             "这是转置后的形状：每行应对应一个词。",
             "That is the transposed shape: one row per word.",
         ),
         "hint_Xt": (
-            "这是 X 转置后的形状：X 不需要转置，它的每一行就是一个词。",
-            "That is the shape of X transposed: X needs no transpose, each row is a word.",
+            "这就是 X 的转置：X 不需要转置，它的每一行就是一个词；再乘以 {w}。",
+            "This is X transposed: X needs no transpose, each row is a word; then multiply it by {w}.",
         ),
-        "hint_X_shape": ("这是 X 本身的形状：别忘了乘以 {w}。", "That is the shape of X: multiply it by {w}."),
+        "hint_X_shape": ("这就是 X 本身：别忘了乘以 {w}。", "This is X itself: multiply it by {w}."),
         "hint_transposed_S": (
             "这是转置后的形状：行应对应查询（Q 的行），列对应键（K 的行）。",
             "That is the transposed shape: rows belong to queries (rows of Q), columns to keys.",
         ),
         "hint_Q_shape": (
-            "这和 Q 的形状一样：可能用了逐元素乘法 *，或者没有转置 K；分数要用矩阵乘法：Q 乘以 K 的转置。",
-            "That is the shape of Q: perhaps an element-wise * or K not transposed; scores need the matrix "
-            "product Q times K transposed.",
+            "这些数是 Q * K 逐元素相乘的结果：分数要用矩阵乘法，Q 乘以 K 的转置。",
+            "These are the numbers of Q * K, element by element: scores need the matrix product Q times K transposed.",
         ),
         "hint_QtK": (
-            "这是“特征 × 特征”的形状：Q 的转置乘以 K 比较的是特征而不是词；应是 Q 乘以 K 的转置。",
-            "That is a features × features shape: Q transposed times K compares features, not tokens; use Q "
-            "times K transposed.",
+            "这些数是 Q 的转置乘以 K：那样比较的是特征而不是词；应是 Q 乘以 K 的转置。",
+            "These are the numbers of Q transposed times K, which compares features, not tokens; use Q times K "
+            "transposed.",
         ),
         "hint_A_shape": (
-            "这是权重 A 的形状：最后还要乘以 V。",
-            "That is the shape of the weights A: multiply by V at the end.",
-        ),
-        "hint_K_width": (
-            "宽度是 d_k：你可能乘的是 K 而不是 V。",
-            "The width is d_k: perhaps you multiplied by K, not V.",
+            "这就是权重 A：最后还要乘以 V。",
+            "These are the weights A: multiply them by V at the end.",
         ),
         "hint_transposed_O": (
             "这是转置后的形状：O 的每一行对应一个查询，宽度是 d_v。",
@@ -271,8 +907,8 @@ msg = Catalog(
             "{name} must be an array of real numbers, got {type} of dtype {dtype}",
         ),
         "given_few_axes": (
-            "{name} 至少要有 2 个维度（行 × 特征），得到的形状是 {shape}",
-            "{name} must have at least 2 axes (rows × features), got shape {shape}",
+            "{name} 至少要有 {axes} 个维度，得到的形状是 {shape}",
+            "{name} must have at least {axes} axes, got shape {shape}",
         ),
         "given_mask": (
             "mask 必须是布尔数组（True = 可以关注），得到的是 dtype {dtype}",
@@ -280,7 +916,13 @@ msg = Catalog(
         ),
         "given_d_k": ("d_k 必须是正数，得到的是 {got!r}", "d_k must be a positive number, got {got!r}"),
         "given_scaled": ("scaled 必须是 True 或 False，得到的是 {got!r}", "scaled must be True or False, got {got!r}"),
-        "given_n": ("n 必须是正整数，得到的是 {got!r}", "n must be a positive integer, got {got!r}"),
+        "given_n": ("{name} 必须是正整数，得到的是 {got!r}", "{name} must be a positive integer, got {got!r}"),
+        "given_index": (
+            "{name} 必须是从 0 数起的下标，得到的是 {got!r}",
+            "{name} must be an index counting from 0, got {got!r}",
+        ),
+        "given_eps": ("eps 必须是正数，得到的是 {got!r}", "eps must be a positive number, got {got!r}"),
+        "given_factor": ("factor 必须是一个实数，得到的是 {got!r}", "factor must be a real number, got {got!r}"),
         "given_name": (
             "name 必须是字符串，例如 'Q'，得到的是 {got!r}",
             "name must be a string such as 'Q', got {got!r}",
@@ -441,12 +1083,40 @@ msg = Catalog(
             "no exercise {exercise!r}; the exercises are {names}",
         ),
         "no_variable": (
-            "还没有变量 {var}：运行上面的答案格子（把 ... 换成你的答案）。",
-            "there is no variable {var} yet: run the answer cell above (replace ... with your answer).",
+            "还没有变量 {var}：运行上面的答案格子（把 ... 换成你的答案）；如果已经运行过，检查变量名是不是正好写成 {var}。",
+            "there is no variable {var} yet: run the answer cell above (replace ... with your answer); if you "
+            "did, check that the variable is spelt {var}.",
+        ),
+        "no_variable_typo": (
+            "还没有变量 {var}，但有一个 {close}：检查读取的是 {var}，名字要一字不差。",
+            "there is no variable {var}, but there is {close}: the check reads {var}, spelt exactly so.",
+        ),
+        "no_variable_failed": (
+            "还没有变量 {var}：在这之前运行的那一格出错停下了，改好那里的错误，再运行一次。",
+            "there is no variable {var}: the cell run just before this one stopped with an error; fix it and "
+            "run it again.",
+        ),
+        "stale_failed": (
+            "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",
+            "(The cell run just before this one stopped with an error, so {var} may still hold an earlier "
+            "value: fix the error and run it again.) ",
+        ),
+        "stale_unchanged": (
+            "（{var} 和上次检查时完全一样：改了答案格子之后运行过它吗？）",
+            "({var} is exactly as it was at your last check: did you run the answer cell after editing it?) ",
+        ),
+        "other_task": (
+            "{var} 正好是题 {other} 的答案（{other_var}）：是不是沿用了那道题的变量或数据？题 {task_id} 用的是它自己的数据。",
+            "{var} is exactly the answer of task {other} ({other_var}): was a variable or the data of that task "
+            "reused? Task {task_id} uses its own data.",
         ),
         "check_failed": (
             "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
             "{task_id} ❌ the check itself failed ({error}); please tell your teacher.",
+        ),
+        "predict_first": (
+            "⏳ 先在上面写下你的预测（{var}），运行题 {task_id} 的检查，再运行这一格。",
+            "⏳ Write your prediction ({var}) above and run the check of task {task_id} first, then run this cell.",
         ),
         "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
         "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),

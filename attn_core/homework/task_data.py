@@ -124,6 +124,130 @@ def doubled(K, row):
     return K
 
 
+# ---------------------------------------------------------------- lessons 8–11
+
+
+def heads_to_split():
+    """Q of 5 positions × d_model = 6, to be cut into 3 heads (d_head = 2)."""
+    return {**fresh(801, Q=(5, 6))(), "n_heads": 3}
+
+
+def multi_head_layer():
+    """X (5 × 6), the four projections (6 × 6) and the number of heads (3, so d_head = 2)."""
+    d = fresh(805, X=(5, 6), W_q=(6, 6), W_k=(6, 6), W_v=(6, 6), W_o=(6, 6))()
+    return {**d, "n_heads": 3}
+
+
+def two_blocks():
+    """The scaled scores of one key block after another (S1, S2: 3 queries × 4 keys each) and their values
+    (V1, V2: 4 × 2). Block 2 raises the running maximum of rows 0 and 2, not of row 1."""
+    return {
+        "S1": _rand(933, (3, 4), scale=1.5),
+        "S2": _rand(1033, (3, 4), scale=1.5),
+        "V1": _rand(934, (4, 2)),
+        "V2": _rand(1034, (4, 2)),
+    }
+
+
+RESCALE_ROW = 1  # the row of two_blocks() whose maximum block 2 does not raise
+
+
+def attention_gradients():
+    """Weights A (3 × 4, rows summing to exactly 1 in 6 decimals), values V (4 × 2) and the output's
+    gradient dO (3 × 2), all exact."""
+    d = fresh(1001, Q=(3, 4), K=(4, 4), V=(4, 2), dO=(3, 2))()
+    A = _weights(exact_matmul(d["Q"], d["K"].T) / 2.0)  # d_k = 4: √4 = 2 exactly
+    return {"A": A, "V": d["V"], "dO": d["dO"]}
+
+
+def softmax_gradient():
+    """The weights A of attention_gradients() and dA = dO·Vᵀ, computed exactly (named dA_given: the learner's
+    own dA of the task before keeps its name)."""
+    g = attention_gradients()
+    return {"A": g["A"], "dA_given": exact_matmul(g["dO"], g["V"].T)}
+
+
+def score_gradient():
+    """dS = A ⊙ (dA − rowsum(dA ⊙ A)) for softmax_gradient(), computed in integers (A has 6 decimals,
+    dA 2) and rounded to 6 decimals, with the queries Q (3 × 4) and keys K (4 × 4) it flows back to."""
+    g = softmax_gradient()
+    A = np.rint(g["A"] * 1e6).astype(np.int64)
+    dA = np.rint(g["dA_given"] * 1e2).astype(np.int64)
+    centred = dA * 1_000_000 - (dA * A).sum(axis=-1, keepdims=True)  # units of 1e-8
+    dS = _rounded((A * centred) / 1e14, 6)
+    d = fresh(1001, Q=(3, 4), K=(4, 4))()
+    return {"dS_given": dS, "Q": d["Q"], "K": d["K"]}
+
+
+def layer_inputs():
+    """X (4 × 6) whose last row is nearly constant (variance comparable with ε = 1e-5, so ε matters there)
+    and a sublayer's output F (4 × 6)."""
+    X = np.vstack([_rand(1101, (3, 6)), _rand(1102, (1, 6), scale=0.002, decimals=4)])
+    return {"X": X, "F": _rand(1103, (4, 6))}
+
+
+def feed_forward():
+    """The FFN's input H_in (4 × 6) and a feed-forward network 6 -> 8 -> 6: W1, b1, W2, b2."""
+    return fresh(1104, H_in=(4, 6), W1=(6, 8), b1=(8,), W2=(8, 6), b2=(6,))()
+
+
+# ---------------------------------------------------------------- probes for find-the-bug tasks
+# The checker's own arguments for a learner's fixed function, drawn from the rng it is given (the notebook
+# draws afresh at every check; the grader at grading time). Each set mixes shapes on which the notebook's
+# buggy version runs (and gives wrong numbers) with shapes on which it cannot run.
+
+
+def _draw(rng, shape, offset=0.0):
+    return offset + np.round(rng.normal(0.0, 1.0, size=shape), 2)
+
+
+def probe_scores(rng):
+    """(Q, K): one pair with d_k = n_k (Q·K then runs), three with d_k ≠ n_k."""
+    n_k = int(rng.integers(2, 6))
+    calls = [((int(rng.integers(1, 5)), n_k), (n_k, n_k))]
+    for _ in range(3):
+        n_q, n_k, d_k = (int(x) for x in rng.integers(1, 6, size=3))
+        d_k = d_k if d_k != n_k else d_k + 1
+        calls.append(((n_q, d_k), (n_k, d_k)))
+    return [(_draw(rng, q), _draw(rng, k)) for q, k in calls]
+
+
+def probe_softmax(rng):
+    """(S,): a square one, a wide and a tall one, and one with scores near 1000 (exp overflows there)."""
+    n = int(rng.integers(2, 6))
+    shapes = [(n, n), (2, int(rng.integers(3, 7))), (int(rng.integers(3, 6)), 2)]
+    calls = [(_draw(rng, shape) * 2,) for shape in shapes]
+    return calls + [(_draw(rng, (3, 4), offset=1000.0),)]
+
+
+def probe_attention(rng):
+    """(Q, K, V): twice with d_k = d_v (the weights times K then runs), twice with d_k ≠ d_v."""
+    calls = []
+    for equal in (True, False, True, False):
+        n_q, n_k, d_k, d_v = (int(x) for x in rng.integers(2, 6, size=4))
+        d_v = d_k if equal else (d_v if d_v != d_k else d_k + 1)
+        calls.append((_draw(rng, (n_q, d_k)), _draw(rng, (n_k, d_k)), _draw(rng, (n_k, d_v))))
+    return calls
+
+
+def probe_causal(rng):
+    """(Q, K, V): self-attention over 3 to 6 positions."""
+    calls = []
+    for n in rng.permutation([3, 4, 5, 6])[:3]:
+        d_k, d_v = (int(x) for x in rng.integers(2, 5, size=2))
+        calls.append((_draw(rng, (int(n), d_k)), _draw(rng, (int(n), d_k)), _draw(rng, (int(n), d_v))))
+    return calls
+
+
+def probe_split(rng):
+    """(M, n_heads): M of n positions × n_heads·d_head features, for several n, n_heads and d_head."""
+    calls = []
+    for _ in range(4):
+        n, h, d_head = int(rng.integers(2, 6)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        calls.append((_draw(rng, (n, h * d_head)), h))
+    return calls
+
+
 # ---------------------------------------------------------------- lesson 12: word order
 # Inputs only: whole numbers and numbers drawn with one decimal. The answers (sines, cosines, softmax) are
 # computed by the learner and by the checker, and compared within the checker's tolerance.

@@ -6,16 +6,32 @@
                           It never raises, even if ``QKT`` is not defined.
     diagnose_task(id, x)  the Diagnosis of answer ``x`` for task ``id`` (what check prints).
     progress("ex02_scores")  one line per task of a notebook, read from the notebook's variables.
+    predicted("4.5")      whether a predict task's answer is written down (the cell showing it runs only then).
 """
 
+import difflib
+import hashlib
 import inspect
-from dataclasses import dataclass
+import warnings
 
 import numpy as np
 
 from . import checker
+from .checker import CallFailed, FunctionCalls
 from .exercises import TASKS, task, tasks
 from .messages import msg
+
+__all__ = [
+    "MISSING",
+    "CallFailed",
+    "FunctionCalls",
+    "call_function",
+    "check",
+    "diagnose_task",
+    "line",
+    "predicted",
+    "progress",
+]
 
 
 class _Missing:
@@ -24,23 +40,9 @@ class _Missing:
 
 MISSING = _Missing()
 
-
-@dataclass(frozen=True)
-class CallFailed:
-    """What a call of the learner's function raised, by name and message (a find-the-bug task)."""
-
-    type_name: str
-    message: str
-
-
-@dataclass(frozen=True)
-class FunctionCalls:
-    """A find-the-bug answer as the checker sees it: the learner's function called once per argument tuple.
-    ``results[i]`` is what the call with ``arguments[i]`` returned, or a ``CallFailed``. The grader builds
-    this from values returned by the submission's kernel; nothing else computed there is trusted."""
-
-    arguments: tuple
-    results: tuple
+# Codes that say only what is wrong, not why: an answer that is exactly another task's right answer gets
+# "other_task" instead (a variable left over from the task before is the usual reason).
+_UNEXPLAINED = ("wrong_shape", "wrong_values", "not_normalized", "wrong_mask", "negative_weight")
 
 
 def call_function(function, arguments):
@@ -49,7 +51,9 @@ def call_function(function, arguments):
     results = []
     for args in arguments:
         try:
-            results.append(function(*(np.array(a) if isinstance(a, np.ndarray) else a for a in args)))
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")  # an overflow in the learner's function is a verdict, not a warning
+                results.append(function(*(np.array(a) if isinstance(a, np.ndarray) else a for a in args)))
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
     return FunctionCalls(tuple(arguments), tuple(results))
@@ -70,13 +74,31 @@ def diagnose_task(task_id, answer, rng=None):
         return checker.Diagnosis(False, "not_attempted", msg("no_variable", var=t.var), t.step)
     if t.answer_kind == "function" and callable(answer):
         answer = call_function(answer, t.probe_arguments(rng if rng is not None else np.random.default_rng()))
-    return checker.diagnose(t.step, answer, **t.given())
+    diagnosis = checker.diagnose(t.step, answer, **t.given())
+    if diagnosis.code in _UNEXPLAINED and t.answer_kind == "array":
+        other = _answer_of_another_task(t, answer)
+        if other is not None:
+            message = msg("other_task", var=t.var, other=other.id, other_var=other.var, task_id=t.id)
+            return checker.Diagnosis(False, "other_task", message, t.step)
+    return diagnosis
 
 
-def line(task_id, diagnosis):
-    """One printed line for a task: ``✅ 2.1 · QKᵀ 正确！…``."""
+def _answer_of_another_task(t, answer):
+    """The other array task of the same notebook whose right answer ``answer`` is, or None."""
+    for other in tasks(t.exercise):
+        if (
+            other.id != t.id
+            and other.answer_kind == "array"
+            and checker.diagnose(other.step, answer, **other.given()).ok
+        ):
+            return other
+    return None
+
+
+def line(task_id, diagnosis, note=""):
+    """One printed line for a task: ``✅ 2.1 · QKᵀ 正确！…``; a ``note`` (the value may be stale) goes first."""
     icon, _, message = str(diagnosis).partition(" ")
-    return f"{icon} {task_id} · {message}"
+    return f"{icon} {task_id} · {note}{message}"
 
 
 def _lookup(frame, name):
@@ -90,19 +112,106 @@ def check(task_id, *answer):
     """Print one line about task ``task_id``: ✅ / ❌ with a hint / ⏳ not attempted.
 
     Without ``answer`` the task's variable (e.g. ``QKT`` for "2.1") is read from the caller's
-    namespace, so an undefined variable gives ⏳ rather than a NameError. Never raises."""
+    namespace, so an undefined variable gives ⏳ rather than a NameError (naming a variable of a close
+    spelling, if there is one). A ❌ says so when the value may be stale: the cell run just before raised,
+    or the value is the one the previous check already found wrong. Never raises."""
     try:
         frame = inspect.currentframe().f_back
         try:
+            names = set(frame.f_locals) | set(frame.f_globals)
             if answer:
                 value = answer[0]
             else:
                 value = _lookup(frame, task(task_id).var) if str(task_id) in TASKS else None
         finally:
             del frame
-        print(line(task_id, diagnose_task(task_id, value)))
+        diagnosis = diagnose_task(task_id, value)
+        if value is MISSING:
+            diagnosis = _missing_variable(task(task_id).var, names, diagnosis)
+        print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
+
+
+def predicted(task_id):
+    """Whether the prediction of predict task ``task_id`` has been written down (its variable holds something
+    other than ``...``). If not, prints one line asking for it first. The cell that shows a predict task's
+    answer starts ``if homework.predicted("4.5"):``, so the answer stays hidden until the learner commits
+    to a prediction (also in the committed student notebooks). Never raises."""
+    try:
+        frame = inspect.currentframe().f_back
+        try:
+            var = task(task_id).var
+            value = _lookup(frame, var)
+        finally:
+            del frame
+        if value is MISSING or value is Ellipsis:
+            print(msg("predict_first", var=var, task_id=task_id))
+            return False
+        return True
+    except Exception as e:  # a notebook cell must never show a traceback
+        print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
+        return False
+
+
+def _missing_variable(var, names, diagnosis):
+    """The "not answered" verdict for a variable that does not exist: naming a close spelling if one exists
+    (A_nwe, a_new for A_new), else asking to check the spelling too; said first if the last cell failed."""
+    close_names = difflib.get_close_matches(var, [n for n in names if not n.startswith("_")], n=1, cutoff=0.75)
+    close_names = close_names or [n for n in names if n.lower() == var.lower()]
+    if _previous_cell_failed():
+        message = msg("no_variable_failed", var=var)
+    elif close_names:
+        message = msg("no_variable_typo", var=var, close=close_names[0])
+    else:
+        message = diagnosis.message
+    return checker.Diagnosis(False, "not_attempted", message, diagnosis.step)
+
+
+# What each task's variable held at its last check, and whether that check passed (this kernel only).
+_LAST_CHECKED = {}
+
+
+def _stale_note(task_id, value, diagnosis):
+    """A few words to put before a ❌ whose value may be stale, or ""."""
+    fingerprint = _fingerprint(value)
+    before = _LAST_CHECKED.get(task_id)
+    _LAST_CHECKED[task_id] = fingerprint
+    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task") or value is MISSING:
+        return ""
+    var = task(task_id).var
+    if _previous_cell_failed():
+        return msg("stale_failed", var=var)
+    if fingerprint is not None and fingerprint == before:
+        return msg("stale_unchanged", var=var)
+    return ""
+
+
+def _fingerprint(value):
+    """A short digest of an answer (its numbers, or a function's code), or None when there is none."""
+    try:
+        if callable(value):
+            code = value.__code__
+            data = code.co_code + repr(code.co_consts).encode() + repr(code.co_names).encode()
+        else:
+            a = np.asarray(value)
+            if a.dtype == object:
+                return None
+            data = a.dtype.str.encode() + repr(a.shape).encode() + a.tobytes()
+        return hashlib.sha256(data).hexdigest()
+    except Exception:
+        return None
+
+
+def _previous_cell_failed():
+    """The notebook cell run just before this one raised (IPython only; False elsewhere)."""
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except Exception:
+        return False
+    return shell is not None and getattr(shell, "last_execution_succeeded", True) is False
 
 
 def progress(exercise):

@@ -1,7 +1,9 @@
 """The learner's answer as an array, and "equal" within a tolerance.
 
 Equal means |answer − right| ≤ ATOL + RTOL·(|right| + max|right|) entry by entry, so a right answer
-computed another way (loops, einsum, float32) passes, near-zero entries included.
+computed another way (loops, einsum, float32) passes, near-zero entries included. A mistake is
+recognised with ``same``: equal, with NaN matching NaN (a mistake that divides 0 by 0 in a row hands in
+NaN there, and the learner's array must have it in the same places).
 """
 
 from collections.abc import Callable
@@ -12,39 +14,65 @@ import numpy as np
 from ..messages import msg
 
 RTOL, ATOL = 1e-5, 1e-8
+ALMOST = 1e-3  # "very close": within 0.1 % (relative to the answer's largest entry) everywhere
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An answer as the checker reads it: a float64 (or boolean) copy, or None when it is of the wrong
+    kind; what the learner gave (type and dtype, for the message); the learner's own dtype, if any."""
+
+    array: np.ndarray | None
+    got: str
+    dtype: np.dtype | None = None
 
 
 @dataclass(frozen=True)
 class AnswerKind:
-    """What a step takes as its answer: how it is read (``read(answer)`` -> (a copy as an array, or None
-    when it is of the wrong kind; what the learner gave, for the message)) and how to say what it must be."""
+    """What a step takes as its answer: how it is read (``read(answer) -> Reading``) and how to say what
+    it must be."""
 
-    read: Callable[[object], tuple[np.ndarray | None, str]]
+    read: Callable[[object], Reading]
     kind: str  # message key: what the answer must be ("an array of numbers …")
     type_hint: str | None  # message key: how to make one, said after a wrong type
     finite: bool  # NaN and ∞ are wrong (numbers); a boolean array has none
+    single: bool = False  # one number (a prediction), not an array
 
 
 def read_numbers(answer):
     """A float64 copy of an answer of integers or reals."""
     a, got = _as_array(answer)
-    return (a.astype(np.float64) if a is not None and a.dtype.kind in "iuf" else None), got
+    if a is None or a.dtype.kind not in "iuf":
+        return Reading(None, got)
+    return Reading(a.astype(np.float64), got, a.dtype)
 
 
 def read_booleans(answer):
     """A copy of a boolean answer (a mask)."""
     a, got = _as_array(answer)
-    return (a if a is not None and a.dtype == bool else None), got
+    return Reading(a if a is not None and a.dtype == bool else None, got, None if a is None else a.dtype)
+
+
+def read_number(answer):
+    """One number (an int, a float, a numpy scalar or an array holding one number) as a 0-d float64 array.
+    ``True``/``False`` are not numbers here (``True == 1`` would hide a wrong kind of answer)."""
+    if isinstance(answer, (bool, np.bool_)):
+        return Reading(None, type(answer).__name__)
+    a, got = _as_array(answer)
+    if a is None or a.dtype.kind not in "iuf" or a.size != 1:
+        return Reading(None, got + (f", shape {a.shape}" if a is not None and a.size != 1 else ""))
+    return Reading(a.astype(np.float64).reshape(()), got, a.dtype)
 
 
 NUMBERS = AnswerKind(read_numbers, "kind_numbers", None, finite=True)
 BOOLEANS = AnswerKind(read_booleans, "kind_boolean", "mask_type", finite=False)
+NUMBER = AnswerKind(read_number, "kind_number", "number_type", finite=True, single=True)
 
 
 def _as_array(answer):
     """(a copy of the answer as a numpy array, or None; its type and dtype, as the learner gave it)."""
     got = type(answer).__name__
-    if isinstance(answer, (str, bytes, dict, set, frozenset)):
+    if isinstance(answer, (str, bytes, dict, set, frozenset)) or callable(answer):
         return None, got
     try:
         a = np.array(answer)  # a copy: the learner's array is never touched
@@ -66,6 +94,44 @@ def close(a, right):
     if a.dtype == bool:
         return bool(np.array_equal(a, right))
     return bool(np.isclose(a, right, rtol=RTOL, atol=tolerance(right)).all())
+
+
+def same(a, made):
+    """``a`` is what a mistake ``made``: equal as in ``close``, NaN where it has NaN (0/0 in a row)."""
+    if a.shape != made.shape or (a.dtype == bool) != (made.dtype == bool):
+        return False
+    if a.dtype == bool:
+        return bool(np.array_equal(a, made))
+    return bool(np.isclose(a, made, rtol=RTOL, atol=tolerance(made), equal_nan=True).all())
+
+
+def same_prediction(a, made):
+    """A prediction ``a`` is the number a wrong reasoning ``made``, to the two or three decimals a learner
+    would type (0.45 for 0.4502)."""
+    return a.shape == made.shape and bool(np.isclose(a, made, rtol=1e-3, atol=5e-3).all())
+
+
+def nearly(a, right, within=ALMOST):
+    """Every entry of ``a`` within ``within`` of the right one, relative to the right answer's largest
+    entry (so a weight of 0.0001 counts against the row's 1, not against itself); same shape, finite."""
+    if a.shape != right.shape or not np.isfinite(a).all() or not np.isfinite(right).all():
+        return False
+    scale = np.abs(right).max() if right.size else 0.0
+    return bool((np.abs(a - right) <= within * (np.abs(right) + scale) + ATOL).all())
+
+
+def rounded_to(a, right):
+    """The number of decimals (1–6) ``a`` is ``right`` rounded to, or None: the evidence that an answer was
+    rounded (every entry has at most that many decimals and lies within half a unit of that place of the
+    right value). A constant array (all zeros, say) is no such evidence."""
+    if a.shape != right.shape or not np.isfinite(a).all() or a.size < 2 or (a == a.flat[0]).all():
+        return None
+    for decimals in range(1, 7):
+        unit = 10.0**-decimals
+        on_grid = np.abs(a / unit - np.rint(a / unit)) < 1e-6
+        if on_grid.all() and (np.abs(a - right) <= unit / 2 + 1e-9 * (1 + np.abs(right))).all():
+            return decimals
+    return None
 
 
 def largest_difference(a, right):

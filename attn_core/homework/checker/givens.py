@@ -10,7 +10,18 @@ import numpy as np
 from ... import _validate as v
 from ..messages import msg
 
-MATRICES = ("X", "W", "Q", "K", "V", "A", "S")
+# The arrays a step may take, by name. Each is read as a float64 copy with at least two axes (rows ×
+# features); VECTORS may have one (a bias). S may hold −∞ (a masked score).
+MATRICES = (
+    *("X", "W", "Q", "K", "V", "A", "S"),  # attention (lessons 1–7)
+    *("W_q", "W_k", "W_v", "W_o", "heads"),  # multi-head attention (lesson 8); heads: (h, n, d_head)
+    *("S1", "S2", "V1", "V2"),  # two blocks of keys, for the online softmax (lesson 9)
+    *("dO", "dA", "dS"),  # gradients flowing back (lesson 10)
+    *("F", "H", "W1", "W2"),  # the Transformer block (lesson 11): a sublayer's output, the FFN
+)
+VECTORS = ("b1", "b2")
+COUNTS = ("n", "n_heads", "d_model")  # positive integers
+INDICES = ("row", "key")  # a row or a key, counting from 0
 LABELS = ("name", "tokens")  # taken by every step: they only label the messages
 
 
@@ -27,8 +38,9 @@ class Stage(Enum):
 class Givens:
     """The task's inputs (float64 copies; None when the step does not take them) and what is derived.
 
-    ``d_k`` defaults to the width of Q (1 without Q), ``scaled`` to True (the scores steps fix it),
-    ``tokens`` to ``()``: given, they name the rows and columns in the messages."""
+    ``d_k`` defaults to the width of Q (or K; 1 without either), ``scaled`` to True (the scores steps fix it),
+    ``eps`` to 1e-5 (LayerNorm), ``tokens`` to ``()``: given, they name the rows and columns in the
+    messages. ``d_model`` only labels a mistake (dividing by √d_model instead of √d_k)."""
 
     X: np.ndarray | None = None
     W: np.ndarray | None = None
@@ -41,6 +53,36 @@ class Givens:
     d_k: float = 1.0
     scaled: bool = True
     n: int | None = None  # the number of positions of a causal mask
+    # multi-head attention
+    W_q: np.ndarray | None = None
+    W_k: np.ndarray | None = None
+    W_v: np.ndarray | None = None
+    W_o: np.ndarray | None = None
+    heads: np.ndarray | None = None  # the heads' outputs (h, n, d_head), to be merged
+    n_heads: int | None = None
+    d_model: int | None = None
+    # the online softmax: scores and values of two blocks of keys
+    S1: np.ndarray | None = None
+    S2: np.ndarray | None = None
+    V1: np.ndarray | None = None
+    V2: np.ndarray | None = None
+    # gradients
+    dO: np.ndarray | None = None
+    dA: np.ndarray | None = None
+    dS: np.ndarray | None = None
+    # the Transformer block
+    F: np.ndarray | None = None  # a sublayer's output, added to its input by the residual
+    H: np.ndarray | None = None  # the FFN's input
+    W1: np.ndarray | None = None
+    b1: np.ndarray | None = None
+    W2: np.ndarray | None = None
+    b2: np.ndarray | None = None
+    eps: float = 1e-5
+    # a prediction's subject
+    row: int | None = None
+    key: int | None = None
+    factor: float | None = None
+    # labels
     name: str | None = None  # the learner's variable, e.g. "QKT_new" ("Q" also labels W_Q)
     tokens: tuple[str, ...] = ()
     # derived by the step (Step.givens)
@@ -54,35 +96,59 @@ def read_givens(given):
     """The ``Givens`` of a ``diagnose(step, answer, **given)`` call. Raises TypeError / ValueError (with a
     message from the catalog) for givens that attn_core would reject: the check reports "bad_task"."""
     arrays = {key: _matrix(x, key) for key, x in given.items() if key in MATRICES}
+    arrays |= {key: _matrix(x, key, min_ndim=1) for key, x in given.items() if key in VECTORS}
+    counts = {key: _count(given[key], key, smallest=1) for key in COUNTS if key in given}
+    counts |= {key: _count(given[key], key, smallest=0) for key in INDICES if key in given}
     mask = _mask(given.get("mask"))
-    d_k = given.get("d_k", arrays["Q"].shape[-1] if "Q" in arrays else 1)
-    scaled, n, name, tokens = given.get("scaled", True), given.get("n"), given.get("name"), given.get("tokens")
-    if isinstance(d_k, bool) or not isinstance(d_k, (int, float, np.integer, np.floating)) or not 0 < d_k < np.inf:
+    width = arrays["Q"] if "Q" in arrays else arrays.get("K")
+    d_k = given.get("d_k", 1 if width is None else width.shape[-1])
+    scaled, name, tokens = given.get("scaled", True), given.get("name"), given.get("tokens")
+    eps, factor = given.get("eps", 1e-5), given.get("factor")
+    if not _positive(d_k):
         raise ValueError(msg("given_d_k", got=d_k))
+    if not _positive(eps):
+        raise ValueError(msg("given_eps", got=eps))
+    if factor is not None and not _real(factor):
+        raise ValueError(msg("given_factor", got=factor))
     if not isinstance(scaled, (bool, np.bool_)):
         raise TypeError(msg("given_scaled", got=scaled))
-    if "n" in given and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
-        raise ValueError(msg("given_n", got=n))
     if name is not None and not isinstance(name, str):
         raise TypeError(msg("given_name", got=name))
     return Givens(
         **arrays,
+        **counts,
         mask=mask,
         d_k=float(d_k),
         scaled=bool(scaled),
-        n=n,
+        eps=float(eps),
+        factor=None if factor is None else float(factor),
         name=name,
         tokens=() if tokens is None else tuple(str(t) for t in tokens),
     )
 
 
-def _matrix(x, name):
+def _real(x):
+    return not isinstance(x, bool) and isinstance(x, (int, float, np.integer, np.floating)) and np.isfinite(x)
+
+
+def _positive(x):
+    return _real(x) and x > 0
+
+
+def _count(x, name, smallest):
+    """A given integer (a count, at least 1, or an index, at least 0)."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < smallest:
+        raise ValueError(msg("given_n" if smallest else "given_index", name=name, got=x))
+    return int(x)
+
+
+def _matrix(x, name, min_ndim=2):
     """A float64 copy of a given array of real numbers with rows × features; S may hold −∞ (masked)."""
     a = np.array(x)  # a copy: the task's arrays are never touched
     if a.dtype.kind not in "iuf":
         raise TypeError(msg("given_not_real", name=name, type=type(x).__name__, dtype=a.dtype))
-    if a.ndim < 2:
-        raise ValueError(msg("given_few_axes", name=name, shape=a.shape))
+    if a.ndim < min_ndim:
+        raise ValueError(msg("given_few_axes", name=name, shape=a.shape, axes=min_ndim))
     a = a.astype(np.float64)
     v.check_finite(a, name, allow_neg_inf=name == "S")
     return a

@@ -51,6 +51,15 @@ class PositionGivens:
     # derived by the step
     expected: np.ndarray | None = None
     unmasked: np.ndarray | None = None  # nothing is masked in these steps
+    # read by the checks every step shares (evidence.py): none of these steps has scores, weights or a mask
+    stage: None = None
+    Q: None = None
+    K: None = None
+    S: None = None
+    A: None = None
+    mask: None = None
+    d_k: float = 1.0
+    scaled: bool = True
 
 
 def read_givens(given):

@@ -72,6 +72,12 @@ def where_scores_are_finite(g):
 # ---------------------------------------------------------------- rules: (answer, g) -> where it breaks, or None
 
 
+def negative_weight(a, g):
+    """A weight below 0 (softmax gives e^s over a positive sum: never negative)."""
+    bad = a < -tolerance(g.expected)
+    return tuple(np.argwhere(bad)[0]) if bad.any() else None
+
+
 def row_not_summing_to_1(a, g):
     """A row of weights whose sum is not 1 (the index names the row)."""
     bad = ~np.isclose(a.sum(axis=-1), 1.0, rtol=RTOL, atol=1e-6)

@@ -1,8 +1,19 @@
-"""Wrong shapes that a usual mistake produces, one function each: ``shape(g)`` is that shape for the
-givens ``g`` (None, or raising, when it cannot arise). An answer of that shape gets the hint the step's
-table pairs with it ("That is the shape of Q: perhaps an element-wise *")."""
+"""Wrong shapes, and what an answer of a wrong shape is evidence of.
+
+A shape alone is weak evidence: a 4 × 4 array handed in for 3 × 5 scores may be the previous task's
+answer, not a "features × features" product. So a hint that names a cause (``ShapeHint.made``) is given
+only when the answer's numbers are what that cause makes (the numbers of X itself, of Q·K elementwise, of
+Qᵀ·K, …); a hint without ``made`` may only state a fact about the shape (it is the transposed shape).
+
+Each function below is either a shape (``shape(g)``: the shape that arises, None or raising when it
+cannot) or what a mistake makes (``made(g)``: an array, or several).
+"""
 
 import numpy as np
+
+from .mistakes import right_weights
+
+# ---------------------------------------------------------------- shapes
 
 
 def transposed(g):
@@ -10,14 +21,14 @@ def transposed(g):
     return np.swapaxes(g.expected, -1, -2).shape
 
 
-def of_X(g):
-    """X itself: the product with W left out."""
-    return g.X.shape
-
-
 def of_X_transposed(g):
     """Xᵀ: a transposed input."""
     return np.swapaxes(g.X, -1, -2).shape
+
+
+def of_X(g):
+    """X itself: the product with W left out."""
+    return g.X.shape
 
 
 def of_Q(g):
@@ -35,6 +46,36 @@ def of_weights(g):
     return g.A.shape if g.A is not None else g.expected.shape[:-1] + (g.K.shape[-2],)
 
 
-def as_wide_as_K(g):
-    """n_q × d_k: the weights times K instead of V."""
-    return None if g.K is None else g.expected.shape[:-1] + (g.K.shape[-1],)
+def without_its_column(g):
+    """The right (n_q × 1) column as a flat (n_q,) vector: keepdims forgotten."""
+    return g.expected.shape[:-1]
+
+
+# ---------------------------------------------------------------- what the mistake behind a shape makes
+
+
+def x_itself(g):
+    """X handed in unchanged."""
+    return g.X
+
+
+def elementwise_qk(g):
+    """Q * K, element by element (possible only when they have the same shape), scaled or not."""
+    product = g.Q * g.K
+    return [product, product / np.sqrt(g.d_k)]
+
+
+def qt_k(g):
+    """Qᵀ·K (d_k × d_k), scaled or not."""
+    product = np.swapaxes(g.Q, -1, -2) @ g.K
+    return [product, product / np.sqrt(g.d_k)]
+
+
+def x_transposed(g):
+    """Xᵀ handed in: a transposed input, W left out."""
+    return np.swapaxes(g.X, -1, -2)
+
+
+def the_weights(g):
+    """The right weights, V never multiplied in."""
+    return right_weights(g)

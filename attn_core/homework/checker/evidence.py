@@ -1,0 +1,67 @@
+"""What an answer that no known mistake reproduces is still evidence of. Each function states the evidence
+a diagnosis code needs and returns that code only when the evidence is there; otherwise the checker falls
+back to a line that states facts (where the numbers differ, which row does not sum to 1) and guesses no
+cause.
+
+    integer_dtype      the learner's array has an integer dtype and the right answer has fractions
+    not_finite         NaN or ∞: "overflow" only if these scores overflow exp; "empty_row" only if a whole
+                       row is NaN in a masked task (a row with nothing to attend to); else "not_finite"
+    almost             every number within 0.1 % of the right one: rounded to k decimals (each entry is
+                       the right one rounded there), float16 (the learner's dtype), or just very close
+"""
+
+import numpy as np
+
+from .compare import nearly, rounded_to
+from .givens import Stage
+from .mistakes import EXP_OVERFLOWS
+
+
+def integer_dtype(reading, g):
+    """The answer holds integers (its dtype) where the right answer has fractions."""
+    if reading.dtype is None or reading.dtype.kind not in "iu":
+        return False
+    right = g.expected[np.isfinite(g.expected)]
+    return bool((right != np.rint(right)).any())
+
+
+def _scores_of(g):
+    """The scores the weights of a weights or output step come from, or None for other steps."""
+    if g.stage not in (Stage.WEIGHTS, Stage.OUTPUT) or g.A is not None:  # given weights: nothing to overflow
+        return None
+    if g.S is not None:
+        return g.S
+    if g.Q is None or g.K is None:
+        return None
+    return g.Q @ np.swapaxes(g.K, -1, -2) / (np.sqrt(g.d_k) if g.scaled else 1.0)
+
+
+def not_finite(a, g):
+    """(code, message key, the first bad index, the row that is NaN throughout or None) for an answer with
+    NaN or ∞ where the right answer has none; None if it has none."""
+    bad = np.isnan(a) | np.isposinf(a) | (np.isneginf(a) & ~np.isneginf(g.expected).any())
+    if not bad.any():
+        return None
+    first = tuple(np.argwhere(bad)[0])
+    scores = _scores_of(g)
+    if scores is not None and (scores > EXP_OVERFLOWS).any():
+        return "overflow", "overflow_unexplained", first, None
+    masked = g.mask is not None or (g.S is not None and np.isneginf(g.S).any())
+    if masked and a.ndim >= 2 and scores is not None:
+        empty = np.isnan(a).all(axis=-1)
+        if empty.any():
+            return "empty_row", "empty_row", first, tuple(np.argwhere(empty)[0])
+    return "not_finite", "not_finite", first, None
+
+
+def almost(reading, a, g):
+    """(message key, fields) when every number of ``a`` is within 0.1 % of the right one, naming the
+    evidence: rounded to ``decimals`` places, a float16 array, or neither; None otherwise."""
+    if not nearly(a, g.expected):
+        return None
+    decimals = rounded_to(a, g.expected)
+    if decimals is not None:
+        return "almost_rounded", {"decimals": decimals}
+    if reading.dtype is not None and reading.dtype == np.float16:
+        return "almost_float16", {}
+    return "almost_near", {}

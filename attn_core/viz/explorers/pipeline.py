@@ -24,11 +24,13 @@ from .base import (
     Frame,
     Text,
     d_k_slider,
+    describe,
     entropy,
     key_sliders,
     mode_text,
     pick_example,
     scaled_checkbox,
+    token_values,
 )
 
 PIPELINE_DK = (4, 8, 16, 32, 64, 128, 256)  # d_k beyond the example's own width
@@ -178,4 +180,12 @@ def render(explorer: Explorer, state: dict, *, tokens, d0) -> Frame:
     ]
     if state["d_k"] > d0:
         lines.append(text("pipeline_extra_columns", own=d0, extra=state["d_k"] - d0))
-    return Frame(pic, readouts, lines, labels={"favourite": favourite})
+    body = text(
+        "pipeline_desc",
+        n=n,
+        query=query,
+        weights=token_values(tokens, A[qi], text, notes=[f"×{draw.fmt(m, 1)}" for m in state["mult"]]),
+        ghost=token_values(tokens, state["ghost"], text),
+        shapes=text("list_sep").join(f"{sym} {' × '.join(map(str, shape))}" for _, sym, shape, _ in state["rows"]),
+    )
+    return Frame(pic, readouts, lines, describe(heading, body, text), labels={"favourite": favourite})

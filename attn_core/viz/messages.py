@@ -138,8 +138,12 @@ msg = Catalog(
             "attends most to “{favourite}” ({weight}); row sum {total}",
         ),
         "pipeline_desc": (
-            "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出「{query}」这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}。下面的表是每一步的形状：{shapes}。",
-            "Heatmap: the {n}×{n} attention weights A, rows = queries (who asks), columns = keys (who is asked), brighter = larger; a black outline marks the row of “{query}”: {weights}. The bars on the right show the same row (key multipliers in brackets), dashed outlines with every key ×1: {ghost}. The table below gives the shape of every step: {shapes}.",
+            "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出「{query}」这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",
+            "Heatmap: the {n}×{n} attention weights A, rows = queries (who asks), columns = keys (who is asked), brighter = larger; a black outline marks the row of “{query}”: {weights}. The bars on the right show the same row (key multipliers in brackets), dashed outlines with every key ×1: {ghost}",
+        ),
+        "pipeline_desc_shapes": (
+            "下面的表是每一步的形状：{shapes}。",
+            "The table below gives the shape of every step: {shapes}.",
         ),
         "pipeline_extra_columns": (
             "前 {own} 列是例子自己的 W_Q、W_K，其余 {extra} 列是随机补上的（固定种子）。",
@@ -194,6 +198,44 @@ msg = Catalog(
             "n_heads={n_heads!r} 必须能整除 d_model = {d_model}，每个头才能一样宽；请从 {divisors} 中选一个。",
             "n_heads={n_heads!r} must divide d_model = {d_model} so every head gets the same "
             "width; choose one of {divisors}.",
+        ),
+        # ================================================================ the classroom board (board.py)
+        "board_title": ("自注意力 · 课堂演示板", "Self-attention · classroom board"),
+        "board_language": ("语言", "language"),
+        "board_tab": ("第 {lesson} 课 · {name}", "Lesson {lesson} · {name}"),
+        "board_question": ("问全班：{question}", "Ask the room: {question}"),
+        "board_needs_kernel": (
+            "课堂演示板：交互图（需要运行中的 Jupyter 内核；投影时用 make demo 打开）",
+            "classroom board: interactive (needs a running Jupyter kernel; to project it, open it with make demo)",
+        ),
+        "board_bad_lang": (
+            "lang={lang!r} 不是可选的语言，可选的是 {langs}。",
+            "lang={lang!r} is not one of the languages {langs}.",
+        ),
+        "board_dk_name": ("为什么除以 √d_k", "why divide by √d_k"),
+        "board_dk_question": (
+            "不勾「除以 √d_k」，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。",
+            "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”.",
+        ),
+        "board_key_name": ("放大一个键", "enlarge one key"),
+        "board_key_question": (
+            "把「喜欢」的键放大到 2 倍：它的权重会翻倍吗？其他词呢？再放大「我」——它的分数是负的。",
+            "Enlarge the key of 喜欢 to 2×: does its weight double? What happens to the others? Then enlarge 我, whose score is negative.",
+        ),
+        "board_pipeline_name": ("五步全流程", "all five steps"),
+        "board_pipeline_question": (
+            "取消「除以 √d_k」，再把 d_k 拖大：「学习」这一行的权重会集中到哪个词上？为什么每一行的和始终是 1？",
+            "Untick “divide by √d_k” and drag d_k up: which word does the row of 学习 pile onto? Why does every row still sum to 1?",
+        ),
+        "board_mask_name": ("遮挡", "masks"),
+        "board_mask_question": (
+            "切换到因果遮挡：为什么第一行只剩一个 1.00？把填充词数拖到 4 会发生什么？",
+            "Switch to the causal mask: why is the first row a single 1.00? What happens when the padding reaches 4?",
+        ),
+        "board_head_name": ("多头", "several heads"),
+        "board_head_question": (
+            "两个头里，「它」最关注的是同一个词吗？取平均之后，哪个头的看法被冲淡了？",
+            "Does 它 attend most to the same word in both heads? After averaging, whose view is watered down?",
         ),
         # ================================================================ plots.py: labels
         "plot_query_axis": ("查询（谁在问）", "query (who asks)"),

@@ -95,7 +95,7 @@ class DemoBoard(widgets.VBox):
         """``lang``: "zh" or "en"; default: the notebook's language (``set_lang``)."""
         lang = lang or _lang.get_lang()
         if lang not in _lang.LANGS:
-            raise ValueError(msg("board_bad_lang", lang=lang, langs=", ".join(_lang.LANGS)))
+            raise ValueError(msg("board_bad_lang", language=lang, languages=", ".join(_lang.LANGS)))
         self.language = widgets.ToggleButtons(options=LANGUAGES, value=lang, style={"button_width": "auto"})
         self._title = widgets.HTML()
         self.tabs = widgets.Tab()
@@ -128,7 +128,7 @@ class DemoBoard(widgets.VBox):
             explorer.close()
 
     def close(self):
-        for explorer in self.explorers.values():
+        for explorer in getattr(self, "explorers", {}).values():  # also called on a half-built board
             explorer.close()
         super().close()
 

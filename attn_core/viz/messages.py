@@ -209,8 +209,8 @@ msg = Catalog(
             "classroom board: interactive (needs a running Jupyter kernel; to project it, open it with make demo)",
         ),
         "board_bad_lang": (
-            "lang={lang!r} 不是可选的语言，可选的是 {langs}。",
-            "lang={lang!r} is not one of the languages {langs}.",
+            "lang={language!r} 不是可选的语言，可选的是 {languages}。",
+            "lang={language!r} is not one of the languages {languages}.",
         ),
         "board_dk_name": ("为什么除以 √d_k", "why divide by √d_k"),
         "board_dk_question": (

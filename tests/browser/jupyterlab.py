@@ -6,7 +6,8 @@ proved again here. These tests open, in JupyterLab (headless Chromium), each not
 explorer, restart its kernel and run all cells, then look at the page: no error output, every figure
 displayed, every explorer's picture changes when its controls move (and how fast); the d_k explorer's
 readouts follow its slider; a wrong and then a right homework answer get ❌ with the named mistake and ✅;
-Chinese text and the check marks are glyphs. Both editions.
+Chinese text and the check marks are glyphs; axe-core finds no serious or critical violation in the outputs
+with their live widgets (accessibility.py). Both editions.
 """
 
 import re
@@ -15,6 +16,7 @@ import time
 
 import pytest
 
+from .accessibility import axe_problems
 from .lab import ROOT
 
 NB_DIR = ROOT / "notebooks"
@@ -258,6 +260,7 @@ def explorers_answer(open_notebook, shots_dir, record_property, name):
             problems.append(str(e))
         if explorer.locator(".widget-slider .noUi-handle").count():
             record_property(f"latency explorer {i}", measure_latency(explorer))
+    problems += [f"axe-core, outputs with live widgets: {p}" for p in axe_problems(nb.page, f"{PANEL} .jp-OutputArea")]
     assert not problems, f"{name}:\n" + "\n".join(problems)
     if name.endswith("03_scaling.ipynb"):  # the d_k explorer's readouts follow its slider
         check_dk_readouts(explorers[0], name.removesuffix("03_scaling.ipynb"))

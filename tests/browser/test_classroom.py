@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 BOARD = ".attn-board"
 EXPLORER = f"{BOARD} .attn-explorer-live:visible"
-SMALLEST_TEXT_PX = 17  # the smallest text of any picture on the board, rendered at 1920×1080
+SMALLEST_TEXT_PX = 16  # the smallest text of any picture on the board, rendered at 1920×1080 (README: sizes)
 MENUS = {"zh": ["文件", "编辑", "查看", "运行", "内核"], "en": ["File", "Edit", "View", "Run", "Kernel"]}
 EDITION_DIR = {"zh": NB_DIR, "en": NB_DIR / "en"}
 

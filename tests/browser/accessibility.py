@@ -45,10 +45,11 @@ def _mark_controls(explorer) -> int:
     )
 
 
-def tab_order(page, explorer, start) -> set[int]:
-    """The explorer's controls that Tab reaches, pressing it from ``start`` (focused first)."""
+def tab_order(page, explorer, start) -> tuple[set[int], int]:
+    """The explorer's controls that Tab reaches, pressing it from ``start`` (an element before them, focused
+    first), and how many controls there are."""
     count = _mark_controls(explorer)
-    start.focus()
+    start.evaluate("e => { e.tabIndex = -1; e.focus(); }")
     reached = set()
     for _ in range(4 * count + 12):
         page.keyboard.press("Tab")

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from .accessibility import axe_problems
+from .accessibility import axe_problems, operate_by_keyboard, tab_order
 from .lab import ROOT
 
 NB_DIR = ROOT / "notebooks"
@@ -254,6 +254,7 @@ def explorers_answer(open_notebook, shots_dir, record_property, name):
     problems += [f"cell {c}: figure not displayed (broken image)" for c in imgs["broken"]]
     explorers = nb.explorers()
     for i, explorer in enumerate(explorers, 1):
+        problems += keyboard_problems(nb, explorer, f"{name} explorer {i}")
         try:
             exercise_controls(nb, explorer, f"explorer {i}")
         except pytest.fail.Exception as e:
@@ -264,6 +265,22 @@ def explorers_answer(open_notebook, shots_dir, record_property, name):
     assert not problems, f"{name}:\n" + "\n".join(problems)
     if name.endswith("03_scaling.ipynb"):  # the d_k explorer's readouts follow its slider
         check_dk_readouts(explorers[0], name.removesuffix("03_scaling.ipynb"))
+
+
+JS_ACTIVE_CELL = f"""() => [...document.querySelectorAll('{PANEL} .jp-Cell')]
+                         .findIndex(c => c.classList.contains('jp-mod-active'))"""
+
+
+def keyboard_problems(nb, explorer, label):
+    """Tab reaches every control; the arrows (space for a check box) change the picture; the notebook
+    keeps its active cell (JupyterLab's own arrow-key shortcuts must not fire from inside a control)."""
+    reached, count = tab_order(nb.page, explorer, explorer.locator(".widget-box, .widget-inline-hbox").first)
+    problems = [f"{label}: Tab reaches {len(reached)} of {count} controls"] if len(reached) != count else []
+    cell = nb.page.evaluate(JS_ACTIVE_CELL)
+    problems += operate_by_keyboard(nb.page, explorer, picture, label)
+    if nb.page.evaluate(JS_ACTIVE_CELL) != cell:
+        problems.append(f"{label}: a key pressed on a control moved the notebook to another cell")
+    return problems
 
 
 def chinese_renders_as_glyphs(open_notebook):

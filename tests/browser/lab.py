@@ -49,14 +49,16 @@ class Lab:
     """`with Lab() as lab:` starts the server; `lab.url(path)` opens a notebook; stopped on exit.
 
     ``edition`` ("zh" or "en") starts it as `make lab` / `make lab-en` do, with that edition's
-    jupyterlab-settings/<edition> (menus in its language); by default JupyterLab's own default (English)."""
+    jupyterlab-settings/<edition> (menus in its language); by default JupyterLab's own default (English).
+    ``kernels=False`` offers no kernel (JupyterLab asks which one to start; Escape opens the notebook
+    without one): for reading saved outputs, no kernel process is started per notebook."""
 
-    def __init__(self, edition: str | None = None):
+    def __init__(self, edition: str | None = None, kernels: bool = True):
         self.tmp = Path(tempfile.mkdtemp(prefix="attn-lab-"))
         self.root = self.tmp / "notebooks"
         shutil.copytree(ROOT / "notebooks", self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         self.port, self.token = free_port(), secrets.token_hex(16)
-        self.edition = edition
+        self.edition, self.kernels = edition, kernels
         self.proc = None
 
     def __enter__(self):
@@ -86,6 +88,8 @@ class Lab:
         ]
         if self.edition:
             cmd.append(f"--LabApp.app_settings_dir={ROOT / 'jupyterlab-settings' / self.edition}")
+        if not self.kernels:
+            cmd.append("--KernelSpecManager.allowed_kernelspecs=['none']")
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
         self.proc = start(cmd, env, self.tmp, f"http://127.0.0.1:{self.port}/api/status?token={self.token}")

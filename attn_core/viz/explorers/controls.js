@@ -7,7 +7,9 @@
 // "attn-explorer-live") and fixes what it finds there, again whenever ipywidgets redraws a control:
 //   - every slider handle gets aria-label = the slider's description, and aria-valuetext = its readout;
 //   - every toggle-button group becomes role="group" named by its description, each button gets
-//     aria-pressed, and ArrowLeft / ArrowRight press the previous / next button.
+//     aria-pressed, and ArrowLeft / ArrowRight press the previous / next button;
+//   - the keys that operate a control (arrows, Home, End, Page Up/Down, space) stay with it: JupyterLab
+//     would otherwise also take ArrowUp / ArrowDown on a drop-down to move to another cell.
 // It touches nothing outside its explorer and changes no value itself.
 
 const ROOT = ".attn-explorer-live";
@@ -35,14 +37,18 @@ function describe(root) {
   }
 }
 
-function arrowKeys(event) {
+const CONTROL = ".noUi-handle, select, input, .widget-toggle-buttons button";
+const CONTROL_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", " "]);
+
+function keyboard(event) {
+  if (!CONTROL_KEYS.has(event.key) || !event.target.closest?.(CONTROL)) return;
+  event.stopPropagation(); // the control's own handler has run; the notebook's shortcuts must not
   const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-  const button = step && event.target.closest?.(".widget-toggle-buttons button");
+  const button = step && event.target.closest(".widget-toggle-buttons button");
   if (!button) return;
   const buttons = [...button.parentElement.querySelectorAll("button:not(:disabled)")];
   const next = buttons[(buttons.indexOf(button) + step + buttons.length) % buttons.length];
   event.preventDefault();
-  event.stopPropagation();
   next.focus();
   next.click();
 }
@@ -69,12 +75,12 @@ export default {
         attributes: true,
         attributeFilter: ["class", "aria-valuetext"],
       });
-      root.addEventListener("keydown", arrowKeys);
+      root.addEventListener("keydown", keyboard);
     };
     attach();
     return () => {
       observer?.disconnect();
-      root?.removeEventListener("keydown", arrowKeys);
+      root?.removeEventListener("keydown", keyboard);
     };
   },
 };

@@ -1,4 +1,5 @@
 # Two commands for a learner:  `make lab`  (set up .venv and open JupyterLab) and  `make test`.
+# English edition: `make lab-en`. A teacher projecting in class: `make demo` (or `make demo-en`).
 # Without make (e.g. on Windows) see README.md for the equivalent python -m pip lines.
 
 PYTHON ?= python3
@@ -10,7 +11,7 @@ else
 endif
 PY := $(BIN)/python
 
-.PHONY: lab test test-fast test-notebooks test-browser lint bench student clean
+.PHONY: lab lab-en demo demo-en test test-fast test-notebooks test-browser lint bench student clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +28,21 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 # Jupyter refuses to run as root unless told; root is common in containers.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
+# Each edition opens JupyterLab with its menus in its language: jupyterlab-settings/<lang>/overrides.json
+# sets the default of the language setting for this launch only (the learner's own settings still win
+# and are never written to).
 lab: $(VENV)/.installed
-	$(PY) -m jupyter lab notebooks $(ALLOW_ROOT)
+	$(PY) -m jupyter lab notebooks --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/zh" $(ALLOW_ROOT)
+
+lab-en: $(VENV)/.installed
+	$(PY) -m jupyter lab notebooks/en --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/en" $(ALLOW_ROOT)
+
+# The classroom demo board, served by Voilà (pictures and controls, no code); it opens in the browser.
+demo: $(VENV)/.installed
+	$(PY) -m voila notebooks/demo.ipynb
+
+demo-en: $(VENV)/.installed
+	$(PY) -m voila notebooks/en/demo.ipynb
 
 # Every printed digit must hold on a learner's laptop too, so `make test` runs the notebooks a second time
 # on the most different machine this one can pretend to be: OpenBLAS's pre-FMA kernel (Prescott), one

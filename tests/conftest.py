@@ -30,18 +30,22 @@ def english():
 # ---------------------------------------------------------------- the browser tests' report
 # The hooks live here, not in tests/browser/conftest.py: under pytest-xdist the controller, which prints
 # the summary, loads only this top-level conftest. Filled from each test report's user_properties.
-REPORT = {"latency": {}, "timings": {}, "shots": set()}
+REPORT = {"latency": {}, "timings": {}, "shots": set(), "board": {}}
 
 
 def pytest_runtest_logreport(report):
     if report.when != "call":
         return
-    name = report.nodeid.rsplit("[", 1)[-1].rstrip("]")
+    name = report.nodeid.rsplit("[", 1)[-1].rstrip("]") if "[" in report.nodeid else ""
     for key, value in report.user_properties:
         if key == "run_all_seconds":
-            REPORT["timings"][name] = value
+            REPORT["timings"][f"run-all {name}"] = value
+        elif key.endswith(" seconds"):
+            REPORT["timings"][f"{key.removesuffix(' seconds')} {name}".strip()] = value
         elif key.startswith("latency "):
-            REPORT["latency"][f"{name} {key.removeprefix('latency ')}"] = value
+            REPORT["latency"][f"{name} {key.removeprefix('latency ')}".strip()] = value
+        elif key.startswith("board text "):
+            REPORT["board"][key.removeprefix("board text ")] = value
         elif key == "screenshot":
             REPORT["shots"].add(str(Path(value).parent))
 
@@ -51,14 +55,18 @@ def pytest_terminal_summary(terminalreporter):
     missing = [r for r in tr.stats.get("skipped", []) if "Chromium not found" in str(r.longrepr)]
     if missing:
         tr.write_line(f"browser tests skipped — {str(missing[0].longrepr[-1]).removeprefix('Skipped: ')}")
-    if not (REPORT["latency"] or REPORT["timings"] or REPORT["shots"]):
+    if not (REPORT["latency"] or REPORT["timings"] or REPORT["shots"] or REPORT["board"]):
         return
     tr.section("browser: what the learner sees")
     for nb, seconds in REPORT["timings"].items():
-        tr.write_line(f"run-all  {nb:<48} {seconds:6.1f} s")
+        tr.write_line(f"{nb:<56} {seconds:6.1f} s")
     if REPORT["latency"]:
         tr.write_line("slider keypress -> new picture shown (median / p90 over presses, ms; goal <= 100 ms median)")
         for name, (median, p90, n) in REPORT["latency"].items():
             tr.write_line(f"  {name:<56} {median:7.1f} {p90:7.1f}   n={n}")
+    if REPORT["board"]:
+        tr.write_line("demo board at 1920×1080: picture text drawn at (smallest / largest px, scale)")
+        for station, (smallest, largest, scale) in REPORT["board"].items():
+            tr.write_line(f"  {station:<10} {smallest:5.1f} / {largest:5.1f} px   ×{scale:.2f}")
     for folder in sorted(REPORT["shots"]):
         tr.write_line(f"screenshots: {folder}")

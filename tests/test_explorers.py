@@ -1,5 +1,6 @@
 """The explorers behave as a learner moving the controls would expect (no timing here: see benchmarks/)."""
 
+import html
 import re
 
 import ipywidgets as widgets
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from attn_core import lang
 from attn_core.examples import coreference, four_words
 from attn_core.positions import rope, with_even_width
+from attn_core.viz import svg as draw
 from attn_core.viz.explorers import (
     DK_OPTIONS,
     Explorer,
@@ -80,10 +82,18 @@ def test_text_is_projector_sized_and_heatmaps_name_queries_and_keys(explorer):
         assert "查询（谁在问）" in explorer.svg and "键（被问的词）" in explorer.svg
 
 
+def static_image(bundle_html):
+    """The SVG and the alt text of the static picture (an <img> with the SVG as a data: URL)."""
+    src, alt = re.search(r'<img src="data:image/svg\+xml;charset=utf-8,([^"]*)" alt="([^"]*)"', bundle_html).groups()
+    return html.unescape(src).replace("%23", "#").replace("%25", "%"), html.unescape(alt)
+
+
 def test_static_bundle_shows_default_picture_deterministically(explorer):
     bundle = explorer._repr_mimebundle_()
     assert WIDGET_MIME in bundle  # JupyterLab shows the live widget
-    assert explorer.svg in bundle["text/html"]
+    svg, alt = static_image(bundle["text/html"])
+    assert svg == explorer.svg and "<svg" not in bundle["text/html"]  # sanitizers keep an <img>, drop <svg>
+    assert alt.startswith(explorer.title) and explorer.description in alt
     assert "交互图" in bundle["text/plain"] and len(bundle["text/plain"]) < 80
     factory = {f.__name__: f for f in FACTORIES}[explorer.name]
     other = factory()
@@ -95,6 +105,44 @@ def test_static_bundle_shows_default_picture_deterministically(explorer):
         assert other_bundle[WIDGET_MIME]["model_id"] not in other_bundle["text/html"]
     finally:
         other.close()
+
+
+def test_every_picture_has_a_title_and_a_description_with_its_numbers(explorer):
+    """A screen reader reads the SVG's <title> and <desc>: what is shown, with the numbers of the readouts."""
+    title = re.search(r"<title>([^<]+)</title>", explorer.svg).group(1)
+    desc = html.unescape(re.search(r"<desc>([^<]+)</desc>", explorer.svg).group(1))
+    assert title == explorer.title and desc == explorer.description
+    weights = {k: v for k, v in explorer.readouts.items() if k.startswith("weight[")}
+    if explorer.name == "mask_explorer":  # no weight readouts: the last row (causal: sees every key)
+        weights = {f"weight[{tok}]": explorer.state["A"][-1, j] for j, tok in enumerate(TOKENS)}
+    assert weights, explorer.readouts
+    for key, value in weights.items():  # every weight readout is in the words, as the picture prints it
+        token = key[len("weight[") : -1]
+        assert f"{token} {draw.fmt(value)}" in desc, (key, desc)
+    name, w = next(iter(explorer.controls.items()))
+    values = [o[1] if isinstance(o, tuple) else o for o in getattr(w, "options", [])]
+    explorer.set(**{name: values[0] if values and values[0] != w.value else (values or [w.max])[-1]})
+    assert html.unescape(re.search(r"<desc>([^<]+)</desc>", explorer.svg).group(1)) == explorer.description != desc
+
+
+def test_descriptions_speak_the_explorers_language(english):
+    for factory in FACTORIES:
+        ex = factory()
+        try:
+            assert not re.search(
+                r"[\u4e00-\u9fff]", re.sub("|".join([*TOKENS, *coreference().tokens]), "", ex.description)
+            )
+        finally:
+            ex.close()
+
+
+def test_text_on_heatmap_cells_meets_wcag_aa_contrast():
+    """White or black, whichever reads better, on every colour of the scale; masked cells likewise."""
+    levels = [k / 255 for k in range(256)]
+    assert min(draw.contrast(draw.ink_on(t), draw.viridis(t)) for t in levels) >= draw.AA_CONTRAST
+    assert draw.contrast(draw.MASKED_INK, draw.MASKED) >= draw.AA_CONTRAST
+    for colour in (draw.INK, draw.MUTED, draw.ERROR):  # text on the white picture
+        assert draw.contrast(colour, "#ffffff") >= draw.AA_CONTRAST
 
 
 def test_going_back_restores_the_same_picture(explorer):

@@ -22,6 +22,13 @@ msg = Catalog(
             "{name}: interactive figure (needs a running Jupyter kernel)",
         ),
         "in_brackets": ("（{text}）", " ({text})"),
+        # ---------------------------------------------------------------- pictures in words (screen readers)
+        "alt_text": ("{title}。{description}", "{title}. {description}"),
+        "desc_sentences": ("{first}。{second}", "{first}. {second}"),
+        "list_sep": ("、", ", "),
+        "row_sep": ("；", "; "),
+        "token_value": ("{token} {value}", "{token} {value}"),
+        "row_values": ("{query} → {values}", "{query} → {values}"),
         # ---------------------------------------------------------------- shared controls and labels
         "control_query": ("查询（谁在问）", "query (who asks)"),
         "control_scaled": ("除以 √d_k", "divide by √d_k"),
@@ -86,6 +93,10 @@ msg = Catalog(
             "原始分数 q·k 的标准差 {std}，√d_k = {sqrt_d_k}",
             "std of the raw scores q·k {std}, √d_k = {sqrt_d_k}",
         ),
+        "dk_desc": (
+            "左边的条形图是进入 softmax 的分数：{scores}；右边是 softmax 给出的权重：{weights}。下面两条量表：熵 {entropy}（最大 {most}），softmax 梯度大小是均匀权重时的 {percent}。",
+            "Bars on the left: the scores going into softmax: {scores}; on the right: the weights softmax gives: {weights}. Two meters below: entropy {entropy} (at most {most}), and the softmax gradient at {percent} of its size for uniform weights.",
+        ),
         "dk_stuck": (
             "几乎全部权重落在一个键上，梯度接近 0：训练时这一行几乎学不动。",
             "Nearly all weight sits on one key and the gradient is close to 0: this row barely learns.",
@@ -101,6 +112,10 @@ msg = Catalog(
         "key_sum": (
             "权重之和 = {total}：一个键多拿，其余的键就少拿。",
             "sum of weights = {total}: when one key takes more, the others get less.",
+        ),
+        "key_desc": (
+            "条形图：「{query}」给每个键的权重（括号里是键的倍数）：{weights}；虚线框是所有键 ×1 时的权重：{defaults}。",
+            "Bars: the weight “{query}” gives each key (its multiplier in brackets): {weights}; dashed outlines: the weights with every key ×1: {defaults}.",
         ),
         "key_negative": (
             "「{token}」的分数是负的：放大这个键让分数更负，它的权重反而变小。",
@@ -121,6 +136,14 @@ msg = Catalog(
         "pipeline_favourite": (
             "最关注「{favourite}」（{weight}）；这一行之和 {total}",
             "attends most to “{favourite}” ({weight}); row sum {total}",
+        ),
+        "pipeline_desc": (
+            "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出「{query}」这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",
+            "Heatmap: the {n}×{n} attention weights A, rows = queries (who asks), columns = keys (who is asked), brighter = larger; a black outline marks the row of “{query}”: {weights}. The bars on the right show the same row (key multipliers in brackets), dashed outlines with every key ×1: {ghost}",
+        ),
+        "pipeline_desc_shapes": (
+            "下面的表是每一步的形状：{shapes}。",
+            "The table below gives the shape of every step: {shapes}.",
         ),
         "pipeline_extra_columns": (
             "前 {own} 列是例子自己的 W_Q、W_K，其余 {extra} 列是随机补上的（固定种子）。",
@@ -145,6 +168,10 @@ msg = Catalog(
             "masked cells: {count} (set to −∞ before softmax, weight exactly 0)",
         ),
         "mask_row_sums": ("每行之和：{sums}", "row sums: {sums}"),
+        "mask_desc": (
+            "热力图：{n}×{n} 的注意力权重，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；灰色划线的格子被遮住（{count} 个，权重为 0）。每一行没被遮住的权重：{rows}。",
+            "Heatmap: the {n}×{n} attention weights, rows = queries (who asks), columns = keys (who is asked), brighter = larger; grey struck-through cells are masked ({count} of them, weight 0). The unmasked weights of each row: {rows}.",
+        ),
         "mask_padding_rows": (
             "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢掉。",
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
@@ -162,6 +189,10 @@ msg = Catalog(
         "head_favourite": (
             "{who}：「{query}」最关注「{favourite}」（{weight}）",
             "{who}: “{query}” attends most to “{favourite}” ({weight})",
+        ),
+        "head_desc": (
+            "两张热力图，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大：左边是头 {head}，右边是 {n_heads} 个头的平均；黑框标出「{query}」这一行。头 {head} 里「{query}」的权重：{weights}。平均：{average}。",
+            "Two heatmaps, rows = queries (who asks), columns = keys (who is asked), brighter = larger: head {head} on the left, the average of {n_heads} heads on the right; a black outline marks the row of “{query}”. In head {head}, “{query}” gives: {weights}. Average: {average}.",
         ),
         "heads_not_divisor": (
             "n_heads={n_heads!r} 必须能整除 d_model = {d_model}：这个探索器按 attn_core 的约定，把宽 d_model 的投影"
@@ -238,6 +269,49 @@ msg = Catalog(
             "打乱成「{sentence}」：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
             "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
         ),
+        # ================================================================ the classroom board (board.py)
+        "board_title": ("自注意力 · 课堂演示板", "Self-attention · classroom board"),
+        "board_language": ("语言", "language"),
+        "board_tab": ("第 {lesson} 课 · {name}", "Lesson {lesson} · {name}"),
+        "board_question": ("问全班：{question}", "Ask the room: {question}"),
+        "board_needs_kernel": (
+            "课堂演示板：交互图（需要运行中的 Jupyter 内核；投影时用 make demo 打开）",
+            "classroom board: interactive (needs a running Jupyter kernel; to project it, open it with make demo)",
+        ),
+        "board_bad_lang": (
+            "lang={language!r} 不是可选的语言，可选的是 {languages}。",
+            "lang={language!r} is not one of the languages {languages}.",
+        ),
+        "board_dk_name": ("为什么除以 √d_k", "why divide by √d_k"),
+        "board_dk_question": (
+            "不勾「除以 √d_k」，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。",
+            "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”.",
+        ),
+        "board_key_name": ("放大一个键", "enlarge one key"),
+        "board_key_question": (
+            "把「喜欢」的键放大到 2 倍：它的权重会翻倍吗？其他词呢？再放大「我」——它的分数是负的。",
+            "Enlarge the key of 喜欢 to 2×: does its weight double? What happens to the others? Then enlarge 我, whose score is negative.",
+        ),
+        "board_pipeline_name": ("五步全流程", "all five steps"),
+        "board_pipeline_question": (
+            "取消「除以 √d_k」，再把 d_k 拖大：「学习」这一行的权重会集中到哪个词上？为什么每一行的和始终是 1？",
+            "Untick “divide by √d_k” and drag d_k up: which word does the row of 学习 pile onto? Why does every row still sum to 1?",
+        ),
+        "board_mask_name": ("遮挡", "masks"),
+        "board_mask_question": (
+            "切换到因果遮挡：为什么第一行只剩一个 1.00？把填充词数拖到 4 会发生什么？",
+            "Switch to the causal mask: why is the first row a single 1.00? What happens when the padding reaches 4?",
+        ),
+        "board_head_name": ("多头", "several heads"),
+        "board_head_question": (
+            "两个头里，「它」最关注的是同一个词吗？取平均之后，哪个头的看法被冲淡了？",
+            "Does 它 attend most to the same word in both heads? After averaging, whose view is watered down?",
+        ),
+        "board_position_name": ("词序与位置", "word order"),
+        "board_position_question": (
+            "不加位置时，把句子打乱，「学习」的权重会变吗？换成 RoPE 呢？先猜，再拖。",
+            "Without positions, does shuffling the sentence change the weights of 学习? And with RoPE? Guess first, then drag.",
+        ),
         # ================================================================ plots.py: labels
         "plot_query_axis": ("查询（谁在问）", "query (who asks)"),
         "plot_key_axis": ("键（被问的词）", "key (who is asked)"),
@@ -248,12 +322,55 @@ msg = Catalog(
         "plot_output": (r"输出 $O_i$（合计）", r"output $O_i$ (sum)"),
         "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
         "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
+        "pos_desc": (
+            "上：「{query}」问「{key_word}」的分数 q·k，两个位置一起后移 0 到 {shifts} 步时在 {low} 到 {high} 之间；"
+            "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。「{query}」一行，原句：{before}；"
+            "打乱成「{sentence}」后（按原来的词排好）：{after}。",
+            "Top: the score q·k of “{query}” asking “{key_word}” as both positions move on by 0 to {shifts}, "
+            "between {low} and {high}; top right: feature pair 0 as hands on a dial; below: every word's attention "
+            "weights before and after the reordering. The row of “{query}”, original sentence: {before}; "
+            "reordered as “{sentence}” (lined up by word): {after}.",
+        ),
         "plot_position_features": (
             "特征：第 k 对的 sin 和 cos（k 越大转得越慢）",
             "feature: sin and cos of pair k (higher k turns more slowly)",
         ),
         "plot_position_rows": ("位置 p（从 0 数起）", "position p (counted from 0)"),
         "plot_position_value": ("编码的值", "value"),
+        # ---------------------------------------------------------------- plots.py: the figure in words (alt text)
+        "alt_figure": ("图：{panels}。", "Figure: {panels}."),
+        "alt_panel_sep": ("。", ". "),
+        "alt_titled": ("「{title}」", " “{title}”"),
+        "alt_heatmap": (
+            "热力图{title}，行 = {rows}，列 = {cols}，颜色越亮数值越大（{low} 到 {high}）；{values}",
+            "heatmap{title}, rows = {rows}, columns = {cols}, brighter = larger ({low} to {high}); {values}",
+        ),
+        "alt_all_values": ("每一行：{rows}", "each row: {rows}"),
+        "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
+        "alt_bars": ("条形图{title}：{values}{highlight}", "bar chart{title}: {values}{highlight}"),
+        "alt_highlight": ("；突出显示「{label}」", "; highlighted: {label}"),
+        "alt_histograms": (
+            "{count} 个点积 q·k 的直方图，横轴相同：{items}",
+            "{count} histograms of the dot products q·k on one x axis: {items}",
+        ),
+        "alt_histogram": ("d_k = {d_k}：标准差 {std}，√d_k = {sqrt}", "d_k = {d_k}: std {std}, √d_k = {sqrt}"),
+        "alt_contributions": (
+            "堆叠条形图{title}：每一维上，各值行乘以权重的贡献叠在一起（{weights}）；黑线是输出 O_i：{outputs}",
+            "stacked bar chart{title}: in each dimension the value rows times their weights, stacked ({weights}); black lines mark the output O_i: {outputs}",
+        ),
+        "alt_line": (
+            "折线图{title}，横轴 {x}（{first} 到 {last}{xlog}），纵轴 {y}{ylog}：{curves}",
+            "line chart{title}, x axis {x} ({first} to {last}{xlog}), y axis {y}{ylog}: {curves}",
+        ),
+        "alt_log": ("，对数刻度", ", log scale"),
+        "alt_curve": ("「{name}」{trend}", "“{name}” {trend}"),
+        "alt_curve_plain": ("{trend}", "{trend}"),
+        "alt_rises": ("上升", "rises"),
+        "alt_falls": ("下降", "falls"),
+        "alt_level": ("基本持平", "stays about level"),
+        "alt_peak": ("在 {x} 处最高", "peaks at {x}"),
+        "alt_axes": ("坐标图{title}（横轴 {x}，纵轴 {y}）", "plot{title} (x axis {x}, y axis {y})"),
+        "alt_unlabelled": ("无标签", "unlabelled"),
         # ---------------------------------------------------------------- plots.py: errors
         "plot_not_numbers": (
             "{name} 应该是数字数组，实际是 {type}。",

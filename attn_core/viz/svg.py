@@ -3,7 +3,9 @@
 The browser draws the SVG, so an explorer update costs string building (about a millisecond), not a
 matplotlib draw. Output is deterministic: fixed number formatting, no ids, no timestamps, so the same
 state always gives the same text (nbval compares it). Sizes are in CSS pixels; every text is at least
-14 px so a projected figure stays readable. Colours: viridis for values, greys for structure.
+14 px so a projected figure stays readable. Colours: viridis for values, greys for structure; every text
+colour meets WCAG AA contrast (4.5:1) on what it is drawn on, and the picture carries a ``<title>`` and a
+``<desc>`` (what it shows, with its key numbers) that a screen reader reads.
 """
 
 from html import escape
@@ -16,13 +18,16 @@ from .fonts import CSS_FAMILY
 FONT_FAMILY = CSS_FAMILY.replace('"', "'")
 MIN_FONT = 14
 INK = "#222222"
-MUTED = "#666666"
+MUTED = "#666666"  # 5.7:1 on white
 GRID = "#d0d0d0"
 BAR = "#31688e"  # viridis 0.35: dark enough for white text, distinct from the ghost outline
 GHOST = "#444444"
 MASKED = "#e3e3e3"
+MASKED_INK = "#555555"  # the "0" in a masked cell: 5.8:1 on MASKED (MUTED would be 4.5:1, just short)
 HIGHLIGHT = "#000000"
-ERROR = "#b00020"
+ERROR = "#b00020"  # 7.2:1 on white
+WHITE, BLACK = "#ffffff", "#000000"
+AA_CONTRAST = 4.5  # WCAG 2.x level AA for text under 24 px (18.7 px bold)
 ACCENT = "#c05a00"  # a second series beside BAR (blue/orange stays apart for colour-blind eyes)
 
 # viridis sampled at 0, 1/16, ..., 1 (matplotlib's table); linear interpolation in between is
@@ -66,6 +71,12 @@ def esc(text):
     return escape(str(text), quote=True)
 
 
+def data_uri(svg):
+    """The SVG document as a ``data:`` URL for an ``<img src>`` (HTML-escape it when writing the
+    attribute). Only ``%`` and ``#`` need encoding; hanzi and the markup stay readable in a diff."""
+    return "data:image/svg+xml;charset=utf-8," + svg.replace("%", "%25").replace("#", "%23")
+
+
 def _viridis_exact(t):
     t = t * (len(_VIRIDIS) - 1)
     i = min(int(t), len(_VIRIDIS) - 2)
@@ -81,9 +92,26 @@ def viridis(t):
     return _LUT[int(min(max(t, 0.0), 1.0) * 255 + 0.5)]
 
 
+def relative_luminance(colour):
+    """WCAG 2.x relative luminance of "#rrggbb" (0 = black, 1 = white)."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    """WCAG 2.x contrast ratio of two "#rrggbb" colours, from 1 (same) to 21 (black on white)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
 def ink_on(t):
-    """Readable text colour on viridis(t): white on the dark half, black on the light half."""
-    return "#ffffff" if t < 0.55 else "#000000"
+    """Text colour for a cell of viridis(t): white or black, whichever contrasts more. Viridis grows
+    steadily lighter, so this switches once (at t ≈ 0.44) and never falls below 4.6:1 (WCAG AA)."""
+    return _INK[int(min(max(t, 0.0), 1.0) * 255 + 0.5)]
+
+
+_INK = tuple(WHITE if contrast(WHITE, c) >= contrast(BLACK, c) else BLACK for c in _LUT)
 
 
 def text_width(text, size):
@@ -94,8 +122,9 @@ def text_width(text, size):
 class Svg:
     """Collects SVG elements; ``render()`` returns the document as one string."""
 
-    def __init__(self, width, height, title=""):
-        self.width, self.height, self.title = int(width), int(height), title
+    def __init__(self, width, height, title="", description=""):
+        self.width, self.height = int(width), int(height)
+        self.title, self.description = title, description
         self.parts = []
 
     def rect(self, x, y, w, h, fill="none", stroke=None, sw=1.0, dash=None, opacity=None):
@@ -149,6 +178,8 @@ class Svg:
         self.parts.append(f"<text {attrs}>{esc(s)}</text>")
 
     def render(self):
+        """The document: ``<title>`` names the picture and ``<desc>`` says what it shows, with its key
+        numbers; a screen reader reads both (role="img" makes the picture one object to it)."""
         self.width, self.height = int(round(self.width)), int(round(self.height))
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
@@ -156,7 +187,8 @@ class Svg:
             f'style="max-width:100%;height:auto;background:#ffffff">'
         )
         title = f"<title>{esc(self.title)}</title>" if self.title else ""
-        return head + title + "".join(self.parts) + "</svg>"
+        desc = f"<desc>{esc(self.description)}</desc>" if self.description else ""
+        return head + title + desc + "".join(self.parts) + "</svg>"
 
 
 # ---------------------------------------------------------------- components
@@ -288,7 +320,7 @@ def heatmap(
             if masked is not None and not masked[i, j]:
                 svg.rect(cx, cy, cell, cell, fill=MASKED, stroke="#ffffff", sw=1)
                 svg.line(cx + 4, cy + cell - 4, cx + cell - 4, cy + 4, stroke="#a0a0a0", sw=1.5)
-                svg.text(cx + cell / 2, cy + cell / 2 + 5, "0", size=size, anchor="middle", fill=MUTED)
+                svg.text(cx + cell / 2, cy + cell / 2 + 5, "0", size=size, anchor="middle", fill=MASKED_INK)
                 continue
             t = float(A[i, j])
             svg.rect(cx, cy, cell, cell, fill=viridis(t), stroke="#ffffff", sw=1)

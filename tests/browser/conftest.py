@@ -32,7 +32,8 @@ def lab():
 
 
 @pytest.fixture(scope="session")
-def browser(lab):
+def browser():
+    _need_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -6,7 +6,8 @@ proved again here. These tests open, in JupyterLab (headless Chromium), each not
 explorer, restart its kernel and run all cells, then look at the page: no error output, every figure
 displayed, every explorer's picture changes when its controls move (and how fast); the d_k explorer's
 readouts follow its slider; a wrong and then a right homework answer get ❌ with the named mistake and ✅;
-Chinese text and the check marks are glyphs. Both editions.
+Chinese text and the check marks are glyphs; axe-core finds no serious or critical violation in the outputs
+with their live widgets (accessibility.py). Both editions.
 """
 
 import re
@@ -15,6 +16,7 @@ import time
 
 import pytest
 
+from .accessibility import axe_problems, operate_by_keyboard, tab_order
 from .lab import ROOT
 
 NB_DIR = ROOT / "notebooks"
@@ -252,15 +254,33 @@ def explorers_answer(open_notebook, shots_dir, record_property, name):
     problems += [f"cell {c}: figure not displayed (broken image)" for c in imgs["broken"]]
     explorers = nb.explorers()
     for i, explorer in enumerate(explorers, 1):
+        problems += keyboard_problems(nb, explorer, f"{name} explorer {i}")
         try:
             exercise_controls(nb, explorer, f"explorer {i}")
         except pytest.fail.Exception as e:
             problems.append(str(e))
         if explorer.locator(".widget-slider .noUi-handle").count():
             record_property(f"latency explorer {i}", measure_latency(explorer))
+    problems += [f"axe-core, outputs with live widgets: {p}" for p in axe_problems(nb.page, f"{PANEL} .jp-OutputArea")]
     assert not problems, f"{name}:\n" + "\n".join(problems)
     if name.endswith("03_scaling.ipynb"):  # the d_k explorer's readouts follow its slider
         check_dk_readouts(explorers[0], name.removesuffix("03_scaling.ipynb"))
+
+
+JS_ACTIVE_CELL = f"""() => [...document.querySelectorAll('{PANEL} .jp-Cell')]
+                         .findIndex(c => c.classList.contains('jp-mod-active'))"""
+
+
+def keyboard_problems(nb, explorer, label):
+    """Tab reaches every control; the arrows (space for a check box) change the picture; the notebook
+    keeps its active cell (JupyterLab's own arrow-key shortcuts must not fire from inside a control)."""
+    reached, count = tab_order(nb.page, explorer, explorer.locator(".widget-box, .widget-inline-hbox").first)
+    problems = [f"{label}: Tab reaches {len(reached)} of {count} controls"] if len(reached) != count else []
+    cell = nb.page.evaluate(JS_ACTIVE_CELL)
+    problems += operate_by_keyboard(nb.page, explorer, picture, label)
+    if nb.page.evaluate(JS_ACTIVE_CELL) != cell:
+        problems.append(f"{label}: a key pressed on a control moved the notebook to another cell")
+    return problems
 
 
 def chinese_renders_as_glyphs(open_notebook):

@@ -30,10 +30,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# User settings for the test server: render every cell (no windowing, so every output is in the DOM),
-# no news toast, no update check, no autosave (the copy is thrown away anyway).
+# User settings for the test server: render every cell (no windowing, so every output is in the DOM), a
+# closed notebook's kernel shut down, no news toast, no update check, no autosave (the copy is thrown away).
 SETTINGS = {
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none", "kernelShutdown": True},
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
 }
@@ -46,13 +46,19 @@ def free_port():
 
 
 class Lab:
-    """`with Lab() as lab:` starts the server; `lab.url(path)` opens a notebook; stopped on exit."""
+    """`with Lab() as lab:` starts the server; `lab.url(path)` opens a notebook; stopped on exit.
 
-    def __init__(self):
+    ``edition`` ("zh" or "en") starts it as `make lab` / `make lab-en` do, with that edition's
+    jupyterlab-settings/<edition> (menus in its language); by default JupyterLab's own default (English).
+    ``kernels=False`` offers no kernel (JupyterLab asks which one to start; Escape opens the notebook
+    without one): for reading saved outputs, no kernel process is started per notebook."""
+
+    def __init__(self, edition: str | None = None, kernels: bool = True):
         self.tmp = Path(tempfile.mkdtemp(prefix="attn-lab-"))
         self.root = self.tmp / "notebooks"
         shutil.copytree(ROOT / "notebooks", self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         self.port, self.token = free_port(), secrets.token_hex(16)
+        self.edition, self.kernels = edition, kernels
         self.proc = None
 
     def __enter__(self):
@@ -80,31 +86,69 @@ class Lab:
             f"--ServerApp.root_dir={self.root}",
             "--ServerApp.port_retries=0",
         ]
+        if self.edition:
+            cmd.append(f"--LabApp.app_settings_dir={ROOT / 'jupyterlab-settings' / self.edition}")
+        if not self.kernels:
+            cmd.append("--KernelSpecManager.allowed_kernelspecs=['none']")
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
-        self.log = open(self.tmp / "server.log", "w")
-        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited: {(self.tmp / 'server.log').read_text()[-2000:]}")
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/status?token={self.token}", timeout=2)
-                return self
-            except OSError:
-                time.sleep(0.3)
-        self.__exit__()
-        raise RuntimeError("jupyter lab did not start within 60 s")
+        self.proc = start(cmd, env, self.tmp, f"http://127.0.0.1:{self.port}/api/status?token={self.token}")
+        return self
 
     def url(self, nb_path, workspace):
         return f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}/tree/{nb_path}?reset&token={self.token}"
 
     def __exit__(self, *exc):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.log.close()
+        stop(self.proc)
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Voila:
+    """`with Voila("demo.ipynb") as board:` serves one notebook of a copy of notebooks/ as `make demo` does
+    (Voilà: outputs only, no code); `board.url` is its page; stopped on exit."""
+
+    def __init__(self, notebook: str):
+        self.tmp = Path(tempfile.mkdtemp(prefix="attn-voila-"))
+        self.root = self.tmp / "notebooks"
+        shutil.copytree(ROOT / "notebooks", self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        self.notebook, self.port, self.proc = notebook, free_port(), None
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def __enter__(self):
+        env = dict(
+            os.environ, JUPYTER_RUNTIME_DIR=str(self.tmp / "runtime"), JUPYTER_CONFIG_DIR=str(self.tmp / "config")
+        )
+        cmd = [sys.executable, "-m", "voila", str(self.root / self.notebook), "--no-browser", f"--port={self.port}"]
+        cmd += ["--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]
+        self.proc = start(cmd, env, self.tmp, self.url)
+        return self
+
+    def __exit__(self, *exc):
+        stop(self.proc)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def start(cmd, env, folder, ready_url, timeout=60):
+    """Start a server; wait until ``ready_url`` answers (its log goes to ``folder``/server.log)."""
+    with open(folder / "server.log", "w") as log:
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{cmd[2]} exited: {(folder / 'server.log').read_text()[-2000:]}")
+        try:
+            urllib.request.urlopen(ready_url, timeout=2)
+            return proc
+        except OSError:
+            time.sleep(0.3)
+    stop(proc)
+    raise RuntimeError(f"{cmd[2]} did not start within {timeout} s")
+
+
+def stop(proc):
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -1,15 +1,23 @@
 """What every explorer shares: the :class:`Explorer` widget, the picture's frame, controls and checks.
 
 An explorer module supplies ``compute(values) -> state`` (the numbers, with attn_core) and
-``render(explorer, state) -> Frame`` (the picture and the readouts); :class:`Explorer` wires them to the
-controls, shows the result, and turns a failure into a red line.
+``render(explorer, state) -> Frame`` (the picture, its description and the readouts); :class:`Explorer`
+wires them to the controls, shows the result, and turns a failure into a red line.
+
+Accessibility: the picture is an SVG with a ``<title>`` (the explorer's title) and a ``<desc>`` (what it
+shows and its key numbers, in the explorer's language), which a screen reader reads; the static picture
+saved in the notebook is an ``<img>`` whose ``alt`` says the same. :class:`ControlLabels`, an invisible
+child of every explorer, names the controls for screen readers and gives toggle buttons arrow keys
+(``controls.js``: ipywidgets 8 leaves slider handles unnamed).
 """
 
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
+import anywidget
 import ipywidgets as widgets
 import numpy as np
 
@@ -28,12 +36,14 @@ PANEL_TITLE_SIZE = 17  # as svg.bars and svg.heatmap title their panels
 TEXT_STYLE = f"font-family:{draw.FONT_FAMILY};font-size:16px;line-height:1.5"  # readouts and error line
 NOTE_SIZE = "14px"  # the static-picture note
 FADED_OPACITY = 0.3  # the last good picture while a setting cannot be computed
+IMAGE_STYLE = "max-width:100%;height:auto"  # the static picture, like the live SVG
 
 # ---------------------------------------------------------------- controls
 SLIDER_WIDTH = "420px"
 WIDE_SLIDER_WIDTH = "520px"
 DESCRIPTION_STYLE = {"description_width": "initial"}  # long labels are not cut off
 KEY_MULT = dict(min=0.0, max=3.0, step=0.1, value=1.0)  # a key slider multiplies one row of K
+LIVE_CLASS = "attn-explorer-live"  # the explorer's box in the page: ControlLabels works inside it
 
 
 class Box(NamedTuple):
@@ -68,22 +78,32 @@ def speaking(lang: str):
 
 @dataclass
 class Frame:
-    """What ``render`` returns: the picture, the numbers (floats), token-valued readouts and the
-    learner-facing readout lines (plain text; HTML-escaped when shown)."""
+    """What ``render`` returns: the picture, the numbers (floats), the learner-facing readout lines
+    (plain text; HTML-escaped when shown), the picture's description for a screen reader (what it shows
+    and its key numbers, becomes the SVG's ``<desc>``) and token-valued readouts."""
 
     picture: draw.Svg
     readouts: dict[str, float]
     lines: list[str]
+    description: str
     labels: dict[str, str] = field(default_factory=dict)
+
+
+class ControlLabels(anywidget.AnyWidget):
+    """Invisible: names the explorer's controls for screen readers, gives toggle buttons arrow keys
+    (see ``controls.js``). It must sit inside a box with the class ``attn-explorer-live``."""
+
+    _esm = (Path(__file__).with_name("controls.js")).read_text(encoding="utf-8")
 
 
 class Explorer(widgets.VBox):
     """Controls, an SVG picture, the readouts as text, and an error line.
 
     ``compute(values) -> state`` does the arithmetic with attn_core; ``render(explorer, state) -> Frame``
-    draws the picture, starting from ``explorer.picture(...)``, with words from ``explorer.text``. Both
-    run on every control change, in the explorer's language. ``title`` names the picture (its SVG
-    <title>); ``control_box`` lays the controls out (default: one under the other).
+    draws the picture, starting from ``explorer.picture(...)``, with words from ``explorer.text``, and
+    says in words what it drew (``Frame.description``). Both run on every control change, in the
+    explorer's language. ``title`` names the picture (its SVG <title>); ``control_box`` lays the controls
+    out (default: one under the other).
     """
 
     def __init__(
@@ -102,14 +122,15 @@ class Explorer(widgets.VBox):
         self.text, self.title = text, title
         self._compute, self._render = compute, render
         self._holding = self._observing = False
-        self.svg, self.readouts, self.labels, self.lines = "", {}, {}, []
+        self.svg, self.readouts, self.labels, self.lines, self.description = "", {}, {}, [], ""
         self.error: str | None = None
         self.state: dict[str, Any] = {}
         self._picture = widgets.HTML(layout=widgets.Layout(width="100%"))
         self._numbers = widgets.HTML()
         self._error = widgets.HTML()
         box = control_box if control_box is not None else widgets.VBox(list(self.controls.values()))
-        super().__init__(children=[box, self._picture, self._numbers, self._error])
+        super().__init__(children=[box, self._picture, self._numbers, self._error, ControlLabels()])
+        self.add_class(LIVE_CLASS)
         self._show(self._compute_all())  # the default state: a failure here is a bug or bad argument
         for w in self.controls.values():
             w.observe(self._on_change, names="value")
@@ -136,12 +157,14 @@ class Explorer(widgets.VBox):
 
     def _show(self, computed):
         self.state, frame = computed
+        frame.picture.description = frame.description
         svg = frame.picture.render()
-        self.svg, self.readouts, self.labels, self.lines, self.error = (
+        self.svg, self.readouts, self.labels, self.lines, self.description, self.error = (
             svg,
             frame.readouts,
             frame.labels,
             frame.lines,
+            frame.description,
             None,
         )
         if self._picture.value != svg:
@@ -168,6 +191,10 @@ class Explorer(widgets.VBox):
 
     def _faded(self):
         return f'<div style="opacity:{FADED_OPACITY}">{self.svg}</div>'
+
+    def alt_text(self) -> str:
+        """The picture in words: its title, then what it shows and its key numbers."""
+        return self.text("alt_text", title=self.title, description=self.description)
 
     def _error_line(self):
         message = self.text("error_line", error=self.error)
@@ -219,8 +246,18 @@ class Explorer(widgets.VBox):
 
     # ------------------------------------------------------------ display without a kernel
     def static_html(self):
-        """The picture and numbers as plain HTML (deterministic), for viewers without a kernel."""
-        body = self._faded() + self._error_line() if self.error else self.svg + lines_html(self.lines)
+        """The picture and numbers as plain HTML (deterministic), for viewers without a kernel.
+
+        The picture is an ``<img>`` of the SVG with the description as its ``alt``: JupyterLab shows a
+        saved notebook's HTML sanitized until it is run, and the sanitizer drops inline ``<svg>`` (the
+        labels would be left as a jumble of words) but keeps an image."""
+        image = (
+            f'<img src="{draw.esc(draw.data_uri(self.svg))}" alt="{draw.esc(self.alt_text())}" style="{IMAGE_STYLE}"/>'
+        )
+        if self.error:
+            body = f'<div style="opacity:{FADED_OPACITY}">{image}</div>' + self._error_line()
+        else:
+            body = image + lines_html(self.lines)
         return (
             f'<div class="attn-explorer">{body}'
             f'<div style="{TEXT_STYLE};font-size:{NOTE_SIZE};color:{draw.MUTED}">'
@@ -331,6 +368,20 @@ def check_seed(seed, text: Text):
 
 
 # ---------------------------------------------------------------- numbers shown
+
+
+def token_values(tokens: Sequence[str], values, text: Text, notes: Sequence[str] | None = None) -> str:
+    """ "我 0.10、喜欢 0.35…" (a note in brackets after each value when given), for a description."""
+    items = []
+    for k, (tok, x) in enumerate(zip(tokens, values)):
+        item = text("token_value", token=tok, value=draw.fmt(x))
+        items.append(item + text("in_brackets", text=notes[k]) if notes is not None else item)
+    return text("list_sep").join(items)
+
+
+def describe(heading: str, body: str, text: Text) -> str:
+    """A picture's description: its heading line, then what it shows."""
+    return text("desc_sentences", first=heading, second=body)
 
 
 def entropy(a) -> float:

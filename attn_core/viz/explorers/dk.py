@@ -28,9 +28,11 @@ from .base import (
     check_seed,
     check_token,
     d_k_slider,
+    describe,
     entropy,
     mode_text,
     scaled_checkbox,
+    token_values,
 )
 
 DK_OPTIONS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
@@ -182,7 +184,15 @@ def render(explorer: Explorer, state: dict, *, query, grad_uniform) -> Frame:
     ]
     if a.max() > STUCK_WEIGHT and state["grad_ratio"] < STUCK_GRADIENT:
         lines.append(text("dk_stuck"))
-    return Frame(pic, readouts, lines, labels={"argmax": tokens[int(np.argmax(a))]})
+    body = text(
+        "dk_desc",
+        scores=token_values(tokens, state["s"], text),
+        weights=token_values(tokens, a, text),
+        entropy=draw.fmt(state["entropy"]),
+        most=draw.fmt(state["entropy_max"]),
+        percent=percent(state["grad_ratio"]),
+    )
+    return Frame(pic, readouts, lines, describe(heading, body, text), labels={"argmax": tokens[int(np.argmax(a))]})
 
 
 def nice_top(m):

@@ -15,7 +15,7 @@ from ..._validate import positive_int
 from ...examples import Example, coreference
 from ...multihead import multi_head_attention
 from .. import svg as draw
-from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, Explorer, Frame, Text, pick_example
+from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, Explorer, Frame, Text, describe, pick_example, token_values
 
 HEAD_W_SCALE = 2.0  # standard deviation of the random projections' entries
 
@@ -91,7 +91,8 @@ def render(explorer: Explorer, state: dict, *, tokens, n_heads, d_model) -> Fram
     text, h, qi, A_heads, A_avg = explorer.text, state["head"], state["qi"], state["A_heads"], state["A_avg"]
     query, n = tokens[qi], len(tokens)
     cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
-    pic = explorer.picture(text("head_heading", n_heads=n_heads, width=d_model // n_heads, query=query))
+    heading = text("head_heading", n_heads=n_heads, width=d_model // n_heads, query=query)
+    pic = explorer.picture(heading)
     axes = dict(row_title=text("axis_queries"), col_title=text("axis_keys"))
     head_w, heat_h = draw.heatmap(
         pic,
@@ -136,4 +137,12 @@ def render(explorer: Explorer, state: dict, *, tokens, n_heads, d_model) -> Fram
         who = text("head_name", head=name) if name != "avg" else text("head_average_name")
         lines.append(text("head_favourite", who=who, query=query, favourite=favourite, weight=draw.fmt(row.max())))
     readouts.update({f"weight[{tok}]": float(x) for tok, x in zip(tokens, A_heads[h - 1, qi])})
-    return Frame(pic, readouts, lines, labels)
+    body = text(
+        "head_desc",
+        head=h,
+        n_heads=n_heads,
+        query=query,
+        weights=token_values(tokens, A_heads[h - 1, qi], text),
+        average=token_values(tokens, A_avg[qi], text),
+    )
+    return Frame(pic, readouts, lines, describe(heading, body, text), labels)

@@ -13,7 +13,19 @@ import numpy as np
 from ...core import attention
 from ...examples import Example, four_words
 from .. import svg as draw
-from .base import MARGIN, PANELS_TOP, Box, Explorer, Frame, Text, check_token, key_sliders, pick_example
+from .base import (
+    MARGIN,
+    PANELS_TOP,
+    Box,
+    Explorer,
+    Frame,
+    Text,
+    check_token,
+    describe,
+    key_sliders,
+    pick_example,
+    token_values,
+)
 
 # ---------------------------------------------------------------- layout (px)
 WIDTH, HEIGHT = 760, 380
@@ -60,7 +72,8 @@ def compute(values: dict, *, Q, K, V, qi, tokens, default) -> dict:
 def render(explorer: Explorer, state: dict, *, query, tokens) -> Frame:
     text = explorer.text
     w, mult, s, default = state["w"], state["mult"], state["s"], state["default"]
-    pic = explorer.picture(text("key_heading", query=query), WIDTH, HEIGHT)
+    heading = text("key_heading", query=query)
+    pic = explorer.picture(heading, WIDTH, HEIGHT)
     draw.bars(
         pic,
         WEIGHT_BARS.x,
@@ -83,7 +96,13 @@ def render(explorer: Explorer, state: dict, *, query, tokens) -> Frame:
     )
     lines = [text("key_weights", weights=weights), text("key_sum", total=draw.fmt(w.sum()))]
     lines += [text("key_negative", token=tok) for tok, m, x in zip(tokens, mult, s) if m > 1 and x < 0]
-    return Frame(pic, readouts, lines)
+    body = text(
+        "key_desc",
+        query=query,
+        weights=token_values(tokens, w, text, notes=[f"×{draw.fmt(m, 1)}" for m in mult]),
+        defaults=token_values(tokens, default, text),
+    )
+    return Frame(pic, readouts, lines, describe(heading, body, text))
 
 
 def signed(x):

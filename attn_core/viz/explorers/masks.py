@@ -14,7 +14,18 @@ from ipywidgets import HBox, IntSlider, Layout, ToggleButtons
 from ...core import causal_mask
 from ...examples import Example, four_words
 from .. import svg as draw
-from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, SLIDER_WIDTH, Explorer, Frame, Text, pick_example
+from .base import (
+    DESCRIPTION_STYLE,
+    MARGIN,
+    PANELS_TOP,
+    SLIDER_WIDTH,
+    Explorer,
+    Frame,
+    Text,
+    describe,
+    pick_example,
+    token_values,
+)
 
 MODES = ("none", "causal", "padding")
 
@@ -94,7 +105,8 @@ def render(explorer: Explorer, state: dict, *, tokens) -> Frame:
     text, A, mask, p, n = explorer.text, state["A"], state["mask"], state["p"], len(tokens)
     full = mask if mask is not None else np.ones((n, n), dtype=bool)
     n_masked = int((~full).sum())
-    pic = explorer.picture(text(f"mask_heading_{state['mode']}", padding=p), WIDTH)
+    heading = text(f"mask_heading_{state['mode']}", padding=p)
+    pic = explorer.picture(heading, WIDTH)
     padded = tuple(range(n - p, n))
     _, heat_h = draw.heatmap(
         pic,
@@ -129,4 +141,9 @@ def render(explorer: Explorer, state: dict, *, tokens) -> Frame:
     ]
     if p:
         lines.append(text("mask_padding_rows"))
-    return Frame(pic, readouts, lines)
+    rows = [
+        text("row_values", query=tok, values=token_values([t for t, keep in zip(tokens, row) if keep], A[i][row], text))
+        for i, (tok, row) in enumerate(zip(tokens, full))
+    ]
+    body = text("mask_desc", n=n, count=n_masked, rows=text("row_sep").join(rows))
+    return Frame(pic, readouts, lines, describe(heading, body, text))

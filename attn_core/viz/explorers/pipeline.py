@@ -24,11 +24,13 @@ from .base import (
     Frame,
     Text,
     d_k_slider,
+    describe,
     entropy,
     key_sliders,
     mode_text,
     pick_example,
     scaled_checkbox,
+    token_values,
 )
 
 PIPELINE_DK = (4, 8, 16, 32, 64, 128, 256)  # d_k beyond the example's own width
@@ -44,7 +46,7 @@ SHAPE_COLUMNS = (0, 60, 140, 240)  # step, symbol, shape, meaning
 TABLE_BELOW_TITLE, SPACE_UNDER_TABLE = 4, 10
 
 
-def pipeline_explorer(example: Example | None = None) -> Explorer:
+def pipeline_explorer(example: Example | None = None, shape_table: bool = True) -> Explorer:
     """Lesson 06: everything at once on the four-word example.
 
     Controls: ``query`` (which token asks), one key slider per token (0× … 3×), ``scaled`` (divide by
@@ -52,7 +54,8 @@ def pipeline_explorer(example: Example | None = None) -> Explorer:
     widening W_Q and W_K with seeded random columns (see ``extended_projections``): the first
     columns are always the example's, so at the starting d_k the numbers are exactly the example's.
     Shows the full weight matrix A (picked row outlined), that row's bars (dashed: all keys ×1 at the
-    same d_k and scaling) and the shape of every intermediate from the Trace.
+    same d_k and scaling) and the shape of every intermediate from the Trace (``shape_table=False``
+    leaves the table out: the classroom board does, so that the rest can be drawn larger).
     """
     text = Text()
     example = pick_example(example, four_words, text)
@@ -81,7 +84,7 @@ def pipeline_explorer(example: Example | None = None) -> Explorer:
         "pipeline_explorer",
         controls,
         partial(compute, X=np.asarray(example.X), W_q=W_q, W_k=W_k, W_v=example.W_v, tokens=tokens),
-        partial(render, tokens=tokens, d0=d0),
+        partial(render, tokens=tokens, d0=d0, shape_table=bool(shape_table)),
         text=text,
         title=text("pipeline_title"),
         control_box=control_box,
@@ -123,7 +126,7 @@ def compute(values: dict, *, X, W_q, W_k, W_v, tokens) -> dict:
 # ---------------------------------------------------------------- render: the picture
 
 
-def render(explorer: Explorer, state: dict, *, tokens, d0) -> Frame:
+def render(explorer: Explorer, state: dict, *, tokens, d0, shape_table) -> Frame:
     text, A, qi = explorer.text, state["trace"].A, state["qi"]
     query, n = tokens[qi], len(tokens)
     heading = text("pipeline_heading", d_k=state["d_k"], mode=mode_text(state["scaled"], text), query=query)
@@ -157,11 +160,13 @@ def render(explorer: Explorer, state: dict, *, tokens, d0) -> Frame:
         sublabels=[f"×{draw.fmt(m, 1)}" for m in state["mult"]],
     )
     shapes_top = PANELS_TOP + heat_h + SHAPES_GAP
-    pic.text(MARGIN, shapes_top, text("pipeline_shapes"), size=PANEL_TITLE_SIZE, bold=True)
-    rows = [tuple(text("pipeline_shapes_header").split("|"))]
-    rows += [(step, sym, " × ".join(map(str, shape)), meaning) for step, sym, shape, meaning in state["rows"]]
-    table_h = draw.table(pic, MARGIN, shapes_top + TABLE_BELOW_TITLE, rows, SHAPE_COLUMNS)
-    pic.height = int(shapes_top + SPACE_UNDER_TABLE + table_h)
+    pic.height = shapes_top - PANEL_TITLE_SIZE  # under the colour legend
+    if shape_table:
+        pic.text(MARGIN, shapes_top, text("pipeline_shapes"), size=PANEL_TITLE_SIZE, bold=True)
+        rows = [tuple(text("pipeline_shapes_header").split("|"))]
+        rows += [(step, sym, " × ".join(map(str, shape)), meaning) for step, sym, shape, meaning in state["rows"]]
+        table_h = draw.table(pic, MARGIN, shapes_top + TABLE_BELOW_TITLE, rows, SHAPE_COLUMNS)
+        pic.height = int(shapes_top + SPACE_UNDER_TABLE + table_h)
 
     readouts = {f"weight[{tok}]": float(x) for tok, x in zip(tokens, A[qi])}
     readouts.update(
@@ -178,4 +183,14 @@ def render(explorer: Explorer, state: dict, *, tokens, d0) -> Frame:
     ]
     if state["d_k"] > d0:
         lines.append(text("pipeline_extra_columns", own=d0, extra=state["d_k"] - d0))
-    return Frame(pic, readouts, lines, labels={"favourite": favourite})
+    body = text(
+        "pipeline_desc",
+        n=n,
+        query=query,
+        weights=token_values(tokens, A[qi], text, notes=[f"×{draw.fmt(m, 1)}" for m in state["mult"]]),
+        ghost=token_values(tokens, state["ghost"], text),
+    )
+    if shape_table:
+        shapes = text("list_sep").join(f"{sym} {' × '.join(map(str, shape))}" for _, sym, shape, _ in state["rows"])
+        body = text("desc_sentences", first=body, second=text("pipeline_desc_shapes", shapes=shapes))
+    return Frame(pic, readouts, lines, describe(heading, body, text), labels={"favourite": favourite})

@@ -27,7 +27,9 @@ from .base import (
     Frame,
     Text,
     check_token,
+    describe,
     pick_example,
+    token_values,
 )
 
 MAX_POSITION = 15  # the position sliders run 0 … MAX_POSITION
@@ -174,7 +176,8 @@ def compute(values: dict, *, example, grids, orders, qi, ki) -> dict:
 def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> Frame:
     text = explorer.text
     encoding, i, j, curve = state["encoding"], state["i"], state["j"], state["curve"]
-    pic = explorer.picture(text(f"pos_heading_{encoding}", query=query, key_word=key, i=i, j=j), WIDTH)
+    heading = text(f"pos_heading_{encoding}", query=query, key_word=key, i=i, j=j)
+    pic = explorer.picture(heading, WIDTH)
 
     draw.line_chart(
         pic,
@@ -251,7 +254,18 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
             change=draw.fmt(change),
         ),
     ]
-    return Frame(pic, readouts, lines)
+    body = text(
+        "pos_desc",
+        query=query,
+        key_word=key,
+        shifts=SHIFTS,
+        low=draw.fmt(curve.min()),
+        high=draw.fmt(curve.max()),
+        sentence=" ".join(tokens[k] for k in order),
+        before=token_values(tokens, state["A"][qi], text),
+        after=token_values(tokens, state["A_by_word"][qi], text),
+    )
+    return Frame(pic, readouts, lines, describe(heading, body, text))
 
 
 def _dial(pic, state, text):

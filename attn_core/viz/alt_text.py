@@ -1,0 +1,233 @@
+"""Figures in words: the alt text of every matplotlib figure shown in a notebook.
+
+``plots`` records on each Axes what it drew (``remember(ax, kind, ...)``: the matrix, the bars, the
+curves). When IPython displays a figure, :func:`show_figure` (registered by :func:`install` when
+``plots`` is imported in a kernel) publishes, next to the usual PNG and text, an HTML ``<img>`` of the
+same PNG whose ``alt`` says what the figure shows and its key numbers, in the notebook's language.
+
+Why HTML: JupyterLab 4 (checked in 4.6) draws an ``image/png`` output as an ``<img>`` without ``alt``
+and ignores ``alt`` in the output's metadata (jupyter/enhancement-proposals#120 proposes it); it ranks
+``text/html`` above ``image/png`` and keeps an image's ``alt`` and a ``data:`` source through its
+sanitizer. The PNG stays in the bundle for exports that want it (LaTeX/PDF), with the ``alt`` in its
+metadata as nbconvert's HTML export reads it.
+
+The text is built when the figure is shown, so titles and axis labels changed after plotting are the
+ones described. Numbers are rounded to what the figure prints (two decimals); a line chart says where
+each curve goes rather than its values, which may be measurements (times, a chaotic training run) that
+differ from machine to machine. Axes that ``plots`` did not draw are described by their titles and labels.
+"""
+
+import base64
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .messages import msg
+from .svg import esc, fmt
+
+ALL_VALUES_UP_TO = 36  # cells: a larger matrix is described by each row's largest value
+LEVEL_TOLERANCE = 0.05  # a curve whose ends differ by less than this (relative) "stays about level"
+PEAK_RATIO = 1.2  # a curve whose largest value is this much above both ends "peaks" in between
+ATTRIBUTE = "_attn_alt"  # where plots leaves its record on an Axes
+
+# mathtext in titles and labels, as a screen reader should hear it
+_MATH = (
+    (r"^\top", "ᵀ"),
+    (r"\top", "ᵀ"),
+    (r"\sqrt", "√"),
+    (r"\cdot", "·"),
+    (r"\times", "×"),
+    (r"\div", "÷"),
+    (r"\,", " "),
+)
+
+
+@dataclass
+class Drawn:
+    """What ``plots`` drew on one Axes: a kind ("heatmap", "bars", ...) and its numbers."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def remember(ax, kind: str, **data):
+    """Record on ``ax`` (an Axes, or a list of Axes that show one thing together) what was drawn, for the
+    figure's alt text."""
+    record = Drawn(kind, data)
+    for one in ax if isinstance(ax, (list, tuple)) else [ax]:
+        setattr(one, ATTRIBUTE, record)
+
+
+def plain(text: str) -> str:
+    """A title or label without mathtext markup: "$QK^\\top / \\sqrt{d_k}$" → "QKᵀ / √d_k"."""
+    for markup, spoken in _MATH:
+        text = text.replace(markup, spoken)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)  # any other command: its name
+    return re.sub(r"\s+", " ", text.replace("$", "").replace("{", "").replace("}", "")).strip()
+
+
+def _titled(ax) -> str:
+    title = plain(ax.get_title())
+    return msg("alt_titled", title=title) if title else ""
+
+
+def _axis(label: str) -> str:
+    return plain(label) or msg("alt_unlabelled")
+
+
+def _value(x: float) -> str:
+    return "−∞" if np.isneginf(x) else fmt(x)
+
+
+def _number(x: float) -> str:
+    """An axis position as matplotlib would print it, with a true minus sign: 256, 0.125, −3.875."""
+    return f"{float(x):g}".replace("-", "−")
+
+
+def _values(labels, values) -> str:
+    return msg("list_sep").join(msg("token_value", token=lab, value=_value(v)) for lab, v in zip(labels, values))
+
+
+def _heatmap(ax, d, shared) -> str:
+    M, rows, cols = d["M"], d["rows"], d["cols"]
+    if M.size <= ALL_VALUES_UP_TO:
+        each = [msg("row_values", query=r, values=_values(cols, row)) for r, row in zip(rows, M)]
+        values = msg("alt_all_values", rows=msg("row_sep").join(each))
+    else:
+        best = []
+        for r, row in zip(rows, M):
+            j = int(np.argmax(row))
+            best.append(msg("row_values", query=r, values=msg("token_value", token=cols[j], value=_value(row[j]))))
+        values = msg("alt_row_maxima", rows=msg("row_sep").join(best))
+    return msg(
+        "alt_heatmap",
+        title=_titled(ax),
+        rows=_axis(ax.get_ylabel() or shared["ylabel"]),
+        cols=_axis(ax.get_xlabel() or shared["xlabel"]),
+        low=fmt(d["vmin"]),
+        high=fmt(d["vmax"]),
+        values=values,
+    )
+
+
+def _bars(ax, d, shared) -> str:
+    labels, highlight = d["labels"], d["highlight"]
+    extra = msg("alt_highlight", label=labels[highlight]) if highlight is not None else ""
+    return msg("alt_bars", title=_titled(ax), values=_values(labels, d["values"]), highlight=extra)
+
+
+def _histograms(ax, d, shared) -> str:
+    items = [msg("alt_histogram", d_k=f"{d_k:g}", std=fmt(std), sqrt=fmt(np.sqrt(d_k))) for d_k, std in d["stds"]]
+    return msg("alt_histograms", count=len(items), items=msg("row_sep").join(items))
+
+
+def _contributions(ax, d, shared) -> str:
+    weights = msg("list_sep").join(f"{fmt(a)} × V[{lab}]" for a, lab in zip(d["weights"], d["value_labels"]))
+    return msg("alt_contributions", title=_titled(ax), weights=weights, outputs=_values(d["dim_labels"], d["outputs"]))
+
+
+def trend(xs, ys) -> str:
+    """Where a curve goes: it rises, falls, stays about level, or peaks at some x in between."""
+    finite = np.isfinite(ys)
+    xs, ys = np.asarray(xs)[finite], np.asarray(ys)[finite]
+    if ys.size < 2:
+        return msg("alt_level")
+    first, last, top = ys[0], ys[-1], int(np.argmax(ys))
+    if 0 < top < ys.size - 1 and ys[top] > PEAK_RATIO * max(first, last, 0.0) and ys[top] > 0:
+        return msg("alt_peak", x=_number(xs[top]))
+    scale = max(abs(first), abs(last), 1e-300)
+    if abs(last - first) <= LEVEL_TOLERANCE * scale:
+        return msg("alt_level")
+    return msg("alt_rises") if last > first else msg("alt_falls")
+
+
+def _line(ax, d, shared) -> str:
+    xs = d["xs"]
+    curves = [
+        msg("alt_curve", name=plain(name), trend=trend(xs, ys)) if name else msg("alt_curve_plain", trend=trend(xs, ys))
+        for name, ys in d["curves"]
+    ]
+    return msg(
+        "alt_line",
+        title=_titled(ax),
+        x=_axis(ax.get_xlabel()),
+        first=_number(xs[0]),
+        last=_number(xs[-1]),
+        xlog=msg("alt_log") if d["logx"] else "",
+        y=_axis(ax.get_ylabel()),
+        ylog=msg("alt_log") if d["logy"] else "",
+        curves=msg("list_sep").join(curves),
+    )
+
+
+DESCRIBE = {
+    "heatmap": _heatmap,
+    "bars": _bars,
+    "histograms": _histograms,
+    "contributions": _contributions,
+    "line": _line,
+}
+
+
+def describe_figure(fig: Figure) -> str:
+    """The figure in words, in the current language: each panel in turn. Colour bars belong to their
+    heatmap; panels side by side that label only the outer axes lend those labels to the others; a
+    panel ``plots`` did not draw is described by its title and labels."""
+    drawn = [(ax, getattr(ax, ATTRIBUTE, None)) for ax in fig.axes]
+    shared = {
+        which: next((label for ax, d in drawn if d is not None and (label := getattr(ax, f"get_{which}")())), "")
+        for which in ("xlabel", "ylabel")
+    }
+    panels, seen = [], set()
+    if fig._suptitle is not None and fig._suptitle.get_text():
+        panels.append(plain(fig._suptitle.get_text()))
+    for ax, d in drawn:
+        if d is not None:
+            if id(d) not in seen:  # the histograms share one record
+                seen.add(id(d))
+                panels.append(DESCRIBE[d.kind](ax, d.data, shared))
+        elif not hasattr(ax, "_colorbar") and ax.get_visible():
+            panels.append(msg("alt_axes", title=_titled(ax), x=_axis(ax.get_xlabel()), y=_axis(ax.get_ylabel())))
+    return msg("alt_figure", panels=msg("alt_panel_sep").join(panels))
+
+
+def show_figure(fig: Figure):
+    """Display ``fig`` as IPython would, plus the alt text: an HTML ``<img alt=…>`` of the same PNG
+    (what JupyterLab shows) and ``alt`` in the PNG's metadata. Other formats are passed on unchanged."""
+    from IPython import get_ipython
+    from IPython.display import publish_display_data
+
+    formatters = get_ipython().display_formatter.formatters
+    data, metadata = {}, {}
+    for mime, formatter in formatters.items():
+        if mime == "text/html" or not formatter.enabled:
+            continue
+        out = formatter(fig)
+        if isinstance(out, tuple):
+            out, metadata[mime] = out
+        if out is not None:
+            data[mime] = out
+    alt = describe_figure(fig)
+    png = data.get("image/png")
+    if png is not None:
+        png_metadata = metadata.setdefault("image/png", {})
+        png_metadata["alt"] = alt
+        encoded = png if isinstance(png, str) else base64.b64encode(png).decode("ascii")
+        size = "".join(f' {key}="{png_metadata[key]}"' for key in ("width", "height") if key in png_metadata)
+        data["text/html"] = f'<img src="data:image/png;base64,{encoded}" alt="{esc(alt)}"{size}/>'
+    publish_display_data(data, metadata)
+
+
+def install():
+    """In an IPython kernel, show every matplotlib figure with its alt text (see the module docstring).
+    Outside IPython it does nothing. Safe to call twice."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        shell.display_formatter.ipython_display_formatter.for_type(Figure, show_figure)

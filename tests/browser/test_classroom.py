@@ -1,0 +1,134 @@
+"""The classroom: the demo board served by Voilà as `make demo` serves it, opened in Chromium at the
+projector's 1920×1080, and JupyterLab opened as `make lab` / `make lab-en` open it.
+
+On the board, tab by tab: every control is reached with Tab and changes the picture from the keyboard,
+then every control is moved to its ends; no picture turns into an error; the text is at least the size
+the board promises; a keypress shows the new picture as fast as in JupyterLab; a screenshot is kept.
+Then axe-core finds no serious or critical violation, the Chinese is drawn as glyphs, and the language
+switch rebuilds the board in English. For JupyterLab: each edition opens with its menus in its own
+language, and axe-core finds no serious or critical violation in the saved outputs of every lesson and
+of the board (no kernel started: what a learner sees on opening; the live widgets are audited by
+test_zh.py and test_en.py after they run).
+"""
+
+import re
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from attn_core.viz.board import STATIONS
+from attn_core.viz.fonts import CSS_FAMILY
+
+from .accessibility import axe_problems, operate_by_keyboard, tab_order
+from .jupyterlab import HANZI, JS_TOFU, NB_DIR, PANEL, exercise_controls, measure_latency, picture
+from .lab import Lab, Voila
+
+pytestmark = pytest.mark.browser
+
+BOARD = ".attn-board"
+EXPLORER = f"{BOARD} .attn-explorer-live:visible"
+SMALLEST_TEXT_PX = 16  # the smallest text of any picture on the board, rendered at 1920×1080 (README: sizes)
+MENUS = {"zh": ["文件", "编辑", "查看", "运行", "内核"], "en": ["File", "Edit", "View", "Run", "Kernel"]}
+EDITION_DIR = {"zh": NB_DIR, "en": NB_DIR / "en"}
+
+# The smallest and the largest text of the picture as drawn on the screen (px): font size × scale.
+JS_TEXT_SIZES = """o => {
+  const svg = o.querySelector('.widget-html-content svg');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size')) * scale);
+  return [Math.min(...sizes), Math.max(...sizes), scale];
+}"""
+
+
+@pytest.fixture(scope="module")
+def board(browser):
+    with Voila("demo.ipynb") as server:
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(server.url)
+        page.locator(f"{EXPLORER} .widget-html-content svg").wait_for(timeout=120_000)
+        yield page
+        page.close()
+
+
+def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_from_the_back(
+    board, shots_dir, record_property
+):
+    page, problems = board, []
+    tabs = page.locator(f"{BOARD} .lm-TabBar-tab")
+    assert tabs.count() == len(STATIONS)
+    for k, station in enumerate(STATIONS):
+        label = f"board tab {k + 1} ({station.key})"
+        tabs.nth(k).click()
+        explorer = page.locator(EXPLORER)
+        explorer.locator(".widget-html-content svg").wait_for()
+        smallest, largest, scale = explorer.evaluate(JS_TEXT_SIZES)
+        record_property(f"board text {station.key}", (smallest, largest, scale))
+        if smallest < SMALLEST_TEXT_PX:
+            problems.append(f"{label}: smallest picture text {smallest:.1f} px < {SMALLEST_TEXT_PX} px")
+        question = page.locator(f"{BOARD} .attn-board-question:visible")
+        reached, count = tab_order(page, explorer, question)
+        if len(reached) != count:
+            problems.append(f"{label}: Tab reaches {len(reached)} of {count} controls")
+        problems += operate_by_keyboard(page, explorer, picture, label)
+        try:
+            exercise_controls(SimpleNamespace(name="demo board"), explorer, label)
+        except pytest.fail.Exception as e:
+            problems.append(str(e))
+        if explorer.locator(".widget-slider .noUi-handle").count():
+            record_property(f"latency board {station.key}", measure_latency(explorer, presses=10))
+        shot = shots_dir / f"demo_board_{k + 1}_{station.key}.png"
+        page.screenshot(path=str(shot))
+        record_property("screenshot", str(shot))
+    t0 = time.monotonic()
+    problems += [f"axe on the board: {p}" for p in axe_problems(page, BOARD)]
+    record_property("axe board seconds", time.monotonic() - t0)
+    assert not problems, "\n".join(problems)
+
+
+def test_demo_board_draws_chinese_and_switches_to_english(board):
+    page = board
+    tofu = page.evaluate(JS_TOFU, [HANZI, CSS_FAMILY])
+    assert not tofu, f"these characters render as boxes on the board: {''.join(tofu)}"
+    assert "第 3 课" in page.locator(f"{BOARD} .lm-TabBar").inner_text()
+    page.locator(f"{BOARD} .widget-toggle-buttons button", has_text="English").click()
+    page.locator(f"{BOARD} .lm-TabBar-tab", has_text="Lesson 3").wait_for(timeout=30_000)
+    page.locator(f"{BOARD} .lm-TabBar-tab").first.click()
+    explorer = page.locator(EXPLORER)
+    explorer.locator(".widget-html-content svg").wait_for()
+    assert "divide by √d_k" in explorer.inner_text()
+    assert "Ask the room" in page.locator(f"{BOARD} .attn-board-question:visible").inner_text()
+    assert not axe_problems(page, BOARD)
+
+
+@pytest.mark.parametrize("edition", ["zh", "en"])
+def test_jupyterlab_speaks_the_editions_language_and_saved_outputs_pass_axe(browser, record_property, edition):
+    """Opened as `make lab` (zh) / `make lab-en` (en) open it: menus in the edition's language; every
+    lesson's and the board's saved outputs, as a learner first sees them, pass axe-core."""
+    names = sorted(p.name for p in EDITION_DIR[edition].glob("[0-9][0-9]_*.ipynb")) + ["demo.ipynb"]
+    prefix = "" if edition == "zh" else "en/"
+    problems = []
+    t0 = time.monotonic()
+    with Lab(edition, kernels=False) as lab:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(lab.url(prefix + names[0], f"axe-{edition}"))
+        page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel", has_text=names[0]).wait_for(timeout=60_000)
+        menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+        assert menus[: len(MENUS[edition])] == MENUS[edition], menus
+        for k, name in enumerate(names):
+            if k:  # open the next one from the file browser (no page load), closing the last (and its kernel)
+                page.keyboard.press("Alt+w")
+                page.locator(".jp-DirListing-itemText", has_text=re.compile(f"^{re.escape(name)}$")).dblclick()
+            page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel", has_text=name).wait_for()
+            page.locator(".jp-Dialog").wait_for(timeout=30_000)  # which kernel? none: saved outputs only
+            page.keyboard.press("Escape")
+            page.locator(".jp-Dialog").wait_for(state="detached")
+            page.locator(f"{PANEL} .jp-OutputArea-output").first.wait_for(timeout=60_000)
+            page.wait_for_function(
+                f"""() => [...document.querySelectorAll('{PANEL} .jp-OutputArea img')].every(i => i.complete)""",
+                timeout=30_000,
+            )
+            problems += [f"{prefix}{name}: {p}" for p in axe_problems(page, f"{PANEL} .jp-OutputArea")]
+        page.close()
+    record_property("axe saved outputs seconds", time.monotonic() - t0)
+    assert not problems, "\n".join(problems)

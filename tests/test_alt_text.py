@@ -1,0 +1,99 @@
+"""Every figure of the course carries alt text that says what it shows and its key numbers, in the
+notebook's language, built when the figure is shown (so labels changed after plotting are the ones read)."""
+
+import base64
+import html
+import re
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from attn_core.examples import four_words
+from attn_core.viz import alt_text, plots
+
+EX = four_words()
+A = EX.attention().A
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def test_a_small_heatmap_is_read_row_by_row_with_every_value():
+    words = alt_text.describe_figure(plots.heatmap(A, EX.tokens, EX.tokens, title="权重 $QK^\\top$"))
+    assert words.startswith("图：热力图「权重 QKᵀ」，行 = 查询（谁在问），列 = 键（被问的词）")
+    for i, query in enumerate(EX.tokens):
+        row = "、".join(f"{key} {A[i, j]:.2f}" for j, key in enumerate(EX.tokens))
+        assert f"{query} → {row}" in words
+
+
+def test_a_large_heatmap_gives_each_rows_largest_value():
+    M = np.random.default_rng(0).dirichlet(np.ones(8), size=8)
+    labels = [f"t{k}" for k in range(8)]
+    words = alt_text.describe_figure(plots.heatmap(M, labels, labels))
+    assert "每一行最大的值" in words
+    j = int(np.argmax(M[3]))
+    assert f"t3 → t{j} {M[3, j]:.2f}；" in words
+    assert words.count("→") == 8
+
+
+def test_labels_changed_after_plotting_are_the_ones_read_and_panels_share_them():
+    fig = plots.heatmaps([A, A], ["左", "右"], EX.tokens, EX.tokens)
+    fig.axes[0].set_ylabel("输出位置")
+    words = alt_text.describe_figure(fig)
+    assert words.count("行 = 输出位置") == 2  # the right panel has no y label of its own
+    assert "热力图「左」" in words and "热力图「右」" in words
+
+
+def test_masked_scores_are_read_as_minus_infinity():
+    S = np.where(np.tri(4, dtype=bool), A, -np.inf)
+    assert "喜欢 −∞" in alt_text.describe_figure(plots.heatmap(S, EX.tokens, EX.tokens))
+
+
+def test_bars_histograms_contributions_and_curves(english):
+    words = alt_text.describe_figure(plots.bars(A[2], EX.tokens, highlight="喜欢", title="weights"))
+    values = ", ".join(f"{t} {x:.2f}" for t, x in zip(EX.tokens, A[2]))
+    assert words == f"Figure: bar chart “weights”: {values}; highlighted: 喜欢."
+    rng = np.random.default_rng(0)
+    samples = {d: rng.standard_normal((2000, d)).sum(axis=1) for d in (4, 16)}
+    words = alt_text.describe_figure(plots.dot_product_histograms(samples))
+    assert words.count("histograms") == 1 and f"d_k = 16: std {samples[16].std():.2f}, √d_k = 4.00" in words
+    words = alt_text.describe_figure(plots.contributions(A[2], EX.attention().V, EX.tokens))
+    assert "black lines mark the output O_i: dim 0 " in words
+    xs = np.array([1.0, 2.0, 4.0, 8.0])
+    curves = {"up": xs**2, "down": 1 / xs, "flat": np.ones(4), "hill": np.array([1.0, 5.0, 2.0, 1.0])}
+    words = alt_text.describe_figure(plots.line(xs, curves, logx=True, xlabel="$n$", title="growth"))
+    assert "x axis n (1 to 8, log scale)" in words
+    assert "“up” rises, “down” falls, “flat” stays about level, “hill” peaks at 2" in words
+
+
+def test_a_figure_drawn_without_plots_is_described_by_its_titles_and_labels():
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    ax.set(title="损失", xlabel="步数", ylabel="loss")
+    assert alt_text.describe_figure(fig) == "图：坐标图「损失」（横轴 步数，纵轴 loss）。"
+
+
+def test_a_kernel_shows_the_figure_as_an_image_with_its_alt_text():
+    """In IPython the PNG is published as is, plus an <img alt=…> of the same PNG (what JupyterLab shows)."""
+    from IPython.core.displaypub import CapturingDisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.pylabtools import select_figure_formats
+    from IPython.display import display
+
+    shell = InteractiveShell.instance()
+    select_figure_formats(shell, {"png"})
+    shell.display_pub = CapturingDisplayPublisher()
+    alt_text.install()
+    fig = plots.heatmap(A, EX.tokens, EX.tokens)
+    display(fig)
+    (output,) = shell.display_pub.outputs
+    data, metadata = output["data"], output["metadata"]
+    assert data["text/plain"].startswith("<Figure size")  # unchanged: nbval compares it
+    png = data["image/png"]
+    src, alt = re.fullmatch(r'<img src="data:image/png;base64,([^"]+)" alt="([^"]+)"/>', data["text/html"]).groups()
+    assert src == (png if isinstance(png, str) else base64.b64encode(png).decode())  # the same PNG
+    assert html.unescape(alt) == metadata["image/png"]["alt"] == alt_text.describe_figure(fig)

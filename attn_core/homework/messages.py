@@ -303,3 +303,166 @@ msg = Catalog(
         "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
     }
 )
+
+# ---------------------------------------------------------------- the grader, its feedback pages, the release and
+# the ID cell (attn-grade, attn-release, set_student_id): a block of its own, added to the same catalog.
+msg.messages.update(
+    {
+        # ---- the ID cell of a per-student assignment (task_data.set_student_id)
+        "student_id_set": (
+            "学号 {student_id}：本练习的新数据按你的学号生成，和同学的不一样。",
+            "Student number {student_id}: this exercise's fresh data are drawn from it, different from your classmates'.",
+        ),
+        "student_id_missing": (
+            "请在这一格的引号里写上你的学号，再运行它：本练习的新数据要按你的学号生成。",
+            "Write your student number between the quotes in this cell and run it again: this exercise's fresh data are drawn from it.",
+        ),
+        # ---- statuses (the table, submissions.csv's details, the feedback pages); {cells} reads "in cell 5"
+        "cells": ("（第 {numbers} 格）", "in cell {numbers}"),
+        "status_completed": ("运行完毕", "completed"),
+        "status_blank": ("空白：一题也没有作答", "blank: no task attempted"),
+        "status_syntax_error": ("语法错误{cells}", "syntax error {cells}"),
+        "status_runtime_error": ("运行出错{cells}：{detail}", "error {cells}: {detail}"),
+        "status_timeout": ("超时{cells}", "timeout {cells}"),
+        "status_crashed": ("内核崩溃{cells}", "kernel died {cells}"),
+        "status_memory_limit": ("超出内存上限{cells}", "memory limit reached {cells}"),
+        "status_worker_died": ("批改它的进程被终止了{cells}", "grader worker died {cells}"),
+        "status_could_not_start": ("内核没能启动：{detail}", "the kernel could not start: {detail}"),
+        "status_unreadable": ("读不了的文件：{detail}", "unreadable file: {detail}"),
+        "status_unknown_exercise": ("认不出是哪个练习", "exercise not recognised"),
+        "status_cells_changed": ("改动了发下去的单元格：{detail}", "handed-out cells changed: {detail}"),
+        "change_edited": ("第 {number} 格被修改", "cell {number} edited"),
+        "change_deleted": ("第 {number} 格被删除", "cell {number} deleted"),
+        "change_moved": ("第 {number} 格被移动", "cell {number} moved"),
+        "status_late": ("迟交 {detail} 天", "late by {detail} day(s)"),
+        "status_id_mismatch": (
+            "学号格写的是 {detail}，不是这位学生的学号",
+            "the ID cell says {detail}, not this student's number",
+        ),
+        "status_no_student_id": ("学号格没有填写", "no student number in the ID cell"),
+        "status_not_in_roster": ("名单里找不到这位学生", "student not found in the roster"),
+        "status_grader_error": ("批改程序自己出错了：{detail}", "the grader itself failed: {detail}"),
+        "carried_forward": (
+            "按你在 {task_id} 里自己的答案算，这一题是对的：照样计分（一个错误只扣一次分）。",
+            "Right for your own answer to {task_id}: this task counts (one mistake costs marks only once).",
+        ),
+        # ---- the table and the command's lines
+        "col_student": ("学生", "student"),
+        "col_points": ("得分", "points"),
+        "col_percent": ("百分制", "percent"),
+        "col_status": ("状态", "status"),
+        "exercise_unknown": ("（认不出的练习）", "(exercise not recognised)"),
+        "lms_item": ("自注意力练习", "Self-attention exercises"),
+        "g_limits": (
+            "每份作业：最多 {timeout} 秒、内存 {memory}；{writes}；同时批改 {jobs} 份。",
+            "Each submission: at most {timeout} s and {memory} of memory; {writes}; {jobs} graded at a time.",
+        ),
+        "g_confined": ("只能在自己的临时文件夹里写文件（{how}）", "writes only in its own temporary folder ({how})"),
+        "g_not_confined": (
+            "写文件不受限制（这台机器上做不到，或用了 --no-confine）",
+            "writes not confined (not available here, or --no-confine)",
+        ),
+        "g_no_handout": (
+            "注意：没有找到发出去的版本（--release 或 --teacher-dir），不比对单元格是否被改动。",
+            "note: no handed-out version found (--release or --teacher-dir): cells are not compared.",
+        ),
+        "g_nothing": ("在 {paths} 里没有找到可以批改的 .ipynb 文件", "no .ipynb files to grade in {paths}"),
+        "g_progress": (
+            "[{done}/{total}] {student} · {exercise} · {points} · {status} · {seconds} 秒",
+            "[{done}/{total}] {student} · {exercise} · {points} · {status} · {seconds} s",
+        ),
+        "g_skipped": ("跳过了 {n} 个文件：", "{n} file(s) skipped:"),
+        "skip_not_notebook": ("不是笔记本（{detail}）", "not a notebook ({detail})"),
+        "skip_hidden": ("隐藏文件或系统文件", "hidden or system file"),
+        "skip_checkpoint": ("JupyterLab 自动保存的副本", "a JupyterLab checkpoint copy"),
+        "skip_too_large": ("文件太大（{detail}）", "too large ({detail})"),
+        "skip_bad_zip": ("zip 文件读不了（{detail}）", "unreadable zip file ({detail})"),
+        "skip_superseded": (
+            "同一位学生、同一个练习还有更新的一份：{detail}",
+            "a newer submission of the same student and exercise: {detail}",
+        ),
+        "skip_duplicate": ("与另一份完全相同：{detail}", "identical to another file: {detail}"),
+        "skip_unreadable": ("读不了（{detail}）", "cannot be read ({detail})"),
+        "g_reused": (
+            "另有 {n} 份以前批改过、内容没变，沿用原来的结果（要重新批改请加 --regrade）。",
+            "{n} more were graded before and have not changed: their results are kept (--regrade grades them again).",
+        ),
+        "g_done": (
+            "批改了 {n} 份，用时 {seconds} 秒（同时 {jobs} 份，平均每份 {each} 秒）。",
+            "{n} submission(s) graded in {seconds} s ({jobs} at a time, {each} s each on average).",
+        ),
+        "g_memory": (
+            "批改程序自身的内存峰值：{own} MiB；单个批改进程最多 {worker} MiB（作业打印多少都不影响它们）。",
+            "peak memory of the grader: {own} MiB itself, {worker} MiB for the largest worker (whatever a submission prints).",
+        ),
+        "g_written": ("结果写在：{path}", "results written to: {path}"),
+        # ---- the feedback page
+        "fb_title": ("{exercise} · 批改反馈", "{exercise} · feedback"),
+        "fb_student": ("学生：{student}", "Student: {student}"),
+        "fb_mark": (
+            "得分：{earned} / {possible}（百分制 {percent} 分）",
+            "Mark: {earned} / {possible} ({percent} out of 100)",
+        ),
+        "fb_after_late": ("，按迟交规则记 {final} 分", "; {final} after the late rule"),
+        "fb_notes": ("批改时注意到", "What the grader noticed"),
+        "fb_task": ("题号", "Task"),
+        "fb_task_title": ("题目", "Title"),
+        "fb_points": ("得分", "Points"),
+        "fb_hint": ("检查结果与提示", "Check and hint"),
+        "fb_footer": (
+            "这页只说哪里对、哪里错、为什么，不给答案：和笔记本里 check(...) 打印的是同一句话。",
+            "This page says what is right, what is wrong and why, never the answer: the same sentence check(...) prints in the notebook.",
+        ),
+        # ---- attn-release and attn-student
+        "rel_written": ("发给学生的文件夹：{folder}", "for the students, the folder: {folder}"),
+        "rel_zip": ("以及压缩包：{zip}", "and the zip: {zip}"),
+        "rel_manifest": (
+            "留给自己（批改时用 --release {folder}）：{manifest}",
+            "keep for yourself (grade with --release {folder}): {manifest}",
+        ),
+        "rel_exists": (
+            "{folder} 已经存在：换一个 --name，或加 --force 覆盖",
+            "{folder} exists: choose another --name, or --force",
+        ),
+        "rel_no_exercise": ("没有练习 {name}（已有：{names}）", "no exercise {name} (exercises: {names})"),
+        "rel_exercises": ("发出的练习：{names}", "exercises handed out: {names}"),
+        "rel_readme_per_student": (
+            "\n\n**学号**：每个练习的第二个代码格要你写上学号，新数据按学号生成，和同学的不一样。先填学号，再做题。",
+            "\n\n**Student number**: the second code cell of each exercise asks for your student number; the fresh data are drawn from it, different from your classmates'. Fill it in first.",
+        ),
+        "rel_readme": (
+            "# 自注意力 · 课程与练习\n\n"
+            "老师发给你的这个文件夹里有全部课程笔记本（`notebooks/`）和练习（`notebooks/exercises/`）。\n\n"
+            "## 装好环境（只需一次）\n\n"
+            "需要 Python ≥ 3.10。在这个文件夹里打开终端：\n\n"
+            "```bash\n"
+            "python -m venv .venv\n"
+            ".venv/bin/python -m pip install -r requirements.txt      # Windows: .venv\\Scripts\\python -m pip install -r requirements.txt\n"
+            ".venv/bin/python -m jupyter lab notebooks                # Windows: .venv\\Scripts\\python -m jupyter lab notebooks\n"
+            "```\n\n"
+            "先打开 `00_setup_check.ipynb`：它检查环境，并告诉你哪里需要修。\n\n"
+            "## 做练习\n\n"
+            '每道题：先运行“数据”格子，在答案格子里把 `...` 换成你的代码并运行，再运行下面那一行 `check("…")`：'
+            "✅ 正确；❌ 哪里错、为什么；⏳ 还没作答。它不会告诉你答案。{per_student}\n\n"
+            "做完后保存笔记本，按老师的要求上交 `notebooks/exercises/` 里的 `.ipynb` 文件（不要改文件名）。\n",
+            "# Self-attention · lessons and exercises\n\n"
+            "This folder from your teacher holds every lesson notebook (`notebooks/`) and the exercises (`notebooks/exercises/`).\n\n"
+            "## Set up (once)\n\n"
+            "You need Python ≥ 3.10. Open a terminal in this folder:\n\n"
+            "```bash\n"
+            "python -m venv .venv\n"
+            ".venv/bin/python -m pip install -r requirements.txt      # Windows: .venv\\Scripts\\python -m pip install -r requirements.txt\n"
+            ".venv/bin/python -m jupyter lab notebooks                # Windows: .venv\\Scripts\\python -m jupyter lab notebooks\n"
+            "```\n\n"
+            "Start with `00_setup_check.ipynb`: it checks your setup and says what to fix.\n\n"
+            "## The exercises\n\n"
+            "For each task: run its data cell, replace `...` in the answer cell with your code and run it, then run the one-line "
+            '`check("…")` below it: ✅ correct; ❌ what is wrong and why; ⏳ not answered yet. It never shows the answer.{per_student}\n\n'
+            "When you are done, save the notebook and hand in the `.ipynb` files of `notebooks/exercises/` as your teacher asks (keep their file names).\n",
+        ),
+        "unknown_task_in_notebook": (
+            "第 {cell} 格调用了 {call}，但没有编号为 {task_id} 的题目（已有：{ids}）：先在 attn_core/homework/exercises.py 里登记这道题，见 CONTRIBUTING.md 的“加一道题”。",
+            'cell {cell} calls {call}, but there is no task {task_id} (tasks: {ids}): register the task in attn_core/homework/exercises.py first (CONTRIBUTING.md, "A task").',
+        ),
+    }
+)

@@ -9,6 +9,7 @@
 """
 
 import inspect
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -100,9 +101,14 @@ def check(task_id, *answer):
                 value = _lookup(frame, task(task_id).var) if str(task_id) in TASKS else None
         finally:
             del frame
-        print(line(task_id, diagnose_task(task_id, value)))
+        diagnosis = diagnose_task(task_id, value)
+        print(line(task_id, diagnosis))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
+        diagnosis = None
+    # Under nbgrader's autograder or validator a check cell is a test: it must fail to lose its points.
+    if os.environ.get("NBGRADER_EXECUTION") and not (diagnosis is not None and diagnosis.ok):
+        raise AssertionError(f"{task_id}: {diagnosis.message if diagnosis is not None else 'check failed'}")
 
 
 def progress(exercise):

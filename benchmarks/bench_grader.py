@@ -32,7 +32,8 @@ TEACHER = ROOT / "notebooks" / "exercises" / "teacher"
 GOAL_SECONDS, GOAL_CLASS = 300, 200
 
 RIGHT = {
-    "6.1": "S = Q @ K.T / np.sqrt(3)\nE = np.exp(S - S.max(axis=1, keepdims=True))\nO = E / E.sum(axis=1, keepdims=True) @ V",
+    "6.1": "S = Q @ K.T / np.sqrt(3)\nE = np.exp(S - S.max(axis=1, keepdims=True))\n"
+    "O = E / E.sum(axis=1, keepdims=True) @ V",
     "6.2": "S = Q_new @ K_new.T / 2\nE = np.exp(S - S.max(axis=1, keepdims=True))\n"
     "O_new = E / E.sum(axis=1, keepdims=True) @ V_new",
     "6.3": "S = (X_new @ W_q_new) @ (X_new @ W_k_new).T / np.sqrt(3)\nE = np.exp(S - S.max(axis=1, keepdims=True))\n"
@@ -42,7 +43,8 @@ RIGHT = {
 WRONG = {
     "6.1": "S = K @ Q.T / np.sqrt(3)\nE = np.exp(S)\nO = E / E.sum(axis=1, keepdims=True) @ V",
     "6.2": "S = Q_new @ K_new.T\nE = np.exp(S)\nO_new = E / E.sum(axis=1, keepdims=True) @ V_new",
-    "6.3": "S = (X_new @ W_q_new) @ (X_new @ W_k_new).T / np.sqrt(3)\nE = np.exp(S)\nA_x = E / E.sum(axis=0, keepdims=True)",
+    "6.3": "S = (X_new @ W_q_new) @ (X_new @ W_k_new).T / np.sqrt(3)\nE = np.exp(S)\n"
+    "A_x = E / E.sum(axis=0, keepdims=True)",
     "6.4": "O_x = A_x @ (X_new @ W_v_new)\nraise ValueError('oops')",
 }
 
@@ -96,7 +98,8 @@ def main():
     print(f"class time: {args.n} submissions of {EXERCISE}, --jobs {args.jobs}, {cores} cores: {seconds:.0f} s")
     print(f"  {per:.2f} s per submission; {len(rows)} rows in submissions.csv")
     print(f"  CPU time of the grader, its workers and kernels: {cpu:.0f} s ({cpu / args.n:.2f} s per submission)")
-    print(f"  load average during the run: {os.getloadavg()[0]:.1f} (the machine is shared: more than {cores} means waiting)")
+    load = os.getloadavg()[0]
+    print(f"  load average at the end: {load:.1f} (a shared machine: above {cores}, processes wait for a core)")
     projected = per * GOAL_CLASS
     verdict = "met" if projected < GOAL_SECONDS else "not met"
     print(f"goal: {GOAL_CLASS} submissions in under {GOAL_SECONDS} s: {projected:.0f} s at this rate ({verdict});")

@@ -11,17 +11,7 @@ from attn_core.homework.student import make_student
 
 from .repo import EDITIONS, TEACHER_DIR
 
-RIGHT = {
-    "2.1": "QKT = Q @ K.T",
-    "2.2": "QKT_new = Q_new @ K_new.T",
-    "6.1": "S = Q @ K.T / np.sqrt(3)\nE = np.exp(S - S.max(axis=1, keepdims=True))\nO = E / E.sum(axis=1, keepdims=True) @ V",
-    "6.2": "S = Q_new @ K_new.T / 2\nE = np.exp(S - S.max(axis=1, keepdims=True))\n"
-    "O_new = E / E.sum(axis=1, keepdims=True) @ V_new",
-    "6.3": "S = (X_new @ W_q_new) @ (X_new @ W_k_new).T / np.sqrt(3)\nE = np.exp(S - S.max(axis=1, keepdims=True))\n"
-    "A_x = E / E.sum(axis=1, keepdims=True)",
-    "6.4": "O_x = A_x @ (X_new @ W_v_new)",
-}
-EX02 = {k: RIGHT[k] for k in ("2.1", "2.2")}
+EX02 = {"2.1": "QKT = Q @ K.T", "2.2": "QKT_new = Q_new @ K_new.T"}  # right answers
 
 # The hostile cases of the grader issue, each a cell added to an otherwise right submission.
 FLOOD = "line = 'x' * 100_000\nfor _ in range(1000):\n    print(line)"  # 100 MB of output

@@ -178,7 +178,9 @@ def test_statuses_say_what_happened(batch1):
 
 def test_feedback_pages_follow_the_edition_and_never_give_the_answer(batch1):
     out = batch1[1]
-    pages = {p.name.removesuffix("_ex02_scores.html"): p.read_text(encoding="utf-8") for p in (out / "feedback").iterdir()}
+    pages = {
+        p.name.removesuffix("_ex02_scores.html"): p.read_text(encoding="utf-8") for p in (out / "feedback").iterdir()
+    }
     assert set(pages) == set(batch1[2]) | {"corrupt"}
     assert 'lang="en"' in pages["honest_en"] and "Mark: 2 / 2" in pages["honest_en"]
     assert 'lang="zh-CN"' in pages["partly"] and "得分：1 / 2" in pages["partly"]

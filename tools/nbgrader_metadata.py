@@ -41,7 +41,7 @@ SCHEMA_VERSION = 3
 _CHECK = re.compile(r"""^\s*check\(\s*["']([^"']+)["']\s*\)\s*$""")
 _ASSIGNS = re.compile(r"^(\w+)\s*=\s*\.\.\.", re.M)
 
-NBGRADER_CONFIG = '''"""nbgrader settings for the attn_core teacher notebooks (written by tools/nbgrader_metadata.py)."""
+NBGRADER_CONFIG = '''"""nbgrader settings for the attn_core teacher notebooks (by tools/nbgrader_metadata.py)."""
 from nbconvert.preprocessors import TagRemovePreprocessor
 from nbgrader.converters import GenerateAssignment
 
@@ -52,7 +52,8 @@ c.ClearSolutions.code_stub = {"python": ""}
 # Teacher notes (cells tagged teacher-only) stay out of the student version.
 c.TagRemovePreprocessor.remove_cell_tags = ["teacher-only"]
 c.TagRemovePreprocessor.enabled = True
-c.GenerateAssignment.preprocessors = [TagRemovePreprocessor, *GenerateAssignment.class_traits()["preprocessors"].default()]
+defaults = GenerateAssignment.class_traits()["preprocessors"].default()
+c.GenerateAssignment.preprocessors = [TagRemovePreprocessor, *defaults]
 '''
 
 

@@ -42,7 +42,8 @@ from .student import BEGIN, TEACHER_FOLDER, edition_dirs, has_solution, make_stu
 
 ID_CELL_ID = "student-id"
 _ID_CELL = {
-    "zh": '# 学号：本练习的新数据按你的学号生成（和同学的不一样）\nhomework.set_student_id("...")  # ← 把 ... 换成你的学号',
+    "zh": "# 学号：本练习的新数据按你的学号生成（和同学的不一样）\n"
+    'homework.set_student_id("...")  # ← 把 ... 换成你的学号',
     "en": "# Student number: this exercise's fresh data are drawn from it (different from your classmates')\n"
     'homework.set_student_id("...")  # ← replace ... with your student number',
 }

@@ -36,7 +36,7 @@ from .collect import Skipped
 from .handout import Handouts, per_student_release
 from .processes import MARKER, Tracker, reap, snapshot
 from .reading import job_cells, read
-from .results import RUN_ENDED, Graded, Note, Store
+from .results import RUN_ENDED, Graded, Note
 from .roster import Roster, identify
 
 WORKER = Path(__file__).with_name("worker.py")  # run as scripts: they import nothing of attn_core, so start fast
@@ -329,9 +329,9 @@ class Batch:
                     if settings.handouts.per_student.get(reading.exercise) and student.id:
                         data_id = student.id
             try:
-                changes, compared = settings.handouts.compare(reading.nb, reading.exercise)
+                changes, _ = settings.handouts.compare(reading.nb, reading.exercise)
             except Exception as e:  # a broken teacher copy: grade without the comparison, and say so
-                changes, compared = [], None
+                changes = []
                 notes.append(Note("grader_error", detail=f"handout unreadable: {type(e).__name__}"))
             if changes:
                 detail = ", ".join(f"{c.number} {c.kind}" for c in changes[:8]) + (", …" if len(changes) > 8 else "")

@@ -69,14 +69,13 @@ REASONS = ("not_notebook", "hidden", "checkpoint", "too_large", "bad_zip", "supe
 
 def lms_name(label):
     """The Moodle or Canvas name in a submission's path (folders and file name), or None."""
-    parts = PurePosixPath(label).parts
-    for part in reversed(parts):
+    for part in reversed(PurePosixPath(label).parts):  # the nearest folder, file or zip that carries one
         match = _MOODLE.match(part)
         if match:
             return LmsName("moodle", match.group("name").strip(), participant=match.group("participant"))
-    match = _CANVAS.match(parts[-1]) if parts else None
-    if match:
-        return LmsName("canvas", match.group("name"), user_id=match.group("user"), late=bool(match.group("late")))
+        match = _CANVAS.match(part)
+        if match:
+            return LmsName("canvas", match.group("name"), user_id=match.group("user"), late=bool(match.group("late")))
     return None
 
 

@@ -109,7 +109,8 @@ def _sandbox_profile(writable):
     paths = " ".join(f'(subpath "{os.path.realpath(folder)}")' for folder in writable)
     return (
         "(version 1)(allow default)(deny file-write*)"
-        f'(allow file-write* {paths} (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/tty") (regex #"^/dev/fd/"))'
+        f"(allow file-write* {paths} "
+        '(literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/tty") (regex #"^/dev/fd/"))'
     )
 
 

@@ -29,7 +29,7 @@ accept. Each file is written whole to a temporary name and then renamed, so a re
 import csv
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -252,6 +252,10 @@ def gradebook_rows(records, points, late, roster=None, include=()):
         if key not in by_key:
             by_key[key] = StudentRow(record.student, {}, {}, 0.0, [])
             students.append(key)
+        else:  # what the LMS said about a roster student (participant number, Canvas ID) is kept
+            known = by_key[key].student
+            extra = {k: v for k, v in record.student.__dict__.items() if v and not getattr(known, k)}
+            by_key[key].student = replace(known, **extra)
         m = mark(record, points, late)
         by_key[key].marks[record.exercise] = m
         by_key[key].finals[record.exercise] = m.final

@@ -96,7 +96,9 @@ class Kernel:
             info = {"transport": "ipc", "ip": str(self.conn / "k"), **ports}
             self.address = f"ipc://{self.conn / 'k'}-1"
         else:
-            ports = {name: _free_port() for name in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")}
+            ports = {
+                name: _free_port() for name in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
+            }
             info = {"transport": "tcp", "ip": "127.0.0.1", **ports}
             self.address = f"tcp://127.0.0.1:{ports['shell_port']}"
         info.update(key=self.key.decode(), signature_scheme="hmac-sha256", kernel_name="python3")

@@ -317,6 +317,10 @@ msg.messages.update(
             "请在这一格的引号里写上你的学号，再运行它：本练习的新数据要按你的学号生成。",
             "Write your student number between the quotes in this cell and run it again: this exercise's fresh data are drawn from it.",
         ),
+        "student_id_needed": (
+            "先在学号格（第二个代码格）的引号里写上你的学号并运行它：这道题的新数据按你的学号生成。",
+            "First write your student number between the quotes of the ID cell (the second code cell) and run it: this task's fresh data are drawn from it.",
+        ),
         # ---- statuses (the table, submissions.csv's details, the feedback pages); {cells} reads "in cell 5"
         "cells": ("（第 {numbers} 格）", "in cell {numbers}"),
         "status_completed": ("运行完毕", "completed"),
@@ -404,6 +408,40 @@ msg.messages.update(
             "Mark: {earned} / {possible} ({percent} out of 100)",
         ),
         "fb_after_late": ("，按迟交规则记 {final} 分", "; {final} after the late rule"),
+        "fb_explained": ("{status}：{why}", "{status}: {why}"),
+        "fb_why_syntax_error": (
+            "这一格不是合法的 Python（括号、引号、缩进？），整格都没有运行",
+            "that cell is not valid Python (brackets, quotes, indentation?), so none of it ran",
+        ),
+        "fb_why_runtime_error": (
+            "这一格运行时报错；它后面的格子照常运行，也照常计分",
+            "that cell raised an error; the cells after it still ran and count",
+        ),
+        "fb_why_timeout": (
+            "笔记本在这一格用完了运行时间，之后的格子没有运行，之后的题也就没有计分；检查有没有死循环",
+            "the notebook ran out of time in that cell: nothing after it ran, so later tasks were not graded; look for an endless loop",
+        ),
+        "fb_why_crashed": (
+            "Python 内核在这一格停止了（例如调用了 os._exit），之后的题没有计分",
+            "the Python kernel stopped in that cell (os._exit, for example), so later tasks were not graded",
+        ),
+        "fb_why_memory_limit": (
+            "这一格要的内存超过了上限，没有算完",
+            "that cell asked for more memory than allowed and did not finish",
+        ),
+        "fb_why_worker_died": (
+            "运行这本笔记本的进程在这一格被终止了，之后的题没有计分",
+            "the process running your notebook was stopped in that cell, so later tasks were not graded",
+        ),
+        "fb_why_cells_changed": (
+            "发下去的格子被改动、删除或挪了位置；批改照常进行，老师会看这些格子",
+            "cells of the handed-out notebook were changed, deleted or moved; grading went on, and your teacher will look at them",
+        ),
+        "fb_why_no_student_id": (
+            "学号格没有填，新数据没有按你的学号生成",
+            "the ID cell was left empty, so the fresh data were not drawn from your number",
+        ),
+        "fb_why_late": ("按老师定的迟交规则计分", "marked by your teacher's rule for late work"),
         "fb_notes": ("批改时注意到", "What the grader noticed"),
         "fb_task": ("题号", "Task"),
         "fb_task_title": ("题目", "Title"),

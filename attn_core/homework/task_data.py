@@ -66,7 +66,7 @@ def _generator(seed):
     """``np.random.default_rng(seed)``, with the student id (if any) mixed into the seed."""
     if _student_id is None:
         if _id_required:
-            raise ValueError(msg("student_id_missing"))
+            raise ValueError(msg("student_id_needed"))
         return np.random.default_rng(seed)
     words = np.frombuffer(hashlib.sha256(_student_id.encode("utf-8")).digest(), dtype="<u4").tolist()
     return np.random.default_rng(np.random.SeedSequence([seed, *words]))

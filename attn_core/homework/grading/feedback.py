@@ -24,6 +24,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid #d0d7de; padding: .5rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 td.icon { font-size: 1.2rem; width: 2rem; }
+th, td.nowrap { white-space: nowrap; }
 .notes li { margin: .25rem 0; }
 footer { margin-top: 2rem; color: #59636e; font-size: .9rem; }
 """
@@ -33,6 +34,12 @@ def _icon(result):
     if result.ok:
         return "✅"
     return "⏳" if result.code == "not_attempted" else "❌"
+
+
+def _explained(note):
+    """A status as a student reads it: what happened, and what it means for the mark."""
+    key = f"fb_why_{note.code}"
+    return msg("fb_explained", status=note_text(note), why=msg(key)) if key in msg else note_text(note)
 
 
 def page(record, points, late):
@@ -48,12 +55,14 @@ def page(record, points, late):
         rows = []
         for result in record.tasks:
             task = exercises.TASKS.get(result.id)
+            worth = rounded(points.of(result.id))
+            got = worth if result.ok else "0"
             rows.append(
                 "<tr>"
                 f'<td class="icon">{_icon(result)}</td>'
-                f"<td>{esc(result.id)}</td>"
+                f'<td class="nowrap">{esc(result.id)}</td>'
                 f"<td>{esc(task.title if task else '')}</td>"
-                f"<td>{rounded(points.of(result.id)) if result.ok else 0} / {rounded(points.of(result.id))}</td>"
+                f'<td class="nowrap">{got} / {worth}</td>'
                 f"<td>{esc(result.message)}</td>"
                 "</tr>"
             )
@@ -62,7 +71,7 @@ def page(record, points, late):
             score += " " + msg("fb_after_late", final=rounded(m.final))
         notes_html = ""
         if notes:
-            items = "".join(f"<li>{esc(note_text(n))}</li>" for n in notes)
+            items = "".join(f"<li>{esc(_explained(n))}</li>" for n in notes)
             notes_html = f'<h2>{esc(msg("fb_notes"))}</h2><ul class="notes">{items}</ul>'
         lang_attr = "zh-CN" if record.edition == "zh" else "en"
         return f"""<!DOCTYPE html>

@@ -162,7 +162,8 @@ def run_worker(job_spec, limits, watchdog, log_dir=None):
     try:
         spec = {**job_spec, "nonce": nonce, "base": str(base)}
         spec.update(timeout=limits.timeout, memory=limits.memory, file_size=limits.file_size, confine=limits.confine)
-        with open(log_path, "wb") as log:
+        # Started under the watchdog's lock: it must never see this worker before knowing it is ours.
+        with open(log_path, "wb") as log, watchdog.lock:
             process = subprocess.Popen(
                 [sys.executable, str(WORKER)],
                 stdin=subprocess.PIPE,
@@ -172,10 +173,9 @@ def run_worker(job_spec, limits, watchdog, log_dir=None):
                 env=_worker_env(token),
                 start_new_session=os.name == "posix",
             )
+            watchdog.our_children.add(process.pid)
         running.process = process
         running.tracker.add_root(process.pid)
-        with watchdog.lock:
-            watchdog.our_children.add(process.pid)
         watchdog.add(running)
         try:
             process.stdin.write(json.dumps(spec).encode())
@@ -241,6 +241,16 @@ def confinement_check(limits):
     if report.get("confinement") and report.get("writes_blocked"):
         return limits, report
     return Limits(limits.timeout, limits.memory, limits.file_size, False), report or None
+
+
+def default_jobs(memory):
+    """Submissions graded at a time: one per core, no more than the machine's memory holds at ``memory`` each."""
+    cores = os.cpu_count() or 1
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return cores
+    return max(1, min(cores, total // max(memory, 1)))
 
 
 def _now():

@@ -22,7 +22,7 @@ from ... import lang
 from .. import exercises
 from ..messages import msg
 from . import feedback, reports
-from .batch import Batch, Limits, Settings, confinement_check
+from .batch import Batch, Limits, Settings, confinement_check, default_jobs
 from .collect import collect
 from .handout import Handouts, handout_dirs
 from .marks import LateRule, MarksError, Points
@@ -91,6 +91,8 @@ def main(argv=None):
     p = parser()
     args = p.parse_args(argv)
     lang.set_lang(args.lang or system_language())
+    if args.jobs is None:
+        args.jobs = default_jobs(args.memory << 20)
     if args.timeout <= 0 or args.jobs < 1 or args.memory < 256:
         p.error("--timeout must be positive, --jobs at least 1, --memory at least 256 (MiB)")
     try:

@@ -321,7 +321,7 @@ def test_table_lines_up_chinese_names_and_the_status_column_is_named_in_the_lang
     records = [_graded("张三"), _graded("li", codes=("transposed", "correct"))]
     lines = reports.table(records, marks.Points(), marks.LateRule()).splitlines()
     assert lines[1].split() == ["student", "2.1", "2.2", "points", "percent", "status"]
-    starts = [display_width(line[: line.index(score)]) for line, score in zip(lines[1:], ("points", "2/2", "1/2"))]
+    starts = [display_width(line[: line.index(score)]) for line, score in zip(lines[1:], ("points", "1/2", "2/2"))]
     assert len(set(starts)) == 1, lines
 
 

@@ -62,6 +62,12 @@ def _write(path, rows):
     os.replace(partial, path)
 
 
+def in_order(records):
+    """Records by exercise (the registry's order), then by student: the same order on every run."""
+    order = {name: i for i, name in enumerate(exercises.EXERCISES)}
+    return sorted(records, key=lambda r: (order.get(r.exercise, len(order)), r.student.key, r.label))
+
+
 def task_ids(records):
     ids = []
     for record in records:
@@ -141,7 +147,7 @@ def table(records, points, late):
     """One block per exercise: a row per submission, a column per task (✓, ✓* carried forward, or the
     checker's code), the points, the percentage and the status; in the current language."""
     blocks, groups = [], {}
-    for record in records:
+    for record in in_order(records):
         groups.setdefault(record.exercise, []).append(record)
     order = list(exercises.EXERCISES)
     for exercise, group in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99):
@@ -199,7 +205,7 @@ def _when(timestamp):
 def write_submissions(records, path, points, late):
     ids = task_ids(records)
     rows = [[*SUBMISSION_COLUMNS, *ids]]
-    for record in records:
+    for record in in_order(records):
         m = mark(record, points, late)
         notes = with_late_note(record, late)
         details = "; ".join(f"{n.code}: {n.detail}" for n in notes if n.detail)
@@ -238,20 +244,19 @@ class StudentRow:
 
 
 def gradebook_rows(records, points, late, roster=None, include=()):
-    """One StudentRow per student (the roster's first, in its order, then anyone else), over the exercises
-    in ``include`` and every exercise handed in."""
+    """One StudentRow per student (the roster's first, in its order, then anyone else by key), over the
+    exercises in ``include`` and every exercise handed in."""
     names = [e for e in exercises.EXERCISES if e in set(include) | {r.exercise for r in records if r.exercise}]
-    students, by_key = [], {}
+    by_key = {}
     for student in roster.students if roster else ():
         by_key[student.key] = StudentRow(student, {}, {}, 0.0, [])
-        students.append(student.key)
-    for record in records:
+    in_roster = list(by_key)
+    for record in in_order(records):
         if not record.exercise:
             continue
         key = record.student.key
         if key not in by_key:
             by_key[key] = StudentRow(record.student, {}, {}, 0.0, [])
-            students.append(key)
         else:  # what the LMS said about a roster student (participant number, Canvas ID) is kept
             known = by_key[key].student
             extra = {k: v for k, v in record.student.__dict__.items() if v and not getattr(known, k)}
@@ -269,7 +274,8 @@ def gradebook_rows(records, points, late, roster=None, include=()):
                 pairs.append((0.0, possible))
                 row.missing.append(exercise)
         row.total = total(pairs)
-    return [by_key[key] for key in students], names
+    others = sorted(key for key in by_key if key not in set(in_roster))
+    return [by_key[key] for key in in_roster + others], names
 
 
 def write_gradebook(rows, names, path):

@@ -164,7 +164,7 @@ class Store:
             os.fsync(f.fileno())
 
     def latest(self):
-        """One record per student and exercise: the latest, in the place where that slot first appeared."""
+        """One record per student and exercise: the latest (the reports sort them)."""
         order, latest = [], {}
         for record in self.records:
             if record.slot not in latest:

@@ -370,6 +370,15 @@ msg.messages.update(
             "注意：没有找到发出去的版本（--release 或 --teacher-dir），不比对单元格是否被改动。",
             "note: no handed-out version found (--release or --teacher-dir): cells are not compared.",
         ),
+        "g_bad_limits": (
+            "--timeout 要大于 0，--jobs 至少 1，--memory 至少 256（MiB）",
+            "--timeout must be positive, --jobs at least 1, --memory at least 256 (MiB)",
+        ),
+        "g_no_folder": ("{folder}：没有这个文件夹", "{folder}: no such folder"),
+        "g_no_release": (
+            "{folder} 里没有 release.json：请给 attn-release 写出的那个文件夹",
+            "{folder}: no release.json (give the folder attn-release wrote)",
+        ),
         "g_nothing": ("在 {paths} 里没有找到可以批改的 .ipynb 文件", "no .ipynb files to grade in {paths}"),
         "g_progress": (
             "[{done}/{total}] {student} · {exercise} · {points} · {status} · {seconds} 秒",
@@ -400,6 +409,59 @@ msg.messages.update(
             "peak memory of the grader: {own} MiB itself, {worker} MiB for the largest worker (whatever a submission prints).",
         ),
         "g_written": ("结果写在：{path}", "results written to: {path}"),
+        # ---- attn-grade --help
+        "ga_description": (
+            "批改练习笔记本：每份作业在自己的进程和全新内核里运行，同时批改好几份。",
+            "Grade exercise notebooks, each in a process and a fresh kernel of its own, several at a time.",
+        ),
+        "ga_submissions": (
+            "笔记本、文件夹（连同子文件夹）和 zip 文件",
+            "notebooks, folders (with subfolders) and zip files",
+        ),
+        "ga_out": (
+            "批改文件夹：结果、CSV、LMS 导入文件、反馈页都写在这里",
+            "grading folder: results, CSV files, LMS files, feedback pages",
+        ),
+        "ga_csv": (
+            "每份作业一行的 CSV（默认 OUT/submissions.csv）",
+            "the submissions CSV (default: OUT/submissions.csv)",
+        ),
+        "ga_feedback": (
+            "反馈页写到这个文件夹（默认 OUT/feedback）",
+            "folder for the feedback pages (default: OUT/feedback)",
+        ),
+        "ga_roster": ("全班名单 CSV：一列学号、一列姓名", "CSV of the class: a student number and a name column"),
+        "ga_points": (
+            "每行“题号,分值”的 CSV，覆盖登记表里的分值",
+            "CSV of task,points rows overriding the registry's points",
+        ),
+        "ga_release": (
+            "attn-release 写出的发布文件夹（可以给好几个）",
+            "a release folder written by attn-release (repeatable)",
+        ),
+        "ga_teacher_dir": (
+            "没有发布文件夹时，拿来比对的教师版文件夹（可以给好几个；默认两种版本的 notebooks/…/exercises/teacher）",
+            "a folder of teacher notebooks to compare with when there is no release (repeatable; default: both editions')",
+        ),
+        "ga_deadline": (
+            '截止时间（本地时间），例如 "2026-12-08 23:59"',
+            'the deadline, local time, e.g. "2026-12-08 23:59"',
+        ),
+        "ga_late": (
+            "迟交怎么算：none（只标出）、zero（记 0 分）或每晚一天扣几分（如 10）",
+            "late work: none (only reported), zero, or points off per day late (e.g. 10)",
+        ),
+        "ga_exercises": ("没人交的练习也在成绩册里占一列", "gradebook columns even if no one handed them in"),
+        "ga_lms_item": ("Moodle 和 Canvas 文件里成绩项的名字", "the grade item's name in the Moodle and Canvas files"),
+        "ga_jobs": (
+            "同时批改几份（默认：CPU 核数，内存允许的话）",
+            "submissions graded at a time (default: the cores, as memory allows)",
+        ),
+        "ga_timeout": ("每本笔记本总共最多运行的秒数（默认 60）", "seconds each notebook may run in all (default 60)"),
+        "ga_memory": ("每份作业最多用的内存，MiB（默认 2048）", "MiB of memory each submission may use (default 2048)"),
+        "ga_regrade": ("结果文件里已有的也重新批改", "grade again what the results file already has"),
+        "ga_lang": ("表格和提示的语言（默认看系统语言）", "language of the table and messages (default: the system's)"),
+        "ga_no_confine": ("不限制写文件（只在调试批改程序时用）", "do not confine writes (for debugging the grader)"),
         # ---- the feedback page
         "fb_title": ("{exercise} · 批改反馈", "{exercise} · feedback"),
         "fb_student": ("学生：{student}", "Student: {student}"),
@@ -448,8 +510,8 @@ msg.messages.update(
         "fb_points": ("得分", "Points"),
         "fb_hint": ("检查结果与提示", "Check and hint"),
         "fb_footer": (
-            "这页只说哪里对、哪里错、为什么，不给答案：和笔记本里 check(...) 打印的是同一句话。",
-            "This page says what is right, what is wrong and why, never the answer: the same sentence check(...) prints in the notebook.",
+            "这页只说哪里对、哪里错、为什么，不给答案：提示和笔记本里 check(...) 打印的是同一句话（按你自己前一题的答案算对的题除外，笔记本里它仍是 ❌）。",
+            "This page says what is right, what is wrong and why, never the answer: each hint is the sentence check(...) prints in the notebook (except a task right for your own earlier answer, which the notebook still marks ❌).",
         ),
         # ---- attn-release and attn-student
         "rel_written": ("发给学生的文件夹：{folder}", "for the students, the folder: {folder}"),

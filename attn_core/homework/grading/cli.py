@@ -53,48 +53,49 @@ def system_language():
 
 
 def parser():
-    p = argparse.ArgumentParser(
-        prog="attn-grade",
-        description="Grade exercise notebooks, each in a fresh kernel of its own, several at a time.",
-    )
-    p.add_argument("submissions", nargs="+", help="notebooks, folders (with subfolders) and zip files")
-    p.add_argument("--out", type=Path, help="grading folder: results, CSV files, LMS exports, feedback pages")
-    p.add_argument("--csv", type=Path, help="the submissions CSV (default: OUT/submissions.csv)")
-    p.add_argument("--feedback", type=Path, help="folder for the feedback pages (default: OUT/feedback)")
-    p.add_argument("--roster", type=Path, help="CSV of the class: a student number and a name column")
-    p.add_argument("--points", type=Path, help="CSV of task,points overriding the registry's points")
-    p.add_argument("--release", type=Path, action="append", default=[], help="a release folder (attn-release)")
-    p.add_argument(
-        "--teacher-dir",
-        type=Path,
-        action="append",
-        default=None,
-        help="a folder of teacher notebooks to compare submissions with (repeatable; default: both editions' "
-        "notebooks/…/exercises/teacher)",
-    )
-    p.add_argument("--deadline", help='the deadline, local time, e.g. "2026-12-08 23:59"')
-    p.add_argument("--late", default="none", help="after the deadline: none (only reported), zero, or N points per day")
-    p.add_argument("--exercises", nargs="*", default=[], help="gradebook columns even if no one handed them in")
-    p.add_argument("--lms-item", help="the grade item's name in the Moodle and Canvas files")
-    p.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at a time (default: cores)"
-    )
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds each notebook may run in all (default 60)")
-    p.add_argument("--memory", type=int, default=2048, help="MiB of memory each submission may use (default 2048)")
-    p.add_argument("--regrade", action="store_true", help="grade again what the results file already has")
-    p.add_argument("--lang", choices=lang.LANGS, help="language of the table and messages (default: the system's)")
-    p.add_argument("--no-confine", action="store_true", help="do not confine writes (for debugging the grader)")
+    """The command line, its help in the current language."""
+    p = argparse.ArgumentParser(prog="attn-grade", description=msg("ga_description"))
+    p.add_argument("submissions", nargs="+", help=msg("ga_submissions"))
+    p.add_argument("--out", type=Path, help=msg("ga_out"))
+    p.add_argument("--csv", type=Path, help=msg("ga_csv"))
+    p.add_argument("--feedback", type=Path, help=msg("ga_feedback"))
+    p.add_argument("--roster", type=Path, help=msg("ga_roster"))
+    p.add_argument("--points", type=Path, help=msg("ga_points"))
+    p.add_argument("--release", type=Path, action="append", default=[], help=msg("ga_release"))
+    p.add_argument("--teacher-dir", type=Path, action="append", default=None, help=msg("ga_teacher_dir"))
+    p.add_argument("--deadline", help=msg("ga_deadline"))
+    p.add_argument("--late", default="none", help=msg("ga_late"))
+    p.add_argument("--exercises", nargs="*", default=[], help=msg("ga_exercises"))
+    p.add_argument("--lms-item", help=msg("ga_lms_item"))
+    p.add_argument("--jobs", type=int, help=msg("ga_jobs"))
+    p.add_argument("--timeout", type=float, default=60.0, help=msg("ga_timeout"))
+    p.add_argument("--memory", type=int, default=2048, help=msg("ga_memory"))
+    p.add_argument("--regrade", action="store_true", help=msg("ga_regrade"))
+    p.add_argument("--lang", choices=lang.LANGS, help=msg("ga_lang"))
+    p.add_argument("--no-confine", action="store_true", help=msg("ga_no_confine"))
     return p
 
 
+def _language_asked(argv):
+    """The --lang given on the command line (read before the parser exists, so that its help is in it)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(argv):
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+    return None
+
+
 def main(argv=None):
+    asked = _language_asked(argv)
+    lang.set_lang(asked if asked in lang.LANGS else system_language())
     p = parser()
     args = p.parse_args(argv)
-    lang.set_lang(args.lang or system_language())
     if args.jobs is None:
         args.jobs = default_jobs(args.memory << 20)
     if args.timeout <= 0 or args.jobs < 1 or args.memory < 256:
-        p.error("--timeout must be positive, --jobs at least 1, --memory at least 256 (MiB)")
+        p.error(msg("g_bad_limits"))
     try:
         points = Points.read(args.points) if args.points else Points()
         late = LateRule.parse(args.deadline, args.late)
@@ -105,10 +106,10 @@ def main(argv=None):
     teacher_dirs = args.teacher_dir if args.teacher_dir is not None else handout_dirs()
     for folder in [*teacher_dirs, *args.release]:
         if not folder.is_dir():
-            p.error(f"{folder}: no such folder")
+            p.error(msg("g_no_folder", folder=folder))
     for folder in args.release:
         if not (folder / "release.json").is_file():
-            p.error(f"{folder}: no release.json (give the folder attn-release wrote)")
+            p.error(msg("g_no_release", folder=folder))
     handouts = Handouts(args.release, teacher_dirs)
 
     submissions, skipped = collect(args.submissions)

@@ -524,6 +524,10 @@ msg.messages.update(
             "{folder} 已经存在：换一个 --name，或加 --force 覆盖",
             "{folder} exists: choose another --name, or --force",
         ),
+        "rel_missing": (
+            "{folder} 里没有 {names}：请在仓库文件夹里运行，或用 --notebooks 指明",
+            "{folder}: no {names} (run this in the repository's folder, or give --notebooks)",
+        ),
         "rel_no_exercise": ("没有练习 {name}（已有：{names}）", "no exercise {name} (exercises: {names})"),
         "rel_exercises": ("发出的练习：{names}", "exercises handed out: {names}"),
         "rel_readme_per_student": (

@@ -201,9 +201,7 @@ def main(argv=None):
     teacher_dir = edition_dirs(args.notebooks)[args.edition] / TEACHER_FOLDER
     missing = [n for n in names if not (teacher_dir / f"{n}.ipynb").is_file()]
     if missing:
-        parser.error(
-            f"{teacher_dir}: no {', '.join(missing)} (run this in the repository's folder, or give --notebooks)"
-        )
+        parser.error(msg("rel_missing", folder=teacher_dir, names=", ".join(missing)))
     name = args.name or f"{args.edition}-{datetime.now():%Y-%m-%d}"
     release_dir = args.out / name
     if release_dir.exists():

@@ -312,7 +312,8 @@ def run(job, report):
                 answers, dumped = read_answers(kernel, job)
                 if answers is not None:
                     report("answers", cell=number, answers=answers)
-                elif dumped.status in ("dead", "hung"):
+                elif dumped.status in ("dead", "hung"):  # reading the answers (a probed function) stopped it
+                    report("note", code="crashed" if dumped.status == "dead" else "timeout", cells=[number])
                     return
             if stopped:
                 return

@@ -468,3 +468,20 @@ def test_probes_are_drawn_at_grading_time_and_checked_with_the_graders_own_argum
     exec(answers.dump_code(["softmax_rows"], {"softmax_rows": encoded}), namespace)
     [result] = checking.check_answers("ex99_fix", json.loads(namespace[answers.RESULT_NAME]), first)
     assert result.code == "wrong_values"
+
+
+# ---------------------------------------------------------------- one submission per student and exercise
+
+
+def test_only_the_latest_submission_of_a_student_is_graded_and_the_others_are_listed():
+    from attn_core.homework.grading import batch
+
+    data = nbformat.writes(handed_out()).encode()
+    moodle = collect.LmsName("moodle", "陈十二", participant="12345")
+    older = collect.Submission("a/陈十二_12345_assignsubmission_file_/ex02_scores.ipynb", data, 1000.0, moodle)
+    newer = collect.Submission("b/陈十二_12345_assignsubmission_file_/ex02_v2.ipynb", data + b" ", 2000.0, moodle)
+    other = collect.Submission("b/zhang_ex02.ipynb", data, 1500.0)
+    jobs, ready, skipped, reused = batch.Batch(batch.Settings(), results.Store()).prepare([newer, older, other])
+    assert sorted(j.submission.label for j in jobs) == sorted([newer.label, other.label])
+    assert [(s.label, s.reason, s.detail) for s in skipped] == [(older.label, "superseded", newer.label)]
+    assert ready == [] and reused == []

@@ -133,7 +133,6 @@ class Watchdog(threading.Thread):
 class _Job:
     """One submission ready to run: what the worker gets, and what the checking needs afterwards."""
 
-    index: int
     submission: object
     reading: object
     student: object
@@ -274,7 +273,7 @@ class Batch:
         settings = self.settings
         jobs, ready, reused = [], [], []
         candidates = []
-        for index, submission in enumerate(submissions):
+        for submission in submissions:
             reading = read(submission)
             sha = _sha(submission.data)
             exercise = reading.exercise
@@ -284,23 +283,23 @@ class Batch:
             notes = [Note(problem)] if problem else []
             if reading.id_cell and problem == "id_mismatch":
                 notes = [Note("id_mismatch", detail=reading.id_cell)]
-            candidates.append((index, submission, reading, student, sha, notes))
+            candidates.append((submission, reading, student, sha, notes))
         # one submission per student and exercise: the latest (by submission time, then by name)
         best = {}
         for entry in candidates:
-            _, submission, reading, student, _, _ = entry
+            submission, reading, student, _, _ = entry
             if reading.exercise is not None:
                 slot = (student.key, reading.exercise)
                 if slot not in best or (submission.submitted or 0, submission.label) > (
-                    best[slot][1].submitted or 0,
-                    best[slot][1].label,
+                    best[slot][0].submitted or 0,
+                    best[slot][0].label,
                 ):
                     best[slot] = entry
         skipped = []
-        for index, submission, reading, student, sha, notes in candidates:
+        for submission, reading, student, sha, notes in candidates:
             kept = best.get((student.key, reading.exercise))
-            if kept is not None and kept[1] is not submission:
-                skipped.append(Skipped(submission.label, "superseded", kept[1].label))
+            if kept is not None and kept[0] is not submission:
+                skipped.append(Skipped(submission.label, "superseded", kept[0].label))
                 continue
             if not settings.regrade and reading.exercise is not None:
                 done = self.store.graded(sha, reading.exercise, student.key)
@@ -346,7 +345,7 @@ class Batch:
             if changes:
                 detail = ", ".join(f"{c.number} {c.kind}" for c in changes[:8]) + (", …" if len(changes) > 8 else "")
                 notes.append(Note("cells_changed", tuple(c.number for c in changes), detail))
-            jobs.append(_Job(index, submission, reading, student, sha, data_id, draw_probes(reading.exercise), notes))
+            jobs.append(_Job(submission, reading, student, sha, data_id, draw_probes(reading.exercise), notes))
         return jobs, ready, skipped, reused
 
     def run(self, submissions):

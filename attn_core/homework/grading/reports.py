@@ -156,7 +156,6 @@ def table(records, points, late):
         for record in group:
             m = mark(record, points, late)
             marks = {t.id: PASS_MARK if t.code == "correct" else CARRIED_MARK if t.ok else t.code for t in record.tasks}
-            shown = type(record)(**{**record.__dict__, "notes": with_late_note(record, late)})
             percent = rounded(m.final) + ("" if m.final == m.percent else f" ({rounded(m.percent)})")
             rows.append(
                 [
@@ -164,7 +163,7 @@ def table(records, points, late):
                     *[marks.get(i, "") for i in ids],
                     f"{rounded(m.earned)}/{rounded(m.possible)}" if record.exercise else "",
                     percent if record.exercise else "",
-                    status_text(shown),
+                    "; ".join(note_text(n) for n in with_late_note(record, late)),
                 ]
             )
         widths = [max(display_width(row[c]) for row in rows) for c in range(len(rows[0]))]

@@ -11,7 +11,7 @@ else
 endif
 PY := $(BIN)/python
 
-.PHONY: lab lab-en demo demo-en test test-fast test-notebooks test-browser lint bench student clean
+.PHONY: lab lab-en demo demo-en test test-fast test-notebooks test-browser lint bench student release clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -82,9 +82,16 @@ lint: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_explorers.py
 	$(PY) benchmarks/bench_complexity.py
+	$(PY) benchmarks/bench_grader.py
 
-student: $(VENV)/.installed-dev
+# the student versions need only what a learner installs (nbformat, nbclient come with attn_core)
+student: $(VENV)/.installed
 	$(BIN)/attn-student
+
+# what students get: lessons, student exercises and the package, as a folder and a zip (EDITION=en for English)
+EDITION ?= zh
+release: $(VENV)/.installed
+	$(BIN)/attn-release --edition $(EDITION)
 
 clean:
 	rm -rf $(VENV)

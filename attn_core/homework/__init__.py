@@ -6,6 +6,7 @@ In an exercise notebook::
     from attn_core import homework
     from attn_core.homework import check
 
+    homework.set_student_id("2024001")  # only in a per-student assignment (its ID cell): data of one's own
     Q, K = homework.data("2.1")     # the task's data, the same bytes on every machine
     QKT = Q @ K.T
     check("2.1")                    # ✅ / ❌ with a hint / ⏳, never a traceback
@@ -21,6 +22,7 @@ would then give the function, not the module.
 """
 
 from .exercises import EXERCISES, TASKS, Bundle, Exercise, Task, data, exercise_name, task, tasks
+from .task_data import set_student_id
 from .verdicts import (
     MISSING,
     CallFailed,
@@ -50,6 +52,7 @@ __all__ = [
     "line",
     "predicted",
     "progress",
+    "set_student_id",
     "task",
     "tasks",
 ]

@@ -131,6 +131,17 @@ def _shape_text(value):
 
 
 @dataclass(frozen=True)
+class BuildsOn:
+    """Error carried forward: a task computed from the learner's own answer to an earlier task (6.4 uses
+    the weights of 6.3). Where that earlier answer is wrong, the grader also accepts this task's answer
+    when it is right for it: the checker's ``step`` with the givens ``given_from(inputs, earlier_answer)``."""
+
+    task_id: str
+    step: str
+    given_from: Callable[[dict, np.ndarray], dict] = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Task:
     """One auto-checked task.
 
@@ -151,6 +162,9 @@ class Task:
     # For a "function" task: argument tuples to call the learner's function with, drawn from the rng the
     # caller gives (the notebook's check draws afresh each time; the grader draws at grading time).
     probe_arguments: Callable[[np.random.Generator], list[tuple]] | None = field(default=None, repr=False)
+    # The grader's marks: points for this task (a teacher may override them), and error carried forward.
+    points: float = 1.0
+    builds_on: BuildsOn | None = None
 
     @property
     def title(self):
@@ -442,6 +456,7 @@ TASKS = {
                 "K": d["X_new"] @ d["W_k_new"],
                 "V": d["X_new"] @ d["W_v_new"],
             },
+            builds_on=BuildsOn("6.3", "weighted_sum", lambda d, A_x: {"A": A_x, "V": d["X_new"] @ d["W_v_new"]}),
         ),
         Task(
             "6.5",

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import nbformat
 
+from .messages import msg
+
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 TEACHER_ONLY = "teacher-only"
@@ -85,14 +87,45 @@ def rebase_links(text, src_dir, out_dir):
     return _LINK.sub(fix, text)
 
 
+class UnknownTaskError(ValueError):
+    """A teacher notebook calls ``check("…")`` or ``homework.data("…")`` for a task the registry does not have."""
+
+
+_TASK_CALL = re.compile(r"""\b(check|data|task)\(\s*["']([^"']+)["']""")
+
+
+def check_task_ids(nb, where):
+    """Raise UnknownTaskError naming the first cell that checks or fetches a task the registry lacks."""
+    from .exercises import TASKS
+
+    for index, cell in enumerate(nb.cells, start=1):
+        if cell.cell_type != "code":
+            continue
+        for call, task_id in _TASK_CALL.findall(cell.source):
+            if task_id not in TASKS:
+                raise UnknownTaskError(
+                    f"{where}: "
+                    + msg(
+                        "unknown_task_in_notebook",
+                        cell=index,
+                        call=f'{call}("{task_id}")',
+                        task_id=task_id,
+                        ids=", ".join(TASKS),
+                    )
+                )
+
+
 def make_student(teacher_nb, src_dir=None, out_dir=None):
     """The student notebook (a new NotebookNode, outputs cleared) derived from a teacher notebook;
-    with ``src_dir`` and ``out_dir``, relative markdown links are rebased from one to the other."""
+    with ``src_dir`` and ``out_dir``, relative markdown links are rebased from one to the other. The cells'
+    nbgrader metadata (for teachers who use nbgrader, see tools/nbgrader_metadata.py) stays in the teacher
+    version."""
     nb = copy.deepcopy(teacher_nb)
     cells = []
     for index, cell in enumerate(nb.cells, start=1):
         if TEACHER_ONLY in cell.get("metadata", {}).get("tags", []):
             continue
+        cell.get("metadata", {}).pop("nbgrader", None)
         if cell.cell_type == "code":
             cell.source = strip_solutions(cell.source, where=f"cell {index}")
             cell.outputs = []
@@ -151,7 +184,9 @@ def convert(teacher_path, out_dir, run=True):
     # Links are written for teacher/ and rebased for the folder above it, where the student versions
     # live (the same text whatever --out is, so a handed-out copy equals the committed one).
     student_dir = teacher_dir.parent if teacher_dir.name == TEACHER_FOLDER else None
-    nb = make_student(nbformat.read(teacher_path, as_version=4), teacher_dir, student_dir)
+    teacher = nbformat.read(teacher_path, as_version=4)
+    check_task_ids(teacher, teacher_path)
+    nb = make_student(teacher, teacher_dir, student_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     if run:
         execute(nb, out_dir)

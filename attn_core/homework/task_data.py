@@ -6,10 +6,14 @@ A builder of inputs takes no argument and returns ``{name: array}`` in the order
 who scribbles on the arrays changes nothing the checker uses.
 """
 
+import hashlib
+from contextlib import contextmanager
+
 import numpy as np
 
 from .. import core
 from ..examples import four_words
+from .messages import msg
 
 # Every number a task hands out is the same, to the last bit, on every machine: it is drawn from a
 # seeded generator and rounded there (at the source), or computed from such numbers in exact arithmetic
@@ -22,9 +26,55 @@ from ..examples import four_words
 XUEXI, YUYAN = 2, 3  # rows of 学习 and 语言 in the four-word example
 
 
+# ---------------------------------------------------------------- per-student data (opt-in per assignment)
+# One context value: the student id. While it is set, every builder that draws from a seeded generator
+# (``_rand``, ``fresh``, and every builder written with them) mixes the id into its seed, so each student
+# gets numbers of their own, the same bytes on every machine; the four-word example never changes. A
+# notebook sets it with ``homework.set_student_id("…")`` (its ID cell); the grader with ``student_data``.
+_student_id: str | None = None
+_id_required = False  # an ID cell ran without an id: the drawn data would not be the student's own
+
+
+def _student_text(student_id):
+    """The id as text, or None for a placeholder (``...``, "", "..."): the ID cell is not filled in yet."""
+    if student_id is None or student_id is Ellipsis:
+        return None
+    text = str(student_id).strip()
+    return None if text in ("", "...", "…") else text
+
+
+def set_student_id(student_id):
+    """Draw every task's fresh data from ``student_id`` (a notebook's ID cell); prints one line."""
+    global _student_id, _id_required
+    _student_id, _id_required = _student_text(student_id), True
+    print(msg("student_id_set", student_id=_student_id) if _student_id else msg("student_id_missing"))
+
+
+@contextmanager
+def student_data(student_id):
+    """Within the block, tasks' data are those of ``student_id`` (None: the course's shared data)."""
+    global _student_id, _id_required
+    saved = _student_id, _id_required
+    _student_id, _id_required = _student_text(student_id), False
+    try:
+        yield
+    finally:
+        _student_id, _id_required = saved
+
+
+def _generator(seed):
+    """``np.random.default_rng(seed)``, with the student id (if any) mixed into the seed."""
+    if _student_id is None:
+        if _id_required:
+            raise ValueError(msg("student_id_needed"))
+        return np.random.default_rng(seed)
+    words = np.frombuffer(hashlib.sha256(_student_id.encode("utf-8")).digest(), dtype="<u4").tolist()
+    return np.random.default_rng(np.random.SeedSequence([seed, *words]))
+
+
 def _rand(seed, shape, scale=1.0, decimals=1):
     """Seeded normal numbers rounded to ``decimals``: readable when printed, reproducible everywhere."""
-    return np.round(np.random.default_rng(seed).normal(0.0, scale, size=shape), decimals)
+    return np.round(_generator(seed).normal(0.0, scale, size=shape), decimals)
 
 
 def _decimals(a):
@@ -89,7 +139,7 @@ def fresh(seed, **shapes):
     (numbers with one decimal): ``fresh(202, Q_new=(3, 4), K_new=(5, 4))``."""
 
     def build():
-        rng = np.random.default_rng(seed)
+        rng = _generator(seed)
         return {name: np.round(rng.normal(0.0, 1.0, size=shape), 1) for name, shape in shapes.items()}
 
     return build

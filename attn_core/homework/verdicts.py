@@ -12,6 +12,7 @@
 import difflib
 import hashlib
 import inspect
+import os
 import warnings
 
 import numpy as np
@@ -131,6 +132,10 @@ def check(task_id, *answer):
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
+        diagnosis = None
+    # Under nbgrader's autograder or validator a check cell is a test: it must fail to lose its points.
+    if os.environ.get("NBGRADER_EXECUTION") and not (diagnosis is not None and diagnosis.ok):
+        raise AssertionError(f"{task_id}: {diagnosis.message if diagnosis is not None else 'check failed'}")
 
 
 def predicted(task_id):

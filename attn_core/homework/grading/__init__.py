@@ -1,0 +1,19 @@
+"""The grader (``attn-grade``): a class's notebooks graded safely, several at a time, with marks, a
+gradebook, LMS files and a feedback page per student.
+
+The parts, in the order a batch goes through them:
+
+- ``collect``   what was handed in: folders, subfolders and zips read into memory; skipped files and why
+- ``reading``   a submission without running it: its exercise, edition, ID cell, the cells to run
+- ``roster``    who handed it in: the roster, the ID cell, the LMS's folder or file name
+- ``handout``   what was handed out (a release's fingerprints, or the teacher notebooks); changed cells
+- ``batch``     each submission in a worker process under a watchdog (``processes``), ``--jobs`` at a time
+- ``worker``    (its own process) the kernel, started through ``confine`` (limits, write confinement)
+- ``answers``   the answers as data: read in the kernel, decoded here
+- ``checking``  the checker, in the grader's process, with per-student data and error carried forward
+- ``results``   a graded submission and the results file it is appended to at once
+- ``marks``     points, percentages, the total out of 100, the late rule
+- ``reports``   the table, submissions.csv, gradebook.csv, the Moodle and Canvas files
+- ``feedback``  one HTML page per submission, in its edition's language
+- ``cli``       the ``attn-grade`` command
+"""

@@ -1,0 +1,124 @@
+"""Marks: points per task, a percentage per exercise, a total out of 100, and the late rule.
+
+Each task is worth its registry points (``Task.points``, 1 unless the registry says otherwise); a teacher's
+points file overrides them: a CSV of ``task,points`` rows (``2.1,3``), a header row allowed. A task counts
+when it is right, or right for the student's own earlier answer (error carried forward). An exercise's
+mark is the points earned over the points possible, as a percentage; the total is the points earned over
+the points possible across the exercises of the gradebook (an exercise a student did not hand in counts 0).
+
+Late work (``--deadline``): days late are whole days after the deadline, counted from the submission time
+the LMS or the file records (a Canvas file marked LATE without a time counts one day). The rule: ``none``
+(only reported), ``zero``, or a penalty in percentage points per day late (``10`` or ``penalty:10``).
+"""
+
+import csv
+import io
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from .. import exercises
+
+PASSED = ("correct", "carried_forward")
+
+
+class MarksError(ValueError):
+    """A points file or a late rule that cannot be used, with the reason."""
+
+
+class Points:
+    """Points per task: the registry's, overridden by a teacher's file."""
+
+    def __init__(self, overrides=None):
+        self.overrides = dict(overrides or {})
+
+    @classmethod
+    def read(cls, path):
+        text = Path(path).read_bytes().decode("utf-8-sig", errors="replace")
+        overrides = {}
+        for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+            if not row or not row[0].strip() or row[0].strip().startswith("#"):
+                continue
+            task_id = row[0].strip()
+            if number == 1 and task_id.lower() in ("task", "题号", "id"):
+                continue
+            if task_id not in exercises.TASKS:
+                raise MarksError(f"{path}, row {number}: no task {task_id!r} (tasks: {', '.join(exercises.TASKS)})")
+            try:
+                points = float(row[1])
+            except (IndexError, ValueError):
+                raise MarksError(f"{path}, row {number}: points for {task_id} must be a number") from None
+            if not math.isfinite(points) or points < 0:
+                raise MarksError(f"{path}, row {number}: points for {task_id} must be 0 or more")
+            overrides[task_id] = points
+        return cls(overrides)
+
+    def of(self, task_id):
+        if task_id in self.overrides:
+            return self.overrides[task_id]
+        task = exercises.TASKS.get(task_id)
+        return float(getattr(task, "points", 1.0)) if task is not None else 1.0
+
+    def possible(self, exercise):
+        return sum(self.of(t.id) for t in exercises.tasks(exercise))
+
+
+@dataclass(frozen=True)
+class LateRule:
+    """The deadline (POSIX time, or None) and what happens after it."""
+
+    deadline: float | None = None
+    kind: str = "none"  # "none", "zero" or "penalty"
+    per_day: float = 0.0  # percentage points per day late
+
+    @classmethod
+    def parse(cls, deadline=None, rule="none"):
+        when = None
+        if deadline:
+            try:
+                when = datetime.fromisoformat(str(deadline).strip().replace("/", "-")).timestamp()
+            except ValueError:
+                raise MarksError(f"--deadline {deadline!r}: write it as 2026-12-08 23:59 (local time)") from None
+        text = str(rule or "none").strip().lower()
+        if text in ("none", "zero"):
+            return cls(when, text, 0.0)
+        match = re.fullmatch(r"(?:penalty:)?\s*(\d+(?:\.\d+)?)\s*%?", text)
+        if not match:
+            raise MarksError(f"--late {rule!r}: none, zero, or a penalty per day such as 10 (percentage points)")
+        return cls(when, "penalty", float(match.group(1)))
+
+    def days_late(self, submitted, lms_late=False):
+        if self.deadline is None:
+            return 0
+        if submitted is None:
+            return 1 if lms_late else 0
+        return max(0, math.ceil((submitted - self.deadline) / 86400))
+
+    def apply(self, percent, days):
+        if days <= 0 or self.kind == "none":
+            return percent
+        if self.kind == "zero":
+            return 0.0
+        return max(0.0, percent - self.per_day * days)
+
+
+def exercise_mark(tasks, exercise, points):
+    """(earned, possible, percent) of one submission's task results ({task id: code})."""
+    possible = points.possible(exercise)
+    earned = sum(points.of(t.id) for t in exercises.tasks(exercise) if tasks.get(t.id) in PASSED)
+    percent = 100.0 * earned / possible if possible else 0.0
+    return earned, possible, percent
+
+
+def total(marks):
+    """The total out of 100 over (earned scaled by the late rule, possible) pairs."""
+    possible = sum(p for _, p in marks)
+    return 100.0 * sum(e for e, _ in marks) / possible if possible else 0.0
+
+
+def rounded(x):
+    """A mark as written in the reports: one decimal, no trailing ".0"."""
+    text = f"{x:.1f}"
+    return text[:-2] if text.endswith(".0") else text

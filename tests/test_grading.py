@@ -1,0 +1,499 @@
+"""The grader's parts that need no kernel: reading answers back, finding what was handed in and by whom,
+naming changed cells, marks, the results file, the CSV files an LMS imports, error carried forward, and the
+grader side of find-the-bug tasks."""
+
+import copy
+import csv
+import io
+import zipfile
+
+import nbformat
+import numpy as np
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from attn_core import homework
+from attn_core.homework import exercises, verdicts
+from attn_core.homework.grading import answers, checking, collect, handout, marks, reading, reports, results, roster
+from attn_core.homework.messages import msg
+from attn_core.lang import display_width
+
+from .submissions import handout as handed_out
+
+# ---------------------------------------------------------------- answers read back from the kernel
+
+
+def _entry(value):
+    a = np.asarray(value)
+    return {
+        "kind": "array",
+        "type": type(value).__name__,
+        "dtype": a.dtype.str,
+        "shape": list(a.shape),
+        "data": a.ravel().tolist(),
+    }
+
+
+def test_decode_rebuilds_arrays_and_refuses_junk():
+    a = answers.decode({"kind": "array", "type": "ndarray", "dtype": "<f8", "shape": [2, 2], "data": [1, 2, 3, 4]})
+    np.testing.assert_array_equal(a, [[1.0, 2.0], [3.0, 4.0]])
+    assert (
+        answers.decode({"kind": "array", "type": "ndarray", "dtype": "|b1", "shape": [2], "data": [True, False]}).dtype
+        == bool
+    )
+    assert answers.decode({"kind": "array", "type": "list", "dtype": "<i8", "shape": [2], "data": [1, 2]}) == [1, 2]
+    assert answers.decode({"kind": "ellipsis"}) is Ellipsis
+    assert answers.decode({"kind": "missing"}) is homework.MISSING
+    assert answers.decode(None) is homework.MISSING
+    for junk in (
+        {"kind": "array", "dtype": "<U3", "shape": [1], "data": ["abc"]},
+        {"kind": "array", "dtype": "<f8", "shape": [3], "data": [1.0]},
+        {"kind": "array", "dtype": [("a", "<f8")], "shape": [1], "data": [1.0]},
+        {"kind": "other", "type": "function"},
+    ):
+        assert isinstance(answers.decode(junk), answers.Opaque)
+        assert homework.diagnose_task("2.1", answers.decode(junk)).code == "wrong_type"
+
+
+def test_the_dump_code_reads_the_answers_of_a_namespace():
+    """What runs in the kernel, run here on a plain namespace: arrays, lists, a placeholder, a missing name."""
+    namespace = {"QKT": np.eye(2), "L": [[1, 2], [3, 4]], "P": ..., "f": lambda x: x * 2}
+    probes = {"f": [[answers.encode_argument(np.arange(3.0))], [answers.encode_argument(np.ones(2))]]}
+    exec(answers.dump_code(["QKT", "L", "P", "gone", "f"], probes), namespace)
+    import json
+
+    got = json.loads(namespace[answers.RESULT_NAME])
+    np.testing.assert_array_equal(answers.decode(got["QKT"]), np.eye(2))
+    assert answers.decode(got["L"]) == [[1, 2], [3, 4]]
+    assert answers.decode(got["P"]) is Ellipsis and answers.decode(got["gone"]) is homework.MISSING
+    calls = answers.decode_calls(got["f"], [(np.arange(3.0),), (np.ones(2),)])
+    np.testing.assert_array_equal(calls.results[0], [0.0, 2.0, 4.0])
+
+
+def test_a_failing_or_slow_call_is_a_failed_call():
+    namespace = {"boom": lambda x: 1 / 0, "slow": lambda x: __import__("time").sleep(5)}
+    exec(answers.dump_code(["boom", "slow"], {"boom": [[1]], "slow": [[1]]}, call_seconds=0.2), namespace)
+    import json
+
+    got = json.loads(namespace[answers.RESULT_NAME])
+    boom = answers.decode_calls(got["boom"], [(1,)]).results[0]
+    slow = answers.decode_calls(got["slow"], [(1,)]).results[0]
+    assert (boom.type_name, slow.type_name) == ("ZeroDivisionError", "TimeoutError")
+
+
+# ---------------------------------------------------------------- reading a submission
+
+
+def test_exercise_is_found_from_metadata_name_or_check_cells():
+    nb = new_notebook(cells=[new_code_cell('check("7.2")')])
+    assert reading.identify_exercise(nb, "whatever.ipynb") == "ex07_causal_mask"
+    assert reading.identify_exercise(None, "zhang_san_ex04.ipynb") == "ex04_softmax"
+    assert reading.identify_exercise(None, "ex040.ipynb") is None
+    nb.metadata["attn_core"] = {"exercise": "ex01_projection"}
+    assert reading.identify_exercise(nb, "ex04.ipynb") == "ex01_projection"
+
+
+def test_edition_and_id_cell():
+    nb = handed_out("ex02_scores", "en")
+    assert reading.edition_of(nb) == "en" and reading.edition_of(handed_out()) == "zh"
+    assert reading.id_cell(nb) == (False, None)
+    nb.cells.insert(2, new_code_cell('homework.set_student_id("...")  # ← your number'))
+    assert reading.id_cell(nb) == (True, None)
+    nb.cells[2].source = 'homework.set_student_id(" 2024001 ")'
+    assert reading.id_cell(nb) == (True, "2024001")
+
+
+@pytest.mark.parametrize(
+    "data, problem",
+    [(b"{ not json", "not JSON"), (b'{"hello": 1}', "JSON but not a notebook"), (b"\xff\xfe\x00", "not UTF-8 text")],
+)
+def test_unreadable_files_say_why(data, problem):
+    with pytest.raises(ValueError, match=problem):
+        reading.read_notebook(data)
+
+
+# ---------------------------------------------------------------- what was handed in
+
+
+def _nb_bytes(name="ex02_scores"):
+    return nbformat.writes(handed_out(name)).encode()
+
+
+def test_collect_reads_subfolders_zips_and_lists_every_skipped_file(tmp_path):
+    folder = tmp_path / "作业"
+    (folder / "陈十二_12345_assignsubmission_file_").mkdir(parents=True)
+    (folder / "陈十二_12345_assignsubmission_file_" / "ex06_full_pipeline.ipynb").write_bytes(
+        _nb_bytes("ex06_full_pipeline")
+    )
+    (folder / "陈十二_12345_assignsubmission_file_" / "report.pdf").write_bytes(b"%PDF")
+    (folder / ".ipynb_checkpoints").mkdir()
+    (folder / ".ipynb_checkpoints" / "ex02_scores-checkpoint.ipynb").write_bytes(_nb_bytes())
+    (folder / ".DS_Store").write_bytes(b"\0")
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        z.writestr("ex02_scores.ipynb", _nb_bytes())
+    with zipfile.ZipFile(folder / "canvas.zip", "w") as z:
+        z.writestr("zhangsan_LATE_4321_998877_ex02_scores.ipynb", _nb_bytes())
+        z.writestr("lisi_5678_998878_ex02.zip", inner.getvalue())
+        z.writestr("__MACOSX/._zhangsan", b"")
+    (folder / "broken.zip").write_bytes(b"PK not really")
+    submissions, skipped = collect.collect([folder])
+    labels = {s.label: s for s in submissions}
+    moodle = labels["作业/陈十二_12345_assignsubmission_file_/ex06_full_pipeline.ipynb"]
+    assert moodle.lms == collect.LmsName("moodle", "陈十二", participant="12345")
+    canvas = labels["作业/canvas.zip/zhangsan_LATE_4321_998877_ex02_scores.ipynb"]
+    assert (canvas.lms.system, canvas.lms.user_id, canvas.lms.late, canvas.file_name) == (
+        "canvas",
+        "4321",
+        True,
+        "ex02_scores.ipynb",
+    )
+    nested = labels["作业/canvas.zip/lisi_5678_998878_ex02.zip/ex02_scores.ipynb"]
+    assert nested.lms.user_id == "5678" and nested.submitted is not None
+    reasons = {s.label.split("/")[-1]: s.reason for s in skipped}
+    assert reasons == {
+        "report.pdf": "not_notebook",
+        "ex02_scores-checkpoint.ipynb": "checkpoint",
+        ".DS_Store": "hidden",
+        "._zhangsan": "hidden",
+        "broken.zip": "bad_zip",
+    }
+    assert all(f"skip_{reason}" in msg for reason in collect.REASONS)
+
+
+def test_a_zip_member_larger_than_a_notebook_can_be_is_skipped(tmp_path, monkeypatch):
+    monkeypatch.setattr(collect, "MAX_NOTEBOOK", 1000)
+    with zipfile.ZipFile(tmp_path / "big.zip", "w") as z:
+        z.writestr("ex02_scores.ipynb", _nb_bytes())
+    submissions, skipped = collect.collect([tmp_path / "big.zip"])
+    assert submissions == [] and [s.reason for s in skipped] == ["too_large"]
+
+
+# ---------------------------------------------------------------- who handed it in
+
+
+def test_roster_reads_chinese_excel_and_lms_exports(tmp_path):
+    gbk = tmp_path / "名单.csv"
+    gbk.write_bytes("学号,姓名,邮箱\n2024001,陈十二,chen@example.edu\n2024002,Zhang San,zs@example.edu\n".encode("gbk"))
+    r = roster.Roster.read(gbk)
+    assert [(s.id, s.name, s.email) for s in r.students] == [
+        ("2024001", "陈十二", "chen@example.edu"),
+        ("2024002", "Zhang San", "zs@example.edu"),
+    ]
+    canvas = tmp_path / "canvas.csv"
+    canvas.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,HW\n    Points Possible,,,,,100\n"
+        '"San, Zhang",4321,2024002,zs,A,\n',
+        encoding="utf-8",
+    )
+    s = roster.Roster.read(canvas).students[0]
+    assert (s.id, s.canvas_id, s.login, s.section) == ("2024002", "4321", "zs", "A")
+    worksheet = tmp_path / "moodle.csv"
+    worksheet.write_text(
+        "Identifier,Full name,ID number,Email address\nParticipant 12345,陈十二,2024001,c@x\n", encoding="utf-8"
+    )
+    assert roster.Roster.read(worksheet).students[0].participant == "12345"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("foo,bar\n1,2\n", encoding="utf-8")
+    with pytest.raises(roster.RosterError, match="no student number column"):
+        roster.Roster.read(bad)
+
+
+def test_a_student_is_found_from_the_id_cell_the_lms_or_the_file_name():
+    r = roster.Roster(
+        [
+            roster.Student("2024001", "2024001", "陈十二", in_roster=True),
+            roster.Student("2024002", "2024002", "Zhang San", login="zhangsan", in_roster=True),
+        ]
+    )
+    moodle = collect.LmsName("moodle", "陈十二", participant="12345")
+    student, problem = roster.identify(r, moodle, None, "ex06_full_pipeline.ipynb", "ex06_full_pipeline")
+    assert (student.id, student.participant, problem) == ("2024001", "12345", "")
+    assert roster.identify(r, moodle, "2024002", "x.ipynb", "ex06_full_pipeline")[1] == "id_mismatch"
+    assert roster.identify(r, None, "2024002", "x.ipynb", "ex02_scores")[0].name == "Zhang San"
+    assert roster.identify(r, None, None, "2024002_ex02.ipynb", "ex02_scores")[0].id == "2024002"
+    assert roster.identify(r, None, None, "zhangsan-ex02.ipynb", "ex02_scores")[0].id == "2024002"
+    stranger, problem = roster.identify(r, None, None, "wang_ex02_scores.ipynb", "ex02_scores")
+    assert (stranger.key, problem) == ("wang", "not_in_roster")
+
+
+# ---------------------------------------------------------------- changed cells
+
+
+def test_changes_name_deleted_edited_and_moved_cells_by_their_handed_out_number():
+    nb = handed_out("ex02_scores")
+    answer_ids = {c.id for c in nb.cells if " = ...  #" in c.source}
+    cells = handout.handout_cells(nb, answer_ids)
+    assert handout.changes(nb.cells, cells) == []
+    edited = copy.deepcopy(nb)
+    for cell in edited.cells:
+        if cell.id in answer_ids:
+            cell.source = "my answer = 1"  # answer cells are the student's to edit
+    edited.cells[3].source += "\nprint('mine')"  # handed-out cell 4 (a data cell)
+    del edited.cells[6]  # handed-out cell 7
+    edited.cells[1], edited.cells[2] = edited.cells[2], edited.cells[1]  # handed-out cells 2 and 3
+    edited.cells.insert(5, new_code_cell("extra = 1"))  # added cells are fine
+    found = {(c.number, c.kind) for c in handout.changes(edited.cells, cells)}
+    assert {(4, "edited"), (7, "deleted")} <= found
+    assert found - {(4, "edited"), (7, "deleted")} in ({(2, "moved")}, {(3, "moved")})
+
+
+def test_a_release_record_round_trips():
+    nb = handed_out("ex02_scores")
+    cells = handout.handout_cells(nb, set())
+    record = handout.record(cells, "zh-test", "zh", per_student=False)
+    assert handout.cells_from_record(record) == cells
+    assert handout.fingerprint(cells) == record["fingerprint"]
+
+
+# ---------------------------------------------------------------- marks
+
+
+def test_points_file_overrides_the_registry(tmp_path):
+    path = tmp_path / "points.csv"
+    path.write_text("task,points\n6.1,3\n6.4,0.5\n", encoding="utf-8")
+    points = marks.Points.read(path)
+    assert (points.of("6.1"), points.of("6.2"), points.of("6.4")) == (3.0, 1.0, 0.5)
+    possible_points = EX06_POINTS - 1 + 3 - 1 + 0.5  # 6.1 counts 3, 6.4 counts 0.5, the others 1
+    assert points.possible("ex06_full_pipeline") == possible_points
+    earned, possible, percent = marks.exercise_mark(
+        {"6.1": "correct", "6.4": "carried_forward"}, "ex06_full_pipeline", points
+    )
+    assert (earned, possible, round(percent, 2)) == (3.5, possible_points, round(100 * 3.5 / possible_points, 2))
+    path.write_text("9.9,1\n", encoding="utf-8")
+    with pytest.raises(marks.MarksError, match="no task '9.9'"):
+        marks.Points.read(path)
+
+
+def test_late_rules():
+    from datetime import datetime
+
+    deadline = "2026-12-08 23:59"
+    at = datetime.fromisoformat(deadline).timestamp()
+    penalty = marks.LateRule.parse(deadline, "10")
+    assert (
+        penalty.days_late(at - 60) == 0 and penalty.days_late(at + 60) == 1 and penalty.days_late(at + 86400 * 2.5) == 3
+    )
+    assert penalty.apply(95.0, 3) == 65.0 and penalty.apply(15.0, 3) == 0.0
+    assert marks.LateRule.parse(deadline, "zero").apply(95.0, 1) == 0.0
+    assert marks.LateRule.parse(deadline, "none").apply(95.0, 5) == 95.0
+    assert penalty.days_late(None, lms_late=True) == 1
+    assert marks.LateRule.parse(None, "10").days_late(at + 10**6) == 0
+    with pytest.raises(marks.MarksError):
+        marks.LateRule.parse("next friday", "none")
+    with pytest.raises(marks.MarksError):
+        marks.LateRule.parse(deadline, "half")
+
+
+# ---------------------------------------------------------------- the results file
+
+
+EX02_IDS = [t.id for t in homework.tasks("ex02_scores")]
+EX06_POINTS = len(homework.tasks("ex06_full_pipeline"))  # one point each
+
+
+ALL_RIGHT = ("correct",) * len(EX02_IDS)
+
+
+def _graded(key, exercise="ex02_scores", sha="s", codes=ALL_RIGHT):
+    record = results.Graded(f"{key}.ipynb", sha, exercise, roster.Student(key, name=key))
+    record.tasks = [checking.TaskResult(f"2.{i + 1}", code, "") for i, code in enumerate(codes)]
+    record.notes = [results.Note("completed")]
+    return record
+
+
+def test_the_results_file_keeps_everything_and_reports_the_latest_in_place(tmp_path):
+    store = results.Store(tmp_path / "results.jsonl")
+    for key in ("a", "b", "c"):
+        store.add(_graded(key))
+    store.add(_graded("b", sha="t", codes=("correct", "transposed")))
+    with open(tmp_path / "results.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"label": "cut sh')  # a grader killed mid-write
+    again = results.Store(tmp_path / "results.jsonl")
+    assert [r.student.key for r in again.latest()] == ["a", "b", "c"]
+    assert again.latest()[1].codes == {"2.1": "correct", "2.2": "transposed"}
+    assert again.graded("t", "ex02_scores", "b") is not None and again.graded("t", "ex02_scores", "a") is None
+
+
+def test_every_status_and_code_has_words_in_both_languages():
+    for code in results.STATUSES:
+        assert f"status_{code}" in msg, code
+    for kind in ("edited", "deleted", "moved"):
+        assert f"change_{kind}" in msg
+
+
+# ---------------------------------------------------------------- reports
+
+
+def test_table_lines_up_chinese_names_and_the_status_column_is_named_in_the_language(english):
+    n = len(EX02_IDS)
+    records = [_graded("张三"), _graded("li", codes=("transposed",) + ("correct",) * (n - 1))]
+    lines = reports.table(records, marks.Points(), marks.LateRule()).splitlines()
+    assert lines[1].split() == ["student", *EX02_IDS, "points", "percent", "status"]
+    scores = ("points", f"{n - 1}/{n}", f"{n}/{n}")  # sorted by name: li, then 张三
+    starts = [display_width(line[: line.index(score)]) for line, score in zip(lines[1:], scores)]
+    assert len(set(starts)) == 1, lines
+
+
+def _rows(path):
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+
+
+def _gradebook(tmp_path):
+    r = roster.Roster(
+        [
+            roster.Student(
+                "2024001", "2024001", "陈十二", email="chen@example.edu", participant="12345", in_roster=True
+            ),
+            roster.Student(
+                "2024002", "2024002", "Zhang San", canvas_id="4321", login="zs", section="A", in_roster=True
+            ),
+        ]
+    )
+    record = _graded("2024001")
+    record.student = r.students[0]
+    rows, names = reports.gradebook_rows([record], marks.Points(), marks.LateRule(), r, include=["ex06_full_pipeline"])
+    return rows, names
+
+
+def test_gradebook_has_one_row_per_roster_student_with_a_total_out_of_100(tmp_path):
+    rows, names = _gradebook(tmp_path)
+    assert names == ["ex02_scores", "ex06_full_pipeline"]
+    reports.write_gradebook(rows, names, tmp_path / "gradebook.csv")
+    table = _rows(tmp_path / "gradebook.csv")
+    assert table[0] == ["student_id", "name", "email", "ex02_scores", "ex06_full_pipeline", "total", "missing"]
+    # every point of ex02, ex06 not handed in: ex02's share of the total
+    share = format(round(100 * len(EX02_IDS) / (len(EX02_IDS) + EX06_POINTS), 1), "g")
+    assert table[1] == ["2024001", "陈十二", "chen@example.edu", "100", "", share, "ex06"]
+    assert table[2] == ["2024002", "Zhang San", "", "", "", "0", "ex02 ex06"]
+
+
+def test_moodle_files_have_the_columns_its_importers_read(tmp_path):
+    rows, names = _gradebook(tmp_path)
+    written = reports.write_moodle(rows, names, tmp_path, "自注意力练习")
+    gradebook = _rows(written[0])
+    # Grade import (CSV): a column to map to useridnumber or useremail, and the grade item's column
+    assert gradebook[0] == ["ID number", "Email address", "Full name", "自注意力练习"]
+    share = format(round(100 * len(EX02_IDS) / (len(EX02_IDS) + EX06_POINTS), 1), "g")
+    assert gradebook[1] == ["2024001", "chen@example.edu", "陈十二", share]
+    worksheet = _rows(written[1])
+    # the assignment's grading worksheet: importgradeslib.php needs Identifier, Grade, Last modified (grade)
+    header = worksheet[0]
+    assert {"Identifier", "Grade", "Last modified (grade)"} <= set(header)
+    row = dict(zip(header, worksheet[1]))
+    assert row["Identifier"] == "Participant 12345" and row["Grade"] == share and row["Maximum Grade"] == "100"
+    assert len(worksheet) == 2  # only students whose participant number is known
+
+
+def test_canvas_file_has_the_header_its_gradebook_importer_accepts(tmp_path):
+    rows, _ = _gradebook(tmp_path)
+    table = _rows(reports.write_canvas(rows, tmp_path, "Self-attention exercises"))
+    header = table[0]
+    # gradebook_importer.rb: "Student" then "ID"; SIS User ID then SIS Login ID; "Section" ends the student
+    # columns; then the assignments; a row starting "Points Possible" gives their points
+    assert "Student" in header[0] and "ID" in header[1] and len(header) > 3
+    assert header[2:4] == ["SIS User ID", "SIS Login ID"] and "Section" in header[4]
+    assert header[5:] == ["Self-attention exercises"]
+    assert table[1][0] == "Points Possible" and table[1][5] == "100"
+    assert table[3] == ["Zhang San", "4321", "2024002", "zs", "A", "0"]
+
+
+# ---------------------------------------------------------------- checking: error carried forward
+
+
+def test_error_carried_forward_credits_6_4_built_on_a_wrong_6_3():
+    d = homework.data("6.3")
+    Q, K, V = d.X_new @ d.W_q_new, d.X_new @ d.W_k_new, d.X_new @ d.W_v_new
+    S = Q @ K.T / np.sqrt(3)
+    wrong_A = np.exp(S) / np.exp(S).sum(axis=0, keepdims=True)  # softmax along the wrong axis
+    entries = {"A_x": _entry(wrong_A), "O_x": _entry(wrong_A @ V)}
+    got = {r.id: r for r in checking.check_answers("ex06_full_pipeline", entries)}
+    assert got["6.3"].code == "softmax_axis"
+    assert got["6.4"].code == "carried_forward" and got["6.4"].ok and "6.3" in got["6.4"].message
+    entries["O_x"] = _entry(wrong_A.T @ V)  # wrong even for its own 6.3
+    assert {r.id: r.code for r in checking.check_answers("ex06_full_pipeline", entries)}["6.4"] != "carried_forward"
+
+
+def test_per_student_answers_are_checked_against_that_students_data():
+    with homework.task_data.student_data("2024001"):
+        mine = homework.data("2.2")
+    right = _entry(mine.Q_new @ mine.K_new.T)
+    assert {r.id: r.code for r in checking.check_answers("ex02_scores", {"QKT_new": right}, data_id="2024001")}[
+        "2.2"
+    ] == "correct"
+    assert {r.id: r.code for r in checking.check_answers("ex02_scores", {"QKT_new": right}, data_id="2024002")}[
+        "2.2"
+    ] != "correct"
+
+
+# ---------------------------------------------------------------- checking: a find-the-bug task (registered here)
+
+
+@pytest.fixture
+def function_task(monkeypatch):
+    """A find-the-bug task of a made-up exercise: fix softmax so that each row sums to 1. Until the checker has
+    such steps, its diagnosis is stood in for by one that compares each returned value with the right one."""
+    task = exercises.Task(
+        "99.1",
+        "ex99_fix",
+        var="softmax_rows",
+        step="softmax_function",
+        title_zh="修好 softmax",
+        title_en="Fix softmax",
+        inputs=lambda: {},
+        given_from=lambda d: {},
+        answer_kind="function",
+        probe_arguments=lambda rng: [(np.round(rng.normal(size=(3, 4)), 2),) for _ in range(3)],
+    )
+    monkeypatch.setitem(exercises.EXERCISES, "ex99_fix", exercises.Exercise("ex99_fix", "", "修 bug", "Fix the bug"))
+    monkeypatch.setitem(exercises.TASKS, "99.1", task)
+    seen = []
+
+    def diagnose(step, answer, **given):
+        seen.append(answer)
+        if not isinstance(answer, verdicts.FunctionCalls):
+            return homework.checker.Diagnosis(False, "wrong_type", "not a function", step)
+        for args, result in zip(answer.arguments, answer.results):
+            e = np.exp(args[0] - args[0].max(axis=1, keepdims=True))
+            if isinstance(result, verdicts.CallFailed) or not np.allclose(result, e / e.sum(axis=1, keepdims=True)):
+                return homework.checker.Diagnosis(False, "wrong_values", "a row is off", step)
+        return homework.checker.Diagnosis(True, "ok", "fixed", step)
+
+    monkeypatch.setattr(verdicts.checker, "diagnose", diagnose)
+    return seen
+
+
+def test_probes_are_drawn_at_grading_time_and_checked_with_the_graders_own_arguments(function_task):
+    first, second = checking.draw_probes("ex99_fix"), checking.draw_probes("ex99_fix")
+    assert not np.array_equal(first["softmax_rows"][0][0][0], second["softmax_rows"][0][0][0])
+    arguments, encoded = first["softmax_rows"]
+    namespace = {"softmax_rows": lambda S: np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)}
+    exec(answers.dump_code(["softmax_rows"], {"softmax_rows": encoded}), namespace)
+    import json
+
+    entries = json.loads(namespace[answers.RESULT_NAME])
+    [result] = checking.check_answers("ex99_fix", entries, first)
+    assert result.code == "correct"
+    calls = function_task[-1]
+    assert calls.arguments is not None and all(a[0] is b[0] for a, b in zip(calls.arguments, arguments))
+    namespace["softmax_rows"] = lambda S: np.exp(S) / np.exp(S).sum()  # the bug: normalised over everything
+    exec(answers.dump_code(["softmax_rows"], {"softmax_rows": encoded}), namespace)
+    [result] = checking.check_answers("ex99_fix", json.loads(namespace[answers.RESULT_NAME]), first)
+    assert result.code == "wrong_values"
+
+
+# ---------------------------------------------------------------- one submission per student and exercise
+
+
+def test_only_the_latest_submission_of_a_student_is_graded_and_the_others_are_listed():
+    from attn_core.homework.grading import batch
+
+    data = nbformat.writes(handed_out()).encode()
+    moodle = collect.LmsName("moodle", "陈十二", participant="12345")
+    older = collect.Submission("a/陈十二_12345_assignsubmission_file_/ex02_scores.ipynb", data, 1000.0, moodle)
+    newer = collect.Submission("b/陈十二_12345_assignsubmission_file_/ex02_v2.ipynb", data + b" ", 2000.0, moodle)
+    other = collect.Submission("b/zhang_ex02.ipynb", data, 1500.0)
+    jobs, ready, skipped, reused = batch.Batch(batch.Settings(), results.Store()).prepare([newer, older, other])
+    assert sorted(j.submission.label for j in jobs) == sorted([newer.label, other.label])
+    assert [(s.label, s.reason, s.detail) for s in skipped] == [(older.label, "superseded", newer.label)]
+    assert ready == [] and reused == []

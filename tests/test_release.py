@@ -1,0 +1,235 @@
+"""The teacher's cycle: a release students can use and that holds no answer key, per-student data, a
+student command that refuses an unknown task, and (with kernels) a class graded from LMS-style folders
+and a zip with a roster into one gradebook row per student and the LMS files, in both editions."""
+
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from datetime import datetime, timedelta
+
+import nbformat
+import numpy as np
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from attn_core import homework, set_lang
+from attn_core.homework import release, student, task_data
+from attn_core.homework.student import BEGIN, END
+
+from .repo import NOTEBOOKS, ROOT
+from .submissions import EX02, EX02_IDS, fill
+
+
+@pytest.fixture(scope="module", params=["zh", "en"])
+def released(request, tmp_path_factory):
+    out = tmp_path_factory.mktemp(f"release_{request.param}")
+    folder, archive, manifest = release.build(
+        NOTEBOOKS, ROOT, out, "test", request.param, list(homework.EXERCISES), per_student=request.param == "en"
+    )
+    return request.param, folder, archive, json.loads(manifest.read_text(encoding="utf-8"))
+
+
+def test_release_holds_what_students_need_and_never_an_answer(released):
+    edition, folder, archive, _ = released
+    with zipfile.ZipFile(archive) as z:
+        names = z.namelist()
+    top = f"self-attention-{edition}/"
+    assert all(name.startswith(top) for name in names)
+    for needed in (
+        "README.md",
+        "requirements.txt",
+        "pyproject.toml",
+        "attn_core/core.py",
+        "notebooks/00_setup_check.ipynb",
+    ):
+        assert top + needed in names, needed
+    exercises = sorted(n.removeprefix(top + "notebooks/exercises/") for n in names if "/exercises/" in n)
+    assert exercises == sorted(f"{name}.ipynb" for name in homework.EXERCISES)
+    assert not [n for n in names if "teacher" in n.split("/")], "a teacher folder must never be handed out"
+    for path in folder.rglob("*.ipynb"):
+        text = path.read_text(encoding="utf-8")
+        assert BEGIN not in text and END not in text and "teacher-only" not in text, path
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    assert ("装好环境" in readme) == (edition == "zh")
+
+
+def test_every_link_in_a_release_resolves_inside_it(released):
+    folder = released[1]
+    broken = []
+    for path in folder.rglob("*.ipynb"):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "markdown":
+                continue
+            for link in re.findall(r"\]\(([^)\s#]+)", cell.source):
+                if not re.match(r"[a-z]+:", link) and not (path.parent / link).exists():
+                    broken.append((path.relative_to(folder).as_posix(), link))
+    assert broken == []
+
+
+def test_each_handed_out_notebook_records_its_fingerprint(released):
+    edition, folder, _, manifest = released
+    assert manifest["edition"] == edition and len(manifest["notebooks"]) == len(homework.EXERCISES)
+    for entry in manifest["notebooks"]:
+        nb = nbformat.read(folder / entry["path"], as_version=4)
+        record = nb.metadata["attn_core"]["handout"]
+        assert record == entry["handout"] and record["edition"] == edition
+        assert nb.metadata["attn_core"]["exercise"] == entry["exercise"]
+
+
+def test_a_per_student_release_asks_for_the_student_number_first(released):
+    edition, folder, _, manifest = released
+    nb = nbformat.read(folder / "notebooks" / "exercises" / "ex02_scores.ipynb", as_version=4)
+    codes = [c for c in nb.cells if c.cell_type == "code"]
+    if edition == "en":
+        assert manifest["per_student"] and 'set_student_id("...")' in codes[1].source
+        assert all(not c.get("outputs") for c in codes)
+    else:
+        assert not any("set_student_id" in c.source for c in codes)
+
+
+def test_a_release_with_a_solution_is_refused(tmp_path):
+    (tmp_path / "notebooks" / "exercises" / "teacher").mkdir(parents=True)
+    with pytest.raises(release.ReleaseError, match="teacher folder"):
+        release.check_no_answers(tmp_path)
+    nb = new_notebook(cells=[new_code_cell(f"x = ...\n{BEGIN}\nx = 1\n{END}")])
+    nbformat.write(nb, tmp_path / "leak.ipynb")
+    (tmp_path / "notebooks" / "exercises" / "teacher").rmdir()
+    with pytest.raises(release.ReleaseError, match="solution region"):
+        release.check_no_answers(tmp_path)
+
+
+def test_the_command_will_not_overwrite_a_release(tmp_path, capsys, english):
+    args = ["--edition", "zh", "--exercises", "ex02", "--name", "r1", "--out", str(tmp_path), "--lang", "en"]
+    args += ["--notebooks", str(NOTEBOOKS), "--project", str(ROOT)]
+    assert release.main(args) == 0
+    assert "for the students" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        release.main(args)
+    assert exit_.value.code == 2 and "--force" in capsys.readouterr().err
+    set_lang("zh")  # the command set its language for the process
+
+
+# ---------------------------------------------------------------- per-student data
+
+
+def test_per_student_data_differs_between_students_and_is_the_same_each_time():
+    with task_data.student_data("2024001"):
+        mine, again = homework.data("2.2"), homework.data("2.2")
+        four_words = homework.data("2.1")
+    with task_data.student_data("2024002"):
+        theirs = homework.data("2.2")
+    shared = homework.data("2.2")
+    assert np.array_equal(mine.Q_new, again.Q_new) and not np.array_equal(mine.Q_new, theirs.Q_new)
+    assert not np.array_equal(mine.Q_new, shared.Q_new)
+    np.testing.assert_array_equal(four_words.Q, homework.data("2.1").Q)  # the course example stays
+    assert np.array_equal(mine.Q_new, np.round(mine.Q_new, 1))  # drawn and rounded at the source
+
+
+def test_an_id_cell_left_blank_stops_the_data_with_a_clear_message(capsys):
+    try:
+        task_data.set_student_id("...")
+        assert "写上你的学号" in capsys.readouterr().out
+        with pytest.raises(ValueError, match="学号"):
+            homework.data("2.2")
+        homework.data("2.1")  # the four words need no number
+        task_data.set_student_id(2024001)
+        assert "2024001" in capsys.readouterr().out
+        with task_data.student_data("2024001"):
+            expected = homework.data("2.2").Q_new
+        np.testing.assert_array_equal(homework.data("2.2").Q_new, expected)
+    finally:
+        task_data._student_id, task_data._id_required = None, False
+
+
+# ---------------------------------------------------------------- the student command and unknown tasks
+
+
+def test_the_student_command_refuses_a_check_of_an_unknown_task(tmp_path, capsys):
+    teacher = tmp_path / "teacher" / "ex99_mine.ipynb"
+    teacher.parent.mkdir()
+    nb = new_notebook(
+        cells=[new_code_cell("x = ...\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION"), new_code_cell('check("9.9")')]
+    )
+    nbformat.write(nb, teacher)
+    assert student.main([str(teacher), "--out", str(tmp_path / "out"), "--no-execute"]) == 1
+    err = capsys.readouterr().err
+    assert 'check("9.9")' in err and "exercises.py" in err and not (tmp_path / "out" / teacher.name).exists()
+
+
+# ---------------------------------------------------------------- a class, graded from an LMS download
+
+
+@pytest.mark.kernel
+def test_a_class_from_an_lms_download_becomes_one_gradebook_row_per_student(tmp_path):
+    """Per-student data in both editions, Moodle folders and a Canvas zip, a roster, a late rule: the whole
+    cycle from the release to the files an LMS imports."""
+    releases = tmp_path / "releases"
+    zh, _, _ = release.build(NOTEBOOKS, ROOT, releases, "zh", "zh", ["ex02_scores"], per_student=True)
+    en, _, _ = release.build(NOTEBOOKS, ROOT, releases, "en", "en", ["ex02_scores"], per_student=True)
+
+    def handed(folder, number, answers):
+        nb = nbformat.read(folder / "notebooks" / "exercises" / "ex02_scores.ipynb", as_version=4)
+        nb = fill(nb, answers, "ex02_scores")
+        for cell in nb.cells:
+            cell.source = cell.source.replace('set_student_id("...")', f'set_student_id("{number}")')
+        return nbformat.writes(nb)
+
+    with task_data.student_data("2024001"):
+        copied = (homework.data("2.2").Q_new @ homework.data("2.2").K_new.T).round(6).tolist()
+    download = tmp_path / "download"
+    moodle = download / "陈十二_12345_assignsubmission_file_"
+    moodle.mkdir(parents=True)
+    (moodle / "ex02_scores.ipynb").write_text(handed(zh, "2024001", EX02), encoding="utf-8")
+    with zipfile.ZipFile(download / "canvas.zip", "w") as z:  # Zhang San copied 陈十二's numbers
+        z.writestr(
+            "zhangsan_4321_77_ex02_scores.ipynb",
+            handed(en, "2024002", {**EX02, "2.2": f"QKT_new = np.array({copied})"}),
+        )
+        z.writestr("zhangsan_4321_78_notes.txt", "my notes")
+    (download / "2024003_ex02.ipynb").write_text(handed(zh, "...", EX02), encoding="utf-8")  # no number filled in
+    roster = tmp_path / "名单.csv"
+    roster.write_text(
+        "学号,姓名,邮箱,canvas_id\n2024001,陈十二,chen@example.edu,\n2024002,Zhang San,zs@example.edu,4321\n"
+        "2024003,王五,wang@example.edu,\n2024004,赵六,zhao@example.edu,\n",
+        encoding="utf-8",
+    )
+    deadline = (datetime.now() - timedelta(hours=1)).isoformat(sep=" ", timespec="minutes")
+    out = tmp_path / "grading"
+    run = subprocess.run(
+        [sys.executable, "-m", "attn_core.homework.grade", str(download), "--out", str(out), "--roster", str(roster)]
+        + ["--release", str(releases / "zh"), "--release", str(releases / "en"), "--deadline", deadline, "--late", "10"]
+        + ["--timeout", "20", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,  # not the repository: the releases are the handouts
+        env={**os.environ, "LANG": "C"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert "zhangsan_4321_78_notes.txt: not a notebook (.txt)" in run.stderr
+
+    def table(name):
+        with open(out / name, encoding="utf-8-sig") as f:
+            return list(csv.DictReader(f))
+
+    rows = {r["student_id"]: r for r in table("submissions.csv")}
+    assert rows["2024001"]["2.2"] == "correct" and rows["2024001"]["status"] == "completed; late"
+    assert rows["2024002"]["2.2"] != "correct" and rows["2024002"]["edition"] == "en"  # a copied array fails
+    assert rows["2024003"]["2.1"] == "correct" and "no_student_id" in rows["2024003"]["status"]
+    gradebook = {r["student_id"]: r for r in table("gradebook.csv")}
+    assert list(gradebook) == ["2024001", "2024002", "2024003", "2024004"]  # the roster's order, everyone
+    one_wrong = format(round(100 * (len(EX02_IDS) - 1) / len(EX02_IDS) - 10, 1), "g")
+    assert (gradebook["2024001"]["total"], gradebook["2024002"]["total"]) == ("90", one_wrong)  # 1 day late: -10
+    assert gradebook["2024004"]["missing"] == "ex02" and gradebook["2024004"]["total"] == "0"
+    worksheet = table("moodle_worksheet.csv")
+    assert [(r["Identifier"], r["Grade"]) for r in worksheet] == [("Participant 12345", "90")]
+    canvas = {r["SIS User ID"]: r for r in table("canvas_grades.csv")}
+    assert canvas["2024002"]["ID"] == "4321" and canvas["2024002"]["Self-attention exercises"] == one_wrong
+    assert {p.name for p in (out / "feedback").iterdir()} == {
+        f"{n}_ex02_scores.html" for n in ("2024001", "2024002", "2024003")
+    }
+    assert 'lang="en"' in (out / "feedback" / "2024002_ex02_scores.html").read_text(encoding="utf-8")

@@ -5,6 +5,8 @@ grader side of find-the-bug tasks."""
 import copy
 import csv
 import io
+import subprocess
+import sys
 import zipfile
 
 import nbformat
@@ -497,3 +499,14 @@ def test_only_the_latest_submission_of_a_student_is_graded_and_the_others_are_li
     assert sorted(j.submission.label for j in jobs) == sorted([newer.label, other.label])
     assert [(s.label, s.reason, s.detail) for s in skipped] == [(older.label, "superseded", newer.label)]
     assert ready == [] and reused == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the inherited peak is a Linux quirk")
+def test_the_reported_memory_peak_is_the_graders_own_not_that_of_the_process_that_started_it():
+    """A 400 MiB parent (a long pytest run, a teacher's notebook) must not show up as the grader's memory."""
+    parent = bytearray(400 << 20)
+    parent[:: 1 << 12] = b"\1" * len(parent[:: 1 << 12])  # touch every page: it is resident
+    code = "from attn_core.homework.grading.worker import peak_memory_mib; print(peak_memory_mib())"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert 0 < int(child.stdout) < 200, child.stdout
+    del parent

@@ -29,15 +29,7 @@ from .marks import LateRule, MarksError, Points
 from .processes import become_subreaper
 from .results import Store
 from .roster import Roster, RosterError
-
-
-def peak_memory_mib():
-    """This process's peak resident memory in MiB (0 where the platform does not say)."""
-    try:
-        import resource
-    except ImportError:  # Windows
-        return 0
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // (1 << 20 if sys.platform == "darwin" else 1 << 10)
+from .worker import peak_memory_mib
 
 
 def system_language():

@@ -20,6 +20,7 @@ process the submission started and checks the answers.
 """
 
 import ast
+import contextlib
 import hashlib
 import hmac
 import json
@@ -52,6 +53,25 @@ KERNEL_ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
     "MPLBACKEND": "Agg",
 }
+
+
+def peak_memory_mib():
+    """This process's own peak resident memory in MiB (0 where the platform does not say).
+
+    Linux's ``ru_maxrss`` carries over the peak of the process that started this one (it survives
+    fork and exec), so a grader launched from a large process would report that process's memory.
+    ``VmHWM`` in /proc/self/status counts only this program; ``ru_maxrss`` is the fallback (macOS).
+    """
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) // 1024  # kB
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // (1 << 20 if sys.platform == "darwin" else 1 << 10)
 
 
 def become_subreaper():
@@ -347,13 +367,7 @@ def main():
         run(job, report)
     except Exception as e:  # a fault of the worker itself: the grader reports it for this submission only
         report("note", code="grader_error", detail=f"{type(e).__name__}: {e}"[:300])
-    peak = 0
-    try:
-        import resource  # not on Windows
-
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // (1 << 20 if sys.platform == "darwin" else 1 << 10)
-    except ImportError:
-        pass
+    peak = peak_memory_mib()
     report("done", peak_mib=peak)
     sys.stdout.flush()
     os._exit(0)  # anything the kernel left behind is ended by the grader

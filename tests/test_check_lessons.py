@@ -204,7 +204,17 @@ def lesson_mistakes():
         ("11.1", layer_norm(X11, ddof=1), "unbiased_variance", ["d − 1"]),
         ("11.1", X11 / np.sqrt(X11.var(1, keepdims=True) + 1e-5), "not_centred", ["均值"]),
         ("11.1", (X11 - X11.mean(1, keepdims=True)) / (X11.var(1, keepdims=True) + 1e-5), "no_square_root", ["标准差"]),
-        ("11.2", layer_norm(F11) + X11, "residual_after_norm", ["LayerNorm(X + F)"]),
+        ("11.2", layer_norm(F11) + X11, "residual_after_norm", ["LayerNorm(X + F)", "不是 pre-LN"]),
+        # the last row of X + F is nearly constant: ε's place and size show (a student found 11.2 took ε outside)
+        (
+            "11.2",
+            (X11 + F11 - (X11 + F11).mean(1, keepdims=True)) / ((X11 + F11).std(1, keepdims=True) + 1e-5),
+            "eps_misplaced",
+            ["根号里面"],
+        ),
+        ("11.2", layer_norm(X11 + F11, eps=1e-8), "eps_value", ["1e-8", "1e-5"]),
+        ("11.1", layer_norm(X11, eps=1e-3), "eps_value", ["1e-3", "1e-5"]),
+        ("11.1", layer_norm(X11, eps=1e-6), "eps_value", ["1e-6"]),
         ("11.2", layer_norm(X11) + F11, "residual_after_norm", ["先相加"]),
         ("11.2", layer_norm(F11), "no_residual", ["残差"]),
         ("11.2", X11 + F11, "no_norm", ["LayerNorm"]),
@@ -300,6 +310,38 @@ def test_a_wrong_prediction_is_explained_without_the_right_number(task_id, lang)
             assert diagnose_task(task_id, not_a_number).code == "wrong_type"
     finally:
         set_lang("zh")
+
+
+def test_a_prediction_that_two_reasonings_give_names_both():
+    """9.3 asks for row 1's factor; row 2's right factor is also what row 1's block-maximum mistake gives."""
+    d = homework.data("9.3")
+    row2 = float(np.exp(d.S1[2].max() - max(d.S1[2].max(), d.S2[2].max())))
+    message = diagnose_task("9.3", round(row2, 3)).message
+    assert "不止一种来历" in message and "第 2 行" in message and "新块自己的最大值" in message, message
+
+
+def test_a_predictions_type_hint_never_shows_an_example_number():
+    """A student who typed "2" for 8.2 was told 'e.g. answer = 2', which was 8.2's answer."""
+    for task_id in PREDICTIONS:
+        message = diagnose_task(task_id, "2").message.replace(task_id, "").replace("从 0 数起", "")
+        assert not re.search(r"\d", message), (task_id, message)
+
+
+def test_an_integer_answer_is_told_why_only_with_its_evidence():
+    S1 = homework.data("9.1").S1
+    argmax = diagnose_task("9.1", S1.argmax(axis=1)[:, None])
+    assert argmax.code == "int_dtype" and "截掉" not in argmax.message and "argmax" in argmax.message
+    cut = diagnose_task("9.1", S1.max(axis=1, keepdims=True).astype(int))
+    assert cut.code == "int_dtype" and "截掉" in cut.message
+
+
+def test_a_place_in_a_per_head_answer_names_the_head():
+    d = homework.data("8.3")
+    Q, K, V = d.Q_h, d.K_h, d.V_h
+    right = np.array([softmax(q @ k.T / np.sqrt(q.shape[-1])) @ v for q, k, v in zip(Q, K, V)])
+    wrong = right.copy()
+    wrong[2, 3, 1] += 1.0
+    assert "头 2" in diagnose_task("8.3", wrong).message
 
 
 def test_a_key_is_predicted_by_its_index_not_its_word():

@@ -377,6 +377,17 @@ def test_the_mistakes_speak_english_too(english, step, givens, answer, near_miss
     assert not any("\u4e00" <= ch <= "\u9fff" for ch in d.message), d.message
 
 
+def test_scores_that_two_reasonings_give_name_both():
+    """Swapping the query's and the key's positions gives exactly the scores of turning the wrong way, and
+    turning q and k by the same angle gives q·k for every shift: the message says so instead of blaming one."""
+    swapped = np.array([turn_pairs(q8, 4 + s, neighbours(8)) @ turn_pairs(k8, 1 + s, neighbours(8)) for s in SHIFTS])
+    d = diagnose("shifted_scores", swapped, **POSITION_GIVEN["shifted_scores"])
+    assert d.code == "rope_negative_angle" and "对调" in d.message and "−p·ω_k" in d.message, d.message
+    alike = np.array([turn_pairs(q8, s, neighbours(8)) @ turn_pairs(k8, s, neighbours(8)) for s in SHIFTS])
+    d = diagnose("shifted_scores", alike, **POSITION_GIVEN["shifted_scores"])
+    assert d.code == "rope_not_rotated" and "同一个角度" in d.message, d.message
+
+
 def test_the_test_mistakes_differ_from_the_right_answers():
     for step, givens, answer, near_miss, code, _ in CODES:
         right = _right(step, givens)

@@ -132,6 +132,17 @@ def test_other_buggy_fixes_are_named(task_id, function, code):
         assert diagnose_task(task_id, _quiet(function), rng=np.random.default_rng(seed)).code == code
 
 
+def test_a_float_size_from_true_division_is_pointed_out():
+    def fixed_split_heads(M, n_heads):
+        n, d = M.shape
+        return M.reshape(n, n_heads, d / n_heads).transpose(1, 0, 2)
+
+    d = diagnose_task("8.6", fixed_split_heads, rng=np.random.default_rng(0))
+    assert d.code == "function_raised" and "//" in d.message, d.message
+    d = diagnose_task("8.6", lambda M, n_heads: 1 / 0, rng=np.random.default_rng(0))
+    assert d.code == "function_raised" and "//" not in d.message, d.message
+
+
 def test_masking_then_renormalising_is_a_right_fix():
     assert diagnose_task("7.5", _renormalised_after_mask, rng=np.random.default_rng(0)).ok
 

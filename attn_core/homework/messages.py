@@ -41,8 +41,13 @@ msg = Catalog(
         "kind_number": ("一个数（整数或小数）", "one number (an int or a float)"),
         "kind_function": ("一个函数", "a function"),
         "number_type": (
-            "写一个数，例如 answer = 2；位置和下标从 0 数起。",
-            "Write one number, e.g. answer = 2; positions and indices count from 0.",
+            "写一个数本身（int 或 float），不加引号，也不是列表或数组。",
+            "Write the number itself (an int or a float), without quotes, not a list or an array.",
+        ),
+        "index_type": (
+            "写一个数本身（键的位置，从 0 数起），不加引号，也不是词、列表或数组。",
+            "Write the number itself (the key's position, counting from 0), without quotes, not a word, a list or "
+            "an array.",
         ),
         "mask_type": (
             "创建时写 dtype=bool，或对 0/1 数组用 .astype(bool)。",
@@ -94,6 +99,13 @@ msg = Catalog(
             "{sym} has dtype {dtype}, which holds whole numbers only, so every fraction was cut off: usually "
             "an array made with np.zeros(..., dtype=int) or from integers and then filled in. Make it a float "
             "array (leave out dtype=int), or compute it in one expression.",
+        ),
+        "int_dtype_values": (
+            "{sym} 的 dtype 是 {dtype}，里面只有整数，而正确答案有小数，所以它不可能对。看看它是怎么来的："
+            "要的是数值本身，不是位置或下标（例如 argmax 给的是位置，max 给的才是数值），数组也不能建成整数类型。",
+            "{sym} has dtype {dtype}: it holds whole numbers only, while the right answer has fractions, so it "
+            "cannot be right. Look at how it was made: the values themselves are asked for, not positions or "
+            "indices (argmax gives a position, max the value), and the array must not be of an integer type.",
         ),
         "almost_rounded": (
             "非常接近了：每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
@@ -197,8 +209,14 @@ msg = Catalog(
             "each step's shape.",
         ),
         "entry_running": (
-            "第 {i} 行是查询 {i} 的累计量：只用这一行的分数。",
-            "Row {i} is query {i}'s running quantity: it uses the scores of that row only.",
+            "第 {i} 行是查询 {i} 看完第 1 块之后的累计量：只用 S1 的第 {i} 行，第 2 块的分数这时还没见到。",
+            "Row {i} is query {i}'s running quantity after block 1: it uses row {i} of S1 only; block 2's scores "
+            "have not been seen yet.",
+        ),
+        "entry_running_both": (
+            "第 {i} 行是查询 {i} 看完两块之后的分母：两块里这一行的分数都算在内，每一项都以新的最大值 m2 为基准。",
+            "Row {i} is query {i}'s denominator after both blocks: that row's scores in both blocks count, each "
+            "term measured against the new maximum m2.",
         ),
         "entry_acc": (
             "第 {i} 行是查询 {i} 的累计分子：两块各自的 exp(分数 − m2) 乘以各自的值，再相加。",
@@ -251,6 +269,7 @@ msg = Catalog(
         "column": ("第 {j} 列", "column {j}"),
         "token": ("“{token}”", " “{token}”"),
         "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
+        "of_head": ("，头 {h}", " of head {h}"),
         # ---------------------------------------------------------------- the mistakes: what is wrong, why, the fix
         "because_of_weights": ("{sym} 不对，问题出在权重上：", "{sym} is off because of the weights. "),
         "transposed_XW": (
@@ -294,8 +313,8 @@ msg = Catalog(
         ),
         "size_n_q": ("查询的个数 n_q（Q 的行数）", "the number of queries n_q (rows of Q)"),
         "size_n_k": ("键的个数 n_k（K 的行数）", "the number of keys n_k (rows of K)"),
-        "size_d_v": ("值的宽度 d_v", "the width of the values d_v"),
-        "size_d_model": ("输入的宽度 d_model", "the width of the input d_model"),
+        "size_d_v": ("值的宽度（d_v）", "the width of the values d_v"),
+        "size_d_model": ("输入的宽度（d_model）", "the width of the input d_model"),
         "and": ("、", " and "),
         "scaled_not_asked": (
             "这一题不缩放：直接用 QKᵀ，不要除以 √d_k 或 d_k。",
@@ -691,6 +710,11 @@ msg = Catalog(
             "and dividing by √variance blows up the noise (0/0 = NaN if they are all equal). ε goes under the "
             "root: √(variance + ε).",
         ),
+        "eps_value": (
+            "ε 的大小不对：你用的 ε 是 {eps}，题目给的是 ε = {task_eps}。这一行的方差和 ε 差不多大，ε 取多少在这里看得出来。",
+            "ε has the wrong size: you used ε = {eps}, the task gives ε = {task_eps}. This row's variance is about "
+            "as small as ε, so the size of ε shows there.",
+        ),
         "eps_misplaced": (
             "ε 放错了地方：它加在根号里面，√(方差 + ε)，不是加在根号外面，也不是加在结果上。",
             "ε is in the wrong place: it goes under the square root, √(variance + ε), not after the root and "
@@ -709,9 +733,11 @@ msg = Catalog(
             "Divided by the variance itself: divide by the standard deviation, √(variance + ε).",
         ),
         "residual_after_norm": (
-            "残差加晚了：题目要的是 LayerNorm(X + F)，先把 X 加到 F 上再归一化；你是先归一化再加 X（那是 pre-LN 的写法）。",
+            "残差加晚了：题目要的是 LayerNorm(X + F)，先把 X 加到 F 上再归一化；你是先把 F 归一化再加 X，"
+            "LayerNorm(F) + X。（这也不是 pre-LN：pre-LN 归一化的是子层的输入，X + 子层(LayerNorm(X))。）",
             "The residual comes too late: the task asks for LayerNorm(X + F), adding X to F before normalising; "
-            "you normalised, then added X (the pre-LN order).",
+            "you normalised F, then added X: LayerNorm(F) + X. (Nor is that pre-LN, which normalises the "
+            "sublayer's input: X + sublayer(LayerNorm(X)).)",
         ),
         "input_normed": (
             "你归一化的是 X，再加上 F：题目要的是 LayerNorm(X + F)，先相加再归一化。",
@@ -815,8 +841,12 @@ msg = Catalog(
             "{sym} must be a function (def {sym}(...): ...); you gave {got}.",
         ),
         "fn_raised": (
-            "用 {call} 调用你的 {sym} 时，它抛出了 {error}：{detail}",
-            "Called with {call}, your {sym} raised {error}: {detail}",
+            "用 {call} 调用你的 {sym} 时，它抛出了 {error}：{detail}{hint}",
+            "Called with {call}, your {sym} raised {error}: {detail}{hint}",
+        ),
+        "fn_float_size": (
+            "（一个形状或下标是小数：Python 3 里 / 总是得到 float，整除要用 //。）",
+            " (A size or an index is a float: in Python 3, / always gives a float; whole-number division is //.)",
         ),
         "fn_returned_none": (
             "用 {call} 调用你的 {sym}，它返回了 None：函数最后有 return 吗？",
@@ -1038,9 +1068,19 @@ msg = Catalog(
             "Only the query moved: both positions move on by s, the query to i + s and the key to j + s.",
         ),
         "scores_not_rotated": (
-            "这是没旋转时的点积 q·k：先把 q、k 按各自的位置旋转，再做点积。",
-            "This is the dot product q·k before rotation: rotate q and k by their positions first, then take the "
-            "dot product.",
+            "每个平移 s 都得到同一个数 q·k：这是没旋转时的点积，也是把 q、k 转过同一个角度后的点积（同样的旋转不改变点积）。"
+            "查询要按它自己的位置 i + s 旋转，键按 j + s 旋转，再做点积。",
+            "Every shift s gives the same number, q·k: the dot product before rotation, and also after turning q "
+            "and k by the same angle (one rotation applied to both leaves a dot product unchanged). Turn the query "
+            "by its own position i + s and the key by j + s, then take the dot product.",
+        ),
+        "scores_negative_angle": (
+            "角度的符号反了：这些分数相当于把查询和键的相对位置取了相反数。可能是旋转转反了方向（sin 的符号反了，转的是 −p·ω_k），"
+            "也可能是查询和键的位置对调了（查询放在 j + s，键放在 i + s）；两者算出的数一样。查询在 i + s，键在 j + s。",
+            "The angle has the opposite sign: these are the scores for the query-key offset negated. Either the "
+            "rotation turns the wrong way (the sine's sign flipped, −p·ω_k), or the query and the key swapped "
+            "positions (the query at j + s, the key at i + s); both give the same numbers. The query is at i + s, "
+            "the key at j + s.",
         ),
         "scores_other_layout": (
             "配对方式和题目要求的不一样（interleaved 与 half 换了）：按题目说的写法配对再旋转。",
@@ -1102,9 +1142,20 @@ msg = Catalog(
             "value: fix the error and run it again.) ",
         ),
         "stale_unchanged": (
-            "（{var} 和上次检查时完全一样：改了答案格子之后运行过它吗？）",
-            "({var} is exactly as it was at your last check: did you run the answer cell after editing it?) ",
+            "（{var} 和上次检查时完全一样：改了答案格子之后运行过它吗？运行过的话，新写法算出的数和上次相同。）",
+            "({var} is exactly as it was at your last check: did you run the answer cell after editing it? If "
+            "you did, the new version gives the same numbers as the last one.) ",
         ),
+        "predict_other_row_factor": (
+            "这是第 {r} 行（从 0 数起）的换算因子，题目问的是第 {row} 行：用第 {row} 行的旧最大值和新最大值。",
+            "That is the factor of row {r} (counting from 0); the task asks about row {row}: use row {row}'s old "
+            "and new maxima.",
+        ),
+        "several_reasons": (
+            "这个数可以有不止一种来历。",
+            "This number can come from more than one line of reasoning. ",
+        ),
+        "or_perhaps": ("或者：", " Or: "),
         "other_task": (
             "{var} 正好是题 {other} 的答案（{other_var}）：是不是沿用了那道题的变量或数据？题 {task_id} 用的是它自己的数据。",
             "{var} is exactly the answer of task {other} ({other_var}): was a variable or the data of that task "

@@ -230,10 +230,11 @@ def score_gradient():
 
 
 def layer_inputs():
-    """X (4 × 6) whose last row is nearly constant (variance comparable with ε = 1e-5, so ε matters there)
-    and a sublayer's output F (4 × 6)."""
+    """X (4 × 6) and a sublayer's output F (4 × 6) whose last rows are nearly constant, so that the last row
+    of X and of X + F has a variance comparable with ε = 1e-5: where ε goes, and its size, show there."""
     X = np.vstack([_rand(1101, (3, 6)), _rand(1102, (1, 6), scale=0.002, decimals=4)])
-    return {"X": X, "F": _rand(1103, (4, 6))}
+    F = np.vstack([_rand(1103, (4, 6))[:3], _rand(1105, (1, 6), scale=0.002, decimals=4)])
+    return {"X": X, "F": F}
 
 
 def feed_forward():

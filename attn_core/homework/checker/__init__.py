@@ -156,14 +156,15 @@ def _judge(name, step, g, answer):
         return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
     if close(a, g.expected):
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
-    matches = same_prediction if step.answer.single else same
-    for mistake in step.mistakes:
-        for made in _made(mistake.makes, g):
-            if matches(a, np.asarray(made.answer)):
-                lead = msg("because_of_weights", **labels) if mistake.via_weights else ""
-                return Diagnosis(False, mistake.code, lead + msg(mistake.message, **labels, **made.fields), name)
-    if not step.answer.single and evidence.integer_dtype(reading, g) and a.shape == g.expected.shape:
-        return verdict("int_dtype", "int_dtype", dtype=reading.dtype)
+    found = _mistakes_made(step, g, a, labels)
+    if found:
+        code, text = found[0]
+        if len(found) > 1:  # a prediction that more than one wrong reasoning gives: say each, blame none
+            text = msg("several_reasons") + msg("or_perhaps").join(text for _, text in found)
+        return Diagnosis(False, code, text, name)
+    integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
+    if integers is not None:
+        return verdict("int_dtype", integers, dtype=reading.dtype)
     if step.answer.finite:
         found = evidence.not_finite(a, g)
         if found is not None:
@@ -197,6 +198,23 @@ def _judge(name, step, g, answer):
     return verdict(
         "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
     )
+
+
+def _mistakes_made(step, g, a, labels):
+    """(code, message) of the known mistakes whose answer ``a`` is: the first one for an array; for a
+    prediction (one number, which different reasonings can share) every one with a message of its own."""
+    single = step.answer.single
+    found = []
+    for mistake in step.mistakes:
+        for made in _made(mistake.makes, g):
+            if (same_prediction if single else same)(a, np.asarray(made.answer)):
+                lead = msg("because_of_weights", **labels) if mistake.via_weights else ""
+                text = lead + msg(mistake.message, **labels, **made.fields)
+                if not single:
+                    return [(mistake.code, text)]
+                if text not in (said for _, said in found):
+                    found.append((mistake.code, text))
+    return found
 
 
 def _shape_hint(step, g, a):

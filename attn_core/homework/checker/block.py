@@ -6,10 +6,12 @@ right answers and the known mistakes; each function takes the givens ``g``.
     ffn             max(0, H·W1 + b1)·W2 + b2, the same for every row
 
 The mistakes are the ones lesson 11 warns about: normalised along the wrong axis (down the positions), ε
-forgotten or in the wrong place, the residual added after LayerNorm where the task says before.
+forgotten, in the wrong place or of another size, the residual added after LayerNorm where the task says before.
 """
 
 import numpy as np
+
+from .mistakes import Made
 
 
 def norm(x, eps, axis=-1, ddof=0):
@@ -67,6 +69,25 @@ def eps_outside_root(g):
     return [centred / (std + g.eps), centred / std + g.eps]
 
 
+OTHER_EPS = (1e-3, 1e-4, 1e-6, 1e-7, 1e-8)  # sizes of ε found in libraries and tutorials (PyTorch's is 1e-5)
+
+
+def _power_of_ten(x):
+    """1e-05 as "1e-5", as the task writes it."""
+    mantissa, exponent = f"{x:.0e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def eps_of_another_size(g):
+    """√(var + ε') with an ε' other than the task's (1e-3 … 1e-8). Evidence: the answer equals LayerNorm
+    with that ε' (the nearly constant row, whose variance is about ε, tells the sizes apart)."""
+    return [
+        Made(norm(_normed(g), eps), {"eps": _power_of_ten(eps), "task_eps": _power_of_ten(g.eps)})
+        for eps in OTHER_EPS
+        if eps != g.eps
+    ]
+
+
 def unbiased_variance(g):
     """The variance divided by d − 1 (``ddof=1``, the sample variance) instead of d."""
     return norm(_normed(g), g.eps, ddof=1)
@@ -88,8 +109,8 @@ def no_square_root(g):
 
 
 def residual_after_norm(g):
-    """LayerNorm(F) + X: the residual added after LayerNorm (the order of a pre-LN block), where the task
-    adds it before."""
+    """LayerNorm(F) + X: the residual added after LayerNorm, where the task adds it before. (Not pre-LN,
+    which is X + sublayer(LayerNorm(X)).)"""
     return norm(g.F, g.eps) + g.X
 
 

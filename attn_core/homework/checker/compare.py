@@ -67,6 +67,7 @@ def read_number(answer):
 NUMBERS = AnswerKind(read_numbers, "kind_numbers", None, finite=True)
 BOOLEANS = AnswerKind(read_booleans, "kind_boolean", "mask_type", finite=False)
 NUMBER = AnswerKind(read_number, "kind_number", "number_type", finite=True, single=True)
+INDEX = AnswerKind(read_number, "kind_number", "index_type", finite=True, single=True)  # a position, from 0
 
 
 def _as_array(answer):

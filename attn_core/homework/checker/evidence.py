@@ -3,7 +3,8 @@ a diagnosis code needs and returns that code only when the evidence is there; ot
 back to a line that states facts (where the numbers differ, which row does not sum to 1) and guesses no
 cause.
 
-    integer_dtype      the learner's array has an integer dtype and the right answer has fractions
+    integer_dtype      the learner's array has an integer dtype and the right answer has fractions; "fractions
+                       cut off" only if each entry is the right one cut to a whole number
     not_finite         NaN or ∞: "overflow" only if these scores overflow exp; "empty_row" only if a whole
                        row is NaN in a masked task (a row with nothing to attend to); else "not_finite"
     almost             every number within 0.1 % of the right one: rounded to k decimals (each entry is
@@ -17,12 +18,18 @@ from .givens import Stage
 from .mistakes import EXP_OVERFLOWS
 
 
-def integer_dtype(reading, g):
-    """The answer holds integers (its dtype) where the right answer has fractions."""
-    if reading.dtype is None or reading.dtype.kind not in "iu":
-        return False
-    right = g.expected[np.isfinite(g.expected)]
-    return bool((right != np.rint(right)).any())
+def integer_dtype(reading, a, g):
+    """The message key for an answer that holds integers (its dtype) where the right answer has fractions,
+    or None: "int_dtype" (fractions cut off) only with its evidence, every entry the right one cut to a whole
+    number (as filling a float into an integer array does); else "int_dtype_values", which names no cause."""
+    if reading.dtype is None or reading.dtype.kind not in "iu" or a.shape != g.expected.shape:
+        return None
+    finite = np.isfinite(g.expected)
+    right = g.expected[finite]
+    if not (right != np.rint(right)).any():
+        return None
+    cut = np.array_equal(a[finite], np.trunc(right)) or np.array_equal(a[finite], np.floor(right))
+    return "int_dtype" if cut else "int_dtype_values"
 
 
 def _scores_of(g):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import core, multihead
+from ..messages import msg
 from .compare import close, largest_difference, read_numbers, same
 from .mistakes import softmax_rows
 from .wording import place, shape_text
@@ -275,6 +276,14 @@ def _reproduces(makes, calls):
     return ran
 
 
+FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
+
+
+def _a_float_where_an_int_belongs(failed):
+    """The evidence that a size or an index was a float (``d_model / n_heads``): Python's own words for it."""
+    return failed.type_name == "TypeError" and any(words in failed.message for words in FLOAT_AS_INT)
+
+
 def judge(step, calls):
     """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``)."""
     if not calls.arguments or len(calls.arguments) != len(calls.results):
@@ -293,7 +302,9 @@ def judge(step, calls):
         call = describe(step, arguments)
         if isinstance(result, CallFailed):
             detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"
-            return "function_raised", "fn_raised", {"call": call, "error": result.type_name, "detail": detail}
+            hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else ""
+            fields = {"call": call, "error": result.type_name, "detail": detail, "hint": hint}
+            return "function_raised", "fn_raised", fields
         if result is None:
             return "is_none", "fn_returned_none", {"call": call}
         if reading.array is None:

@@ -8,7 +8,7 @@ giving the right number away.
 import numpy as np
 
 from ... import core
-from .mistakes import softmax_rows
+from .mistakes import Made, softmax_rows
 
 
 def _number(x):
@@ -124,14 +124,25 @@ def the_root_itself(g):
 # ---------------------------------------------------------------- the factor of the online softmax
 
 
-def _maxima(g):
-    return g.S1[g.row].max(), g.S2[g.row].max()
+def _maxima(g, row=None):
+    row = g.row if row is None else row
+    return g.S1[row].max(), g.S2[row].max()
+
+
+def _factor(g, row=None):
+    m_old, block_max = _maxima(g, row)
+    return np.exp(m_old - max(m_old, block_max))
 
 
 def rescale_factor(g):
     """exp(m_old − m_new) for row ``row`` after block 2, m_new = max(m_old, block 2's maximum)."""
-    m_old, block_max = _maxima(g)
-    return _number(np.exp(m_old - max(m_old, block_max)))
+    return _number(_factor(g))
+
+
+def factor_of_another_row(g):
+    """The right factor of another row: the right reasoning read off the wrong row."""
+    made = ((r, _other(g, _factor(g, r))) for r in range(g.S1.shape[0]) if r != g.row)
+    return [Made(x, {"r": r, "row": g.row}) for r, x in made if x is not None]
 
 
 def old_sums_dropped(g):

@@ -17,7 +17,7 @@ import numpy as np
 from . import backward, block, heads, online, predictions, right, shapes
 from . import mistakes as m
 from . import positions as pos
-from .compare import BOOLEANS, NUMBER, NUMBERS, AnswerKind
+from .compare import BOOLEANS, INDEX, NUMBER, NUMBERS, AnswerKind
 from .givens import Givens, Stage, read_givens
 
 
@@ -169,7 +169,7 @@ def _weights_step(needs, optional):
     )
 
 
-def _prediction(needs, right_answer, explanation, *mistakes, optional=()):
+def _prediction(needs, right_answer, explanation, *mistakes, optional=(), answer=NUMBER):
     """A predict-then-run step: one number, computed from the givens; each mistake a wrong prediction whose
     message explains where that reasoning goes wrong; ``explanation`` for any other wrong number."""
     return Step(
@@ -180,7 +180,7 @@ def _prediction(needs, right_answer, explanation, *mistakes, optional=()):
         axes="axes_number",
         entry=explanation,
         mistakes=tuple(Mistake("wrong_prediction", makes, message) for makes, message in mistakes),
-        answer=NUMBER,
+        answer=answer,
     )
 
 
@@ -424,7 +424,7 @@ STEP_TABLE |= {
         right_answer=online.second_sum,
         symbol="l2",
         axes="axes_running",
-        entry="entry_running",
+        entry="entry_running_both",
         mistakes=(
             Mistake("not_rescaled", online.of_sum(online.not_rescaled), "not_rescaled"),
             Mistake("not_shifted", online.of_sum(online.never_shifted), "never_shifted"),
@@ -472,6 +472,7 @@ STEP_TABLE |= {
         ("S1", "S2", "row"),
         predictions.rescale_factor,
         "explain_rescale",
+        (predictions.factor_of_another_row, "predict_other_row_factor"),
         (predictions.old_sums_dropped, "predict_zero_factor"),
         (predictions.against_block_maximum, "predict_block_factor"),
     ),
@@ -571,6 +572,7 @@ _LAYER_NORM_MISTAKES = (
     Mistake("norm_axis", block.wrong_axis, "norm_axis"),
     Mistake("eps_forgotten", block.eps_forgotten, "eps_forgotten"),
     Mistake("eps_misplaced", block.eps_outside_root, "eps_misplaced"),
+    Mistake("eps_value", block.eps_of_another_size, "eps_value"),
     Mistake("unbiased_variance", block.unbiased_variance, "unbiased_variance"),
     Mistake("not_centred", block.not_centred, "not_centred"),
     Mistake("no_square_root", block.no_square_root, "no_square_root"),
@@ -639,6 +641,7 @@ STEP_TABLE |= {
         (predictions.top_before_change, "predict_top_before"),
         (predictions.the_changed_key, "predict_changed_key"),
         optional=("d_k",),
+        answer=INDEX,
     ),
     "predict_output_width": _prediction(
         ("Q", "K", "V"),
@@ -740,7 +743,7 @@ STEP_TABLE |= {
             Mistake("query_shifted_only", pos.query_shifted_only, "query_shifted_only"),
             Mistake("rope_not_rotated", pos.scores_not_rotated, "scores_not_rotated"),
             Mistake("rope_other_layout", pos.scores_other_layout, "scores_other_layout"),
-            Mistake("rope_negative_angle", pos.scores_negative_angle, "rope_negative_angle"),
+            Mistake("rope_negative_angle", pos.scores_negative_angle, "scores_negative_angle"),
         ),
         shape_hints=(ShapeHint(pos.one_number, "hint_one_score"),),
         columns_are_keys=False,

@@ -29,4 +29,6 @@ def place(index, shape, tokens, columns_are_keys):
         return row(index[-1])
     j = index[-1]
     column = msg("column", j=j) + (token(j, shape[-1]) if columns_are_keys else "")
+    if len(shape) == 3:  # the only 3-D answers are one matrix per head (lesson 8)
+        column += msg("of_head", h=index[0])
     return msg("place", index=", ".join(map(str, index)), row=row(index[-2]), column=column)

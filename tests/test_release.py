@@ -1,6 +1,8 @@
-"""The teacher's cycle: a release students can use and that holds no answer key, per-student data, a
-student command that refuses an unknown task, and (with kernels) a class graded from LMS-style folders
-and a zip with a roster into one gradebook row per student and the LMS files, in both editions."""
+"""The teacher's cycle: a release students can use with the zip alone (its README's commands, its links, no
+repository-only instruction) and that holds no answer key, a partial release whose links stay whole and whose
+untouched notebooks grade with no changed cell, per-student data, a student command that refuses an unknown
+task, and (with kernels) a class graded from LMS-style folders and a zip with a roster into one gradebook row
+per student and the LMS files, in both editions."""
 
 import csv
 import json
@@ -18,10 +20,27 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from attn_core import homework, set_lang
 from attn_core.homework import release, student, task_data
+from attn_core.homework.grading.handout import Handouts, fingerprint, handout_cells
 from attn_core.homework.student import BEGIN, END
 
 from .repo import NOTEBOOKS, ROOT
 from .submissions import EX02, EX02_IDS, fill
+
+PARTIAL = ["ex02_scores", "ex06_full_pipeline"]
+# What a student who has only the zip cannot follow: the repository's make targets and its README's sections.
+REPOSITORY_ONLY = re.compile(
+    r"\bmake (lab|lab-en|demo|demo-en|test|student|release|lint|bench)\b|给老师|For teachers|课堂上|In class"
+    r"|CONTRIBUTING|requirements-dev|voila|demo\.ipynb"
+)
+
+
+def _unzipped(archive, tmp_path_factory):
+    """The zip unpacked into a fresh folder: what a student has."""
+    where = tmp_path_factory.mktemp("unzipped")
+    with zipfile.ZipFile(archive) as z:
+        z.extractall(where)
+    (folder,) = where.iterdir()
+    return folder
 
 
 @pytest.fixture(scope="module", params=["zh", "en"])
@@ -31,6 +50,14 @@ def released(request, tmp_path_factory):
         NOTEBOOKS, ROOT, out, "test", request.param, list(homework.EXERCISES), per_student=request.param == "en"
     )
     return request.param, folder, archive, json.loads(manifest.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module", params=["zh", "en"])
+def partial(request, tmp_path_factory):
+    """``--exercises ex02 ex06``, unzipped: (edition, the student's folder, the release folder)."""
+    out = tmp_path_factory.mktemp(f"partial_{request.param}")
+    _, archive, manifest = release.build(NOTEBOOKS, ROOT, out, "week", request.param, PARTIAL, per_student=False)
+    return request.param, _unzipped(archive, tmp_path_factory), manifest.parent
 
 
 def test_release_holds_what_students_need_and_never_an_answer(released):
@@ -45,10 +72,15 @@ def test_release_holds_what_students_need_and_never_an_answer(released):
         "pyproject.toml",
         "attn_core/core.py",
         "notebooks/00_setup_check.ipynb",
+        f"jupyterlab-settings/{edition}/overrides.json",
     ):
         assert top + needed in names, needed
+    assert not [n for n in names if n.startswith(top + "jupyterlab-settings/") and f"/{edition}/" not in n]
     exercises = sorted(n.removeprefix(top + "notebooks/exercises/") for n in names if "/exercises/" in n)
     assert exercises == sorted(f"{name}.ipynb" for name in homework.EXERCISES)
+    lessons = sorted(n.removeprefix(top + "notebooks/") for n in names if re.fullmatch(top + r"notebooks/[^/]+", n))
+    assert lessons == sorted(p.name for p in (NOTEBOOKS if edition == "zh" else NOTEBOOKS / "en").glob("[0-9]*.ipynb"))
+    assert top + "notebooks/demo.ipynb" not in names, "the classroom board stays with the teacher"
     assert not [n for n in names if "teacher" in n.split("/")], "a teacher folder must never be handed out"
     for path in folder.rglob("*.ipynb"):
         text = path.read_text(encoding="utf-8")
@@ -57,17 +89,134 @@ def test_release_holds_what_students_need_and_never_an_answer(released):
     assert ("装好环境" in readme) == (edition == "zh")
 
 
-def test_every_link_in_a_release_resolves_inside_it(released):
-    folder = released[1]
-    broken = []
-    for path in folder.rglob("*.ipynb"):
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type != "markdown":
-                continue
-            for link in re.findall(r"\]\(([^)\s#]+)", cell.source):
-                if not re.match(r"[a-z]+:", link) and not (path.parent / link).exists():
-                    broken.append((path.relative_to(folder).as_posix(), link))
+def test_every_instruction_in_the_zip_is_one_a_student_can_follow(released, tmp_path_factory):
+    """No make target, no section of the repository's README, no board: in the notebooks (sources and
+    outputs), the README and the requirements."""
+    folder = _unzipped(released[2], tmp_path_factory)
+    found = []
+    for path in folder.rglob("*"):
+        if path.is_file() and "attn_core" not in path.relative_to(folder).parts and path.name != "pyproject.toml":
+            text = path.read_text(encoding="utf-8")
+            found += [(path.relative_to(folder).as_posix(), m.group(0)) for m in REPOSITORY_ONLY.finditer(text)]
+    assert found == []
+    setup_check = nbformat.read(folder / "notebooks" / "00_setup_check.ipynb", as_version=4)
+    assert "README" in setup_check.cells[2].source  # the fix still points to the README's command
+
+
+def test_the_requirements_are_the_students(released, tmp_path_factory):
+    edition = released[0]
+    text = (_unzipped(released[2], tmp_path_factory) / "requirements.txt").read_text(encoding="utf-8")
+    assert text.startswith("# -*- coding: utf-8 -*-\n")  # pip reads it on a Chinese Windows too
+    kept = [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
+    ours = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    wanted = [line.split("#")[0].strip() for line in ours if line.split("#")[0].strip()]
+    assert kept == [r for r in wanted if not r.startswith("voila")]
+    assert "jupyterlab-language-pack-zh-CN" in text and "-e ." in kept
+    comments = [line.split("#", 1)[1] for line in text.splitlines()[1:] if "#" in line]
+    assert comments and all(bool(re.search(r"[\u4e00-\u9fff]", c)) == (edition == "zh") for c in comments)
+
+
+def test_the_readme_starts_jupyterlab_as_make_lab_does(released, tmp_path_factory):
+    """The commands for Windows and for macOS/Linux, with the edition's JupyterLab settings shipped beside."""
+    edition = released[0]
+    folder = _unzipped(released[2], tmp_path_factory)
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", readme, re.S)
+    commands = [line for block in blocks for line in block.splitlines() if line.strip()]
+    assert commands == [
+        "python -m venv .venv",
+        r".venv\Scripts\python -m pip install -r requirements.txt",
+        "python3 -m venv .venv",
+        ".venv/bin/python -m pip install -r requirements.txt",
+        rf".venv\Scripts\python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings\{edition}",
+        f".venv/bin/python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings/{edition}",
+    ]
+    assert readme.index("**Windows**") < readme.index("**macOS / Linux**")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = "lab" if edition == "zh" else "lab-en"
+    recipe = re.search(rf"^{target}:.*\n\t(.*)$", makefile, re.M).group(1)
+    assert f'--LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/{edition}"' in recipe
+    overrides = json.loads((folder / "jupyterlab-settings" / edition / "overrides.json").read_text(encoding="utf-8"))
+    assert overrides == json.loads((ROOT / "jupyterlab-settings" / edition / "overrides.json").read_text())
+    assert overrides["@jupyterlab/translation-extension:plugin"]["locale"] == ("zh_CN" if edition == "zh" else "en")
+
+
+def _links(folder):
+    """(file, link) of every relative link in the release's notebooks (markdown cells) and README."""
+    for path in sorted(folder.rglob("*.ipynb")) + [folder / "README.md"]:
+        if path.suffix == ".ipynb":
+            texts = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
+        else:
+            texts = [path.read_text(encoding="utf-8")]
+        for text in texts:
+            for link in re.findall(r"\]\(([^)\s#]+)", text):
+                if not re.match(r"[a-z]+:", link):
+                    yield path, link
+
+
+def test_every_link_in_a_release_resolves_inside_it(released, tmp_path_factory):
+    folder = _unzipped(released[2], tmp_path_factory)
+    links = list(_links(folder))
+    assert len(links) > 50
+    assert [(p.relative_to(folder).as_posix(), link) for p, link in links if not (p.parent / link).exists()] == []
+
+
+def test_a_partial_release_unlinks_what_it_does_not_hand_out(partial):
+    """ex02 and ex06 only: "Next exercise" (ex03, ex07) and lesson 12's ex12 become text; the rest resolves."""
+    edition, folder, _ = partial
+    broken = [(p.relative_to(folder).as_posix(), link) for p, link in _links(folder) if not (p.parent / link).exists()]
     assert broken == []
+    assert sorted(p.name for p in (folder / "notebooks" / "exercises").iterdir()) == [f"{n}.ipynb" for n in PARTIAL]
+    for exercise, next_one in (("ex02_scores", "ex03_scaling"), ("ex06_full_pipeline", "ex07_causal_mask")):
+        last = nbformat.read(folder / "notebooks" / "exercises" / f"{exercise}.ipynb", as_version=4).cells[-1].source
+        words = "下一个练习：" if edition == "zh" else "Next exercise: "
+        assert words in last and next_one not in last and "](" not in last.split(words)[1], last
+    lesson_12 = nbformat.read(folder / "notebooks" / "12_positions.ipynb", as_version=4).cells[-1].source
+    assert "ex12_positions" in lesson_12 and "exercises/ex12_positions.ipynb" not in lesson_12
+    lesson_06 = "".join(
+        c.source for c in nbformat.read(folder / "notebooks" / "06_full_pipeline.ipynb", as_version=4).cells
+    )
+    assert "](exercises/ex06_full_pipeline.ipynb)" in lesson_06  # a handed-out exercise keeps its link
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    assert "ex02_scores.ipynb" in readme and "ex03_scaling" not in readme
+
+
+def test_an_untouched_partial_release_shows_no_changed_cell(partial):
+    """The fingerprint is of the cells as handed out (links unlinked): the grader, comparing a notebook with
+    its release or with its own metadata, finds nothing changed; edit a handed-out cell and it does."""
+    _, folder, release_dir = partial
+    with_release, with_metadata = Handouts([release_dir]), Handouts()
+    for exercise in PARTIAL:
+        nb = nbformat.read(folder / "notebooks" / "exercises" / f"{exercise}.ipynb", as_version=4)
+        record = nb.metadata["attn_core"]["handout"]
+        editable = {cell_id for cell_id, _, is_answer, *_ in record["cells"] if is_answer}
+        assert record["fingerprint"] == fingerprint(handout_cells(nb, editable))
+        assert with_release.compare(nb, exercise) == ([], "release")
+        assert with_metadata.compare(nb, exercise) == ([], "metadata")
+        nb.cells[-1].source += " (edited)"
+        changes, _ = with_release.compare(nb, exercise)
+        assert [(c.number, c.kind) for c in changes] == [(len(nb.cells), "edited")]
+
+
+@pytest.mark.kernel
+def test_the_grader_finds_no_changed_cell_in_an_untouched_release(partial, tmp_path):
+    edition, folder, release_dir = partial
+    out = tmp_path / "grading"
+    run = subprocess.run(
+        [sys.executable, "-m", "attn_core.homework.grade", str(folder / "notebooks" / "exercises"), "--out", str(out)]
+        + ["--release", str(release_dir), "--timeout", "60", "--jobs", "1", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+        env={**os.environ, "LANG": "C"},
+    )
+    assert run.returncode == 0, run.stderr
+    with open(out / "submissions.csv", encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(r["exercise"] for r in rows) == PARTIAL
+    assert [r["status"] for r in rows] == ["blank", "blank"], [(r["status"], r["details"]) for r in rows]
+    assert not any("cells_changed" in r["details"] for r in rows)
 
 
 def test_each_handed_out_notebook_records_its_fingerprint(released):

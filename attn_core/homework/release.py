@@ -6,14 +6,21 @@ writes ``releases/NAME/`` with:
 
 - ``self-attention-EDITION/``: the lessons and the student exercise notebooks of one edition (in
   ``notebooks/``), the ``attn_core`` package with ``pyproject.toml`` and ``requirements.txt`` (so
-  ``pip install -r requirements.txt`` sets everything up), and a README saying how; no teacher folder and
-  no solution (the command checks both before it writes the zip);
+  ``pip install -r requirements.txt`` sets everything up), the edition's ``jupyterlab-settings/EDITION``
+  (JupyterLab's menus in the edition's language) and a README saying how, for Windows and macOS/Linux; no
+  teacher folder and no solution (the command checks both before it writes the zip);
 - ``self-attention-EDITION.zip``: the same folder, zipped;
 - ``release.json``: for the teacher, not for the students: each handed-out notebook's fingerprint and
   cells. Grade with ``attn-grade … --release releases/NAME``: a submission is then compared with the exact
   version it was made from, and a per-student assignment is known as such even if its ID cell was deleted.
 
-Each exercise notebook carries the same record in its metadata (``metadata.attn_core.handout``).
+The folder holds only what a student can use with it alone. The classroom board (``demo.ipynb``) stays
+with the teacher, who projects it (each of its explorers is in its lesson), and so does the package that
+serves it (voila); the requirements' comments are the student's; a note that names a ``make`` command is
+left out; a link to a notebook that is not handed out (``--exercises``) becomes its plain text.
+
+Each exercise notebook carries the same record in its metadata (``metadata.attn_core.handout``), computed on
+the cells exactly as handed out (after those changes), so that the grader compares a submission with them.
 ``--per-student`` adds an ID cell after the first code cell (``homework.set_student_id("...")``): every
 task's fresh data is then drawn from the student's number, the same on every machine, and the grader
 rebuilds each student's own data. The four-word example stays the course's.
@@ -27,6 +34,7 @@ import shutil
 import sys
 import zipfile
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 import nbformat
@@ -47,36 +55,85 @@ _ID_CELL = {
     "en": "# Student number: this exercise's fresh data are drawn from it (different from your classmates')\n"
     'homework.set_student_id("...")  # ← replace ... with your student number',
 }
-PACKAGE_FILES = ("pyproject.toml", "requirements.txt", "LICENSE")
-_LINK = re.compile(r"(\]\()([^)\s#]+)")
+PACKAGE_FILES = ("pyproject.toml", "LICENSE")
+SETTINGS_FOLDER = "jupyterlab-settings"  # <lang>/overrides.json: JupyterLab's language for this launch
+TEACHER_ONLY_NOTEBOOKS = ("demo.ipynb",)  # the classroom board: the teacher projects it
+TEACHER_ONLY_REQUIREMENTS = ("voila",)  # serves the board
+# What a requirement is for, in the student's words (the repository's comments speak of make targets).
+REQUIREMENT_NOTES = {
+    "anywidget": "rel_req_anywidget",
+    "jupyterlab-language-pack-zh-cn": "rel_req_language_pack",
+    "-e .": "rel_req_attn_core",
+}
+_LINK = re.compile(r"(!?)\[([^\[\]]*)\]\(([^()\s#]*)(#[^()\s]*)?\)")
+_MAKE_NOTE = re.compile(r"\s?[（(]`?make [a-z-]+`?[）)]")  # "（make lab）": a repository-only aside
 
 
 class ReleaseError(RuntimeError):
     """A release that must not be written (it would hand out an answer), or cannot be."""
 
 
-def _relink(text, source_dir, edition_root, project, out_root, out_dir):
+def _relink(text, *, source_dir, out_dir, edition_root, project, out_root, handed_out):
     """Markdown links rewritten for the release tree: a notebook of the edition keeps its place under
-    ``notebooks/``; the project's README becomes the release's README; any other link outside is unlinked."""
+    ``notebooks/``, the project's README becomes the release's README; a link to anything not handed out
+    (``handed_out``: the release's files) becomes its plain text."""
 
     def fix(match):
-        link = match.group(2)
-        if re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", link) or link.startswith("/"):
+        bang, label, link, anchor = match.groups()
+        if not link or re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", link) or link.startswith("/"):
             return match.group(0)
         target = Path(os.path.normpath(source_dir / link))
+        new = None
         if target == edition_root or edition_root in target.parents:
             new = out_root / "notebooks" / target.relative_to(edition_root)
         elif target == project / "README.md":
             new = out_root / "README.md"
-        else:
-            return match.group(0)
-        return match.group(1) + Path(os.path.relpath(new, out_dir)).as_posix()
+        if new is None or not any(new == path or new in path.parents for path in handed_out):
+            return label
+        relative = Path(os.path.relpath(new, out_dir)).as_posix() + ("/" if link.endswith("/") else "")
+        return f"{bang}[{label}]({relative}{anchor or ''})"
 
     return _LINK.sub(fix, text)
 
 
+def _for_students(cell, relink):
+    """A cell's text as handed out: its links rewritten (``relink``: markdown → markdown), an aside naming a
+    ``make`` command left out."""
+    cell.source = _MAKE_NOTE.sub("", cell.source)
+    if cell.cell_type == "markdown":
+        cell.source = relink(cell.source)
+
+
+def student_requirements(text, edition):
+    """The repository's requirements.txt for the students: the board's server left out, comments in the
+    edition's language that name no repository command (UTF-8 declared for pip on any locale)."""
+    lines = ["# -*- coding: utf-8 -*-", msg.text("rel_req_header", edition)]
+    for line in text.splitlines():
+        requirement = line.split("#", 1)[0].strip()
+        package = re.split(r"[\s<>=!~\[;]", requirement, maxsplit=1)[0].lower()
+        if not requirement or package in TEACHER_ONLY_REQUIREMENTS:
+            continue
+        note = REQUIREMENT_NOTES.get(requirement if requirement.startswith("-") else package)
+        lines.append(f"{requirement:<40}# {msg.text(note, edition)}" if note else requirement)
+    return "\n".join(lines) + "\n"
+
+
+def _title(path):
+    """A notebook's first heading (its title), or its name."""
+    for cell in nbformat.read(path, as_version=4).cells:
+        for line in cell.source.splitlines() if cell.cell_type == "markdown" else ():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return path.stem
+
+
+def _contents(folder, notebooks):
+    """The README's list of what was handed out, each a link."""
+    return "\n".join(f"- [{_title(path)}]({path.relative_to(folder).as_posix()})" for path in notebooks)
+
+
 def _lessons(edition_root):
-    return sorted(p for p in edition_root.glob("*.ipynb") if p.is_file())
+    return sorted(p for p in edition_root.glob("*.ipynb") if p.is_file() and p.name not in TEACHER_ONLY_NOTEBOOKS)
 
 
 def _add_id_cell(nb, edition):
@@ -89,20 +146,28 @@ def _add_id_cell(nb, edition):
 
 def build(notebooks, project, out, name, edition, names, per_student):
     """Write the release; returns (student folder, zip, manifest path)."""
-    notebooks, project, out = Path(notebooks), Path(project), Path(out)
+    notebooks, project, out = Path(notebooks).resolve(), Path(project).resolve(), Path(out)
     exercises_dir = edition_dirs(notebooks)[edition]
     edition_root = exercises_dir.parent
     teacher_dir = exercises_dir / TEACHER_FOLDER
     release_dir = out / name
     folder = release_dir / f"self-attention-{edition}"
+    settings = project / SETTINGS_FOLDER / edition
+    if not (project / "pyproject.toml").is_file() or not (project / "requirements.txt").is_file():
+        raise ReleaseError(f"{project}: pyproject.toml and requirements.txt are needed (give --project)")
+    if not (settings / "overrides.json").is_file():
+        raise ReleaseError(f"{settings}: overrides.json is needed (JupyterLab's language; give --project)")
+    lessons = _lessons(edition_root)
+    handed_lessons = [folder / "notebooks" / lesson.name for lesson in lessons]
+    handed_exercises = [folder / "notebooks" / "exercises" / f"{exercise}.ipynb" for exercise in names]
+    handed_out = [folder / "README.md", *handed_lessons, *handed_exercises]
+    relink = partial(_relink, edition_root=edition_root, project=project, out_root=folder, handed_out=handed_out)
     folder.mkdir(parents=True)
-    written = []
-    for lesson in _lessons(edition_root):
+    for lesson, target in zip(lessons, handed_lessons):
         nb = nbformat.read(lesson, as_version=4)
+        links = partial(relink, source_dir=lesson.parent, out_dir=target.parent)
         for cell in nb.cells:
-            if cell.cell_type == "markdown":
-                cell.source = _relink(cell.source, lesson.parent, edition_root, project, folder, folder / "notebooks")
-        target = folder / "notebooks" / lesson.name
+            _for_students(cell, links)
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)
     manifest = {
@@ -113,7 +178,7 @@ def build(notebooks, project, out, name, edition, names, per_student):
         "attn_core": attn_core.__version__,
         "notebooks": [],
     }
-    for exercise in names:
+    for exercise, target in zip(names, handed_exercises):
         teacher = nbformat.read(teacher_dir / f"{exercise}.ipynb", as_version=4)
         editable = {str(c.get("id", "")) for c in teacher.cells if c.cell_type == "code" and has_solution(c.source)}
         nb = make_student(teacher, teacher_dir, exercises_dir)
@@ -122,35 +187,39 @@ def build(notebooks, project, out, name, edition, names, per_student):
             executed = nbformat.read(committed, as_version=4)
             if [(c.cell_type, c.source) for c in executed.cells] == [(c.cell_type, c.source) for c in nb.cells]:
                 nb = executed
+        links = partial(relink, source_dir=exercises_dir, out_dir=target.parent)
         for cell in nb.cells:
             cell.metadata.pop("nbgrader", None)
-            if cell.cell_type == "markdown":
-                cell.source = _relink(
-                    cell.source, exercises_dir, edition_root, project, folder, folder / "notebooks" / "exercises"
-                )
-            elif per_student:
+            _for_students(cell, links)
+            if cell.cell_type == "code" and per_student:
                 cell.outputs, cell.execution_count = [], None
         if per_student:
             _add_id_cell(nb, edition)
             editable.add(ID_CELL_ID)
+        # the fingerprint of the cells as handed out: the grader compares a submission with exactly these
         handout = record(handout_cells(nb, editable), name, edition, per_student)
         nb.metadata.setdefault("attn_core", {})["handout"] = handout
-        target = folder / "notebooks" / "exercises" / f"{exercise}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)
         manifest["notebooks"].append(
             {"exercise": exercise, "path": target.relative_to(folder).as_posix(), "handout": handout}
         )
-        written.append(target)
     package = Path(attn_core.__file__).parent
     shutil.copytree(package, folder / "attn_core", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
     for file_name in PACKAGE_FILES:
         if (project / file_name).is_file():
             shutil.copy2(project / file_name, folder / file_name)
-    if not (folder / "pyproject.toml").is_file() or not (folder / "requirements.txt").is_file():
-        raise ReleaseError(f"{project}: pyproject.toml and requirements.txt are needed (give --project)")
+    requirements = (project / "requirements.txt").read_text(encoding="utf-8")
+    (folder / "requirements.txt").write_text(student_requirements(requirements, edition), encoding="utf-8")
+    shutil.copytree(settings, folder / SETTINGS_FOLDER / edition)
     per_student_text = msg.text("rel_readme_per_student", edition) if per_student else ""
-    (folder / "README.md").write_text(msg.text("rel_readme", edition, per_student=per_student_text), encoding="utf-8")
+    readme = msg.text(
+        "rel_readme",
+        edition,
+        per_student=per_student_text,
+        contents=_contents(folder, handed_lessons + handed_exercises),
+    )
+    (folder / "README.md").write_text(readme, encoding="utf-8")
     check_no_answers(folder)
     archive = release_dir / f"{folder.name}.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:

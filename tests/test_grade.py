@@ -16,12 +16,15 @@ import os
 import re
 import subprocess
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from .repo import ROOT
+from attn_core.homework.grading.reports import TOTAL_COLUMN
+
+from .repo import ROOT, TEACHER_DIR
 from .submissions import EX02, EX02_IDS, FLOOD, HOG, ORPHAN, PARENT_KILLER, TAMPER, cell_number, percent, submission
 
 pytestmark = pytest.mark.kernel  # every submission runs in a kernel of its own
@@ -198,8 +201,13 @@ def test_gradebook_and_lms_files_for_the_batch(batch1):
     out = batch1[1]
     gradebook = rows_of(out / "gradebook.csv")
     assert len(gradebook) == len(batch1[2]) + 1  # one row per student
-    assert {r["name"]: r["total"] for r in gradebook}["partly"] == percent(len(EX02_IDS) - 1)
-    assert (out / "moodle_grades.csv").is_file() and (out / "canvas_grades.csv").is_file()
+    assert {r["name"]: r[TOTAL_COLUMN] for r in gradebook}["partly"] == percent(len(EX02_IDS) - 1)
+    # no roster and no ID cell: no student number to match on, so no row in the LMS files, and the grader says so
+    assert (
+        rows_of(out / "moodle_grades.csv") == []
+        and rows_of(out / "canvas_grades.csv")[0]["Student"] == "Points Possible"
+    )
+    assert "moodle_grades.csv 里没有写" in batch1[0].stderr
 
 
 def test_a_rerun_skips_what_is_graded_and_a_regrade_changes_one_row(batch1, tmp_path):
@@ -217,6 +225,87 @@ def test_a_rerun_skips_what_is_graded_and_a_regrade_changes_one_row(batch1, tmp_
     assert changed[0][1].startswith(",blank,,100,100")
     records = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(records) == len(batch1[2]) + 2  # every grading is kept; the latest per student is reported
+
+
+# ---------------------------------------------------------------- the teacher's cycle: grade, then re-grade one
+
+
+def _lines(path):
+    return path.read_text(encoding="utf-8-sig").splitlines()
+
+
+def test_a_regrade_as_the_readme_writes_it_keeps_the_settings_of_the_first_run(tmp_path):
+    """A Moodle download with a roster, a deadline and a late rule; then the README's re-grade line for one
+    resubmission, with none of those options, run from the teacher's folder and again from another one."""
+    teacher = tmp_path / "teacher"
+    download = teacher / "moodle"
+    late = download / "陈十二_12350_assignsubmission_file_" / "ex02_scores.ipynb"
+    broken = download / "钱七_12345_assignsubmission_file_" / "ex02_scores.ipynb"
+    stranger = download / "刘某某_12399_assignsubmission_file_" / "ex02_scores.ipynb"  # not in the roster
+    resubmitted = teacher / "resub" / "钱七.ipynb"  # sent by e-mail: no LMS folder around it
+    for path in (late, broken, stranger, resubmitted):
+        path.parent.mkdir(parents=True)
+    nbformat.write(submission(EX02), late)
+    nbformat.write(submission(EX02), resubmitted)
+    for path in (broken, stranger):
+        path.write_text('{"cells": [ cut short', encoding="utf-8")  # unreadable: graded without a kernel
+    deadline = datetime(2026, 12, 8, 23, 59)
+    for path, when in ((late, deadline + timedelta(hours=10)), (resubmitted, deadline - timedelta(days=1))):
+        os.utime(path, (when.timestamp(), when.timestamp()))
+    (teacher / "名单.csv").write_text(
+        "学号,姓名,邮箱,班级\n2024010,陈十二,chen12@example.edu,2班\n2024005,钱七,qianqi@example.edu,1班\n"
+        "2024013,卫十五,wei15@example.edu,3班\n",
+        encoding="utf-8-sig",
+    )
+    first = grade(
+        *("moodle", "--out", "批改", "--roster", "名单.csv", "--teacher-dir", TEACHER_DIR, "--lms-item", "第一周"),
+        *("--deadline", "2026-12-08 23:59", "--late", "10", "--timeout", TIMEOUT, "--lang", "zh"),
+        cwd=teacher,
+    )
+    assert first.returncode == 0, first.stderr
+    out = teacher / "批改"
+    before = _lines(out / "gradebook.csv")
+    assert before[1:] == [
+        "2024010,陈十二,chen12@example.edu,90,90,",  # a day late: 100 - 10
+        "2024005,钱七,qianqi@example.edu,0,0,",
+        "2024013,卫十五,wei15@example.edu,,0,ex02",
+        ",刘某某,,0,0,",
+    ]
+    left_out = "名单外的 1 位学生没有写进 moodle_grades.csv、moodle_worksheet.csv 和 canvas_grades.csv（刘某某）"
+    assert left_out in first.stderr
+
+    regrade = grade("resub/钱七.ipynb", "--out", "批改/", cwd=teacher)  # README: re-grade one student
+    assert regrade.returncode == 0, regrade.stderr
+    remembered = next(line for line in regrade.stderr.splitlines() if line.startswith("沿用上次批改"))
+    for option in ("--roster", "--teacher-dir", "--deadline", "--late 10", "--lms-item 第一周", "--lang zh"):
+        assert option in remembered
+    after = _lines(out / "gradebook.csv")
+    changed = [(b, a) for b, a in zip(before, after) if b != a]
+    assert len(after) == len(before) and changed == [(before[2], "2024005,钱七,qianqi@example.edu,100,100,")]
+    assert left_out in regrade.stderr
+    page = (out / "feedback" / "2024010_ex02_scores.html").read_text(encoding="utf-8")
+    assert "按迟交规则记 90 分" in page
+
+    moodle = rows_of(out / "moodle_grades.csv")
+    assert [(r["ID number"], r["Email address"], r["第一周"]) for r in moodle] == [
+        ("2024010", "chen12@example.edu", "90"),
+        ("2024005", "qianqi@example.edu", "100"),
+        ("2024013", "wei15@example.edu", "0"),
+    ]
+    worksheet = [(r["Identifier"], r["Grade"]) for r in rows_of(out / "moodle_worksheet.csv")]
+    assert worksheet == [("Participant 12350", "90"), ("Participant 12345", "100")]  # the resubmission stays
+    assert [r["SIS User ID"] for r in rows_of(out / "canvas_grades.csv")] == ["", "2024010", "2024005", "2024013"]
+    statuses = {r["name"]: r["status"] for r in rows_of(out / "submissions.csv")}
+    assert statuses["刘某某"] == "unreadable; not_in_roster" and statuses["钱七"] == "completed"
+
+    elsewhere = tmp_path / "elsewhere"  # the same line from another folder: the remembered paths still hold
+    elsewhere.mkdir()
+    again = grade(teacher / "resub" / "钱七.ipynb", "--out", out, cwd=elsewhere)
+    assert again.returncode == 0, again.stderr
+    assert _lines(out / "gradebook.csv") == after and "沿用上次批改" in again.stderr
+    (teacher / "名单.csv").rename(teacher / "old.csv")
+    gone = grade(teacher / "resub" / "钱七.ipynb", "--out", out, cwd=elsewhere)
+    assert gone.returncode == 2 and f"--roster {teacher / '名单.csv'}" in gone.stderr and "已经不存在了" in gone.stderr
 
 
 # ---------------------------------------------------------------- batch 2: the grader's own defences

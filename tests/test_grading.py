@@ -16,7 +16,19 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from attn_core import homework
 from attn_core.homework import exercises, verdicts
-from attn_core.homework.grading import answers, checking, collect, handout, marks, reading, reports, results, roster
+from attn_core.homework.grading import (
+    answers,
+    checking,
+    cli,
+    collect,
+    handout,
+    marks,
+    reading,
+    remembered,
+    reports,
+    results,
+    roster,
+)
 from attn_core.homework.messages import msg
 from attn_core.lang import display_width
 
@@ -363,11 +375,104 @@ def test_gradebook_has_one_row_per_roster_student_with_a_total_out_of_100(tmp_pa
     assert names == ["ex02_scores", "ex06_full_pipeline"]
     reports.write_gradebook(rows, names, tmp_path / "gradebook.csv")
     table = _rows(tmp_path / "gradebook.csv")
-    assert table[0] == ["student_id", "name", "email", "ex02_scores", "ex06_full_pipeline", "total", "missing"]
+    total = "total (100 × points earned / points possible)"
+    assert table[0] == ["student_id", "name", "email", "ex02_scores", "ex06_full_pipeline", total, "missing"]
     # every point of ex02, ex06 not handed in: ex02's share of the total
     share = format(round(100 * len(EX02_IDS) / (len(EX02_IDS) + EX06_POINTS), 1), "g")
     assert table[1] == ["2024001", "陈十二", "chen@example.edu", "100", "", share, "ex06"]
     assert table[2] == ["2024002", "Zhang San", "", "", "", "0", "ex02 ex06"]
+
+
+def test_the_total_is_points_earned_over_points_possible_and_the_grader_says_so(english):
+    n2, n6 = len(EX02_IDS), EX06_POINTS
+    record = _graded("2024001")  # ex02 all right, ex06 not handed in
+    rows, names = reports.gradebook_rows([record], marks.Points(), marks.LateRule(), include=["ex06_full_pipeline"])
+    assert rows[0].total == pytest.approx(100 * n2 / (n2 + n6))  # not the mean of 100 and 0
+    legend = reports.total_legend(names, marks.Points())
+    assert reports.TOTAL_COLUMN in legend and "over the points possible" in legend and "counts 0" in legend
+    assert f"ex02 {n2}, ex06 {n6}" in legend
+
+
+def _class_roster():
+    return roster.Roster(
+        [
+            roster.Student("2024005", "2024005", "钱七", email="qianqi@example.edu", section="1班", in_roster=True),
+            roster.Student("2024013", "2024013", "卫十五", email="wei15@example.edu", in_roster=True),
+        ]
+    )
+
+
+def test_reports_name_students_from_the_roster_of_the_run_and_keep_their_lms_numbers(tmp_path):
+    first = _graded("2024005", sha="a", codes=("unscaled",) * len(EX02_IDS))
+    first.student = roster.Student("2024005", "2024005", "钱七", participant="12345", in_roster=True)
+    again = _graded("2024005", sha="b")  # the resubmission, graded without the roster and not from the LMS
+    again.student = roster.Student("2024005", "2024005")
+    stranger = _graded("2024099")  # an ID cell the roster does not have
+    stranger.student = roster.Student("2024099", "2024099", "刘某某", participant="12399")
+    class_roster = _class_roster()
+    reported = reports.current([first, again, stranger], class_roster)
+    assert [(r.sha256, r.student.name, r.student.email, r.student.participant) for r in reported] == [
+        ("b", "钱七", "qianqi@example.edu", "12345"),  # the latest, named by the roster, with the LMS's number
+        ("s", "刘某某", "", "12399"),
+    ]
+    assert [n.code for n in reported[1].notes] == ["completed", "not_in_roster"]
+    rows, names = reports.gradebook_rows(reported, marks.Points(), marks.LateRule(), class_roster)
+    assert [r.student.key for r in rows] == ["2024005", "2024013", "2024099"]  # the roster's students, then others
+    lms, outside = reports.lms_rows(rows, class_roster)
+    written = reports.write_moodle(lms, names, tmp_path, "自注意力练习")
+    reports.write_canvas(lms, tmp_path, "自注意力练习")
+    assert [r[0] for r in _rows(written[0])[1:]] == ["2024005", "2024013"]
+    assert [r[0] for r in _rows(written[1])[1:]] == ["Participant 12345"]  # the resubmission keeps its number
+    assert [r[2] for r in _rows(tmp_path / "canvas_grades.csv")[2:]] == ["2024005", "2024013"]
+    lines = reports.left_out_lines(lms, outside)
+    assert len(lines) == 1 and "刘某某 2024099" in lines[0] and "not_in_roster" in lines[0]
+
+
+def test_no_lms_file_gets_a_row_without_its_identifier(tmp_path, english):
+    unnamed = _graded("moodle:12399")  # no roster, no ID cell: only the LMS's name and participant number
+    unnamed.student = roster.Student("moodle:12399", name="刘某某", participant="12399")
+    numbered = _graded("2024001")
+    numbered.student = roster.Student("2024001", "2024001", "陈十二")
+    rows, names = reports.gradebook_rows([unnamed, numbered], marks.Points(), marks.LateRule())
+    lms, outside = reports.lms_rows(rows)
+    assert outside == [] and len(lms) == 2
+    written = reports.write_moodle(lms, names, tmp_path, "item")
+    canvas = reports.write_canvas(lms, tmp_path, "item")
+    assert [r[0] for r in _rows(written[0])[1:]] == ["2024001"]
+    assert [r[0] for r in _rows(written[1])[1:]] == ["Participant 12399"]
+    assert [r[2] for r in _rows(canvas)[2:]] == ["2024001"]
+    for path in (written[0], canvas):
+        assert all(any(row[:4]) for row in _rows(path)[1:])
+    lines = reports.left_out_lines(lms, outside)
+    assert [line.split(" (")[0] for line in lines] == [
+        "1 student(s) left out of moodle_grades.csv",
+        "1 student(s) left out of canvas_grades.csv",
+    ]
+
+
+def test_a_grading_folder_remembers_its_settings_with_absolute_paths(tmp_path, monkeypatch, english):
+    teacher = tmp_path / "teacher"
+    (teacher / "resub").mkdir(parents=True)
+    (teacher / "名单.csv").write_text("学号,姓名\n2024005,钱七\n", encoding="utf-8-sig")
+    monkeypatch.chdir(teacher)
+    first = cli.parser().parse_args(
+        ["下载的提交.zip", "--out", "批改", "--roster", "名单.csv", "--deadline", "2026-12-08 23:59", "--late", "10"]
+    )
+    given = [name for name in remembered.REMEMBERED if getattr(first, name) is not None]
+    remembered.write(first.out, first, [*given, "lms_item"])
+    monkeypatch.chdir(teacher / "resub")  # the re-grade, from another folder
+    later = cli.parser().parse_args(["钱七.ipynb", "--out", "../批改", "--late", "none"])
+    taken = remembered.take(later, later.out)
+    assert sorted(taken) == ["deadline", "roster"]
+    assert later.roster == teacher / "名单.csv" and later.roster.is_absolute()
+    assert later.late == "none"  # given again: the command line wins
+    assert remembered.described(later, taken) == f'--roster {teacher / "名单.csv"}, --deadline "2026-12-08 23:59"'
+    (teacher / "名单.csv").unlink()
+    with pytest.raises(remembered.SettingsError, match=r"remembers --roster .*名单.csv.* no longer exists"):
+        remembered.take(cli.parser().parse_args(["x.ipynb", "--out", "../批改"]), "../批改")
+    (teacher / "批改" / "settings.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(remembered.SettingsError, match="cannot be read"):
+        remembered.read("../批改")
 
 
 def test_moodle_files_have_the_columns_its_importers_read(tmp_path):

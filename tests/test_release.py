@@ -21,6 +21,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 from attn_core import homework, set_lang
 from attn_core.homework import release, student, task_data
 from attn_core.homework.grading.handout import Handouts, fingerprint, handout_cells
+from attn_core.homework.grading.reports import TOTAL_COLUMN
 from attn_core.homework.student import BEGIN, END
 
 from .repo import NOTEBOOKS, ROOT
@@ -372,8 +373,9 @@ def test_a_class_from_an_lms_download_becomes_one_gradebook_row_per_student(tmp_
     gradebook = {r["student_id"]: r for r in table("gradebook.csv")}
     assert list(gradebook) == ["2024001", "2024002", "2024003", "2024004"]  # the roster's order, everyone
     one_wrong = format(round(100 * (len(EX02_IDS) - 1) / len(EX02_IDS) - 10, 1), "g")
-    assert (gradebook["2024001"]["total"], gradebook["2024002"]["total"]) == ("90", one_wrong)  # 1 day late: -10
-    assert gradebook["2024004"]["missing"] == "ex02" and gradebook["2024004"]["total"] == "0"
+    totals = {number: row[TOTAL_COLUMN] for number, row in gradebook.items()}
+    assert (totals["2024001"], totals["2024002"]) == ("90", one_wrong)  # 1 day late: -10
+    assert gradebook["2024004"]["missing"] == "ex02" and totals["2024004"] == "0"
     worksheet = table("moodle_worksheet.csv")
     assert [(r["Identifier"], r["Grade"]) for r in worksheet] == [("Participant 12345", "90")]
     canvas = {r["SIS User ID"]: r for r in table("canvas_grades.csv")}

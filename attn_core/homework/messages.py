@@ -1279,6 +1279,38 @@ msg.messages.update(
             "peak memory of the grader: {own} MiB itself, {worker} MiB for the largest worker (whatever a submission prints).",
         ),
         "g_written": ("结果写在：{path}", "results written to: {path}"),
+        "g_remembered": (
+            "沿用上次批改记在 {file} 里的设置：{settings}（命令行上给出的选项优先）",
+            "settings from the earlier run, kept in {file}: {settings} (an option given on the command line overrides them)",
+        ),
+        "g_remembered_gone": (
+            "{file} 记着上次批改用的 {option} {path}，但它已经不存在了：请用 {option} 给出它现在的位置",
+            "{file} remembers {option} {path} from the earlier run, but it no longer exists: give its new place with {option}",
+        ),
+        "g_settings_unreadable": (
+            "{file} 读不了（不是批改程序写的设置文件）：修好它，或删掉它从头设置",
+            "{file} cannot be read (not a settings file the grader wrote): repair it, or delete it to start afresh",
+        ),
+        "g_lms_not_in_roster": (
+            "名单外的 {n} 位学生没有写进 moodle_grades.csv、moodle_worksheet.csv 和 canvas_grades.csv（{students}）："
+            "Moodle 导入成绩时遇到找不到的用户会整个中止。他们仍在 submissions.csv 和 gradebook.csv 里，状态 not_in_roster。",
+            "{n} student(s) not in the roster left out of moodle_grades.csv, moodle_worksheet.csv and canvas_grades.csv "
+            "({students}): Moodle's grade import stops altogether at a user it cannot find. They stay in "
+            "submissions.csv and gradebook.csv, status not_in_roster.",
+        ),
+        "g_lms_no_identifier": (
+            "{file} 里没有写 {n} 位学生（{students}）：没有 {columns}，LMS 认不出他们。用 --roster 给出名单，或让学生填学号格。",
+            "{n} student(s) left out of {file} ({students}): no {columns}, so the LMS cannot match them. Give a "
+            "--roster, or have the ID cell filled in.",
+        ),
+        "list_separator": ("、", ", "),
+        "g_exercise_points": ("{exercise} {points} 分", "{exercise} {points}"),
+        "g_total_legend": (
+            "gradebook.csv 的 {column}：各练习得分（按迟交规则扣分后）之和 ÷ 这些练习的满分之和 × 100，"
+            "没交的练习记 0 分；满分：{weights}。",
+            "gradebook.csv's {column}: the points earned (after the late rule) over the points possible across these "
+            "exercises, × 100; an exercise not handed in counts 0; points possible: {weights}.",
+        ),
         # ---- attn-grade --help
         "ga_description": (
             "批改练习笔记本：每份作业在自己的进程和全新内核里运行，同时批改好几份。",
@@ -1289,8 +1321,9 @@ msg.messages.update(
             "notebooks, folders (with subfolders) and zip files",
         ),
         "ga_out": (
-            "批改文件夹：结果、CSV、LMS 导入文件、反馈页都写在这里",
-            "grading folder: results, CSV files, LMS files, feedback pages",
+            "批改文件夹：结果、CSV、LMS 导入文件、反馈页都写在这里；它记下这次的设置（settings.json），以后批改到这里时沿用",
+            "grading folder: results, CSV files, LMS files, feedback pages; it remembers this run's settings "
+            "(settings.json) for later runs into it",
         ),
         "ga_csv": (
             "每份作业一行的 CSV（默认 OUT/submissions.csv）",
@@ -1314,8 +1347,8 @@ msg.messages.update(
             "a folder of teacher notebooks to compare with when there is no release (repeatable; default: both editions')",
         ),
         "ga_deadline": (
-            '截止时间（本地时间），例如 "2026-12-08 23:59"',
-            'the deadline, local time, e.g. "2026-12-08 23:59"',
+            '截止时间（本地时间），例如 "2026-12-08 23:59"；none：不设截止时间',
+            'the deadline, local time, e.g. "2026-12-08 23:59"; none: no deadline',
         ),
         "ga_late": (
             "迟交怎么算：none（只标出）、zero（记 0 分）或每晚一天扣几分（如 10）",

@@ -15,5 +15,6 @@ The parts, in the order a batch goes through them:
 - ``marks``     points, percentages, the total out of 100, the late rule
 - ``reports``   the table, submissions.csv, gradebook.csv, the Moodle and Canvas files
 - ``feedback``  one HTML page per submission, in its edition's language
+- ``remembered`` the settings a grading folder keeps (``settings.json``) for the runs after the first
 - ``cli``       the ``attn-grade`` command
 """

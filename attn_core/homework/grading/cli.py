@@ -6,7 +6,9 @@ SUBMISSIONS are notebooks, folders (read with their subfolders) and zip files, s
 "download all submissions". The grading folder gets ``results.jsonl`` (every graded submission, written as
 each is done: a rerun skips what is graded and ``--regrade`` grades again), ``submissions.csv``,
 ``gradebook.csv``, ``moodle_grades.csv`` (and ``moodle_worksheet.csv``), ``canvas_grades.csv`` and
-``feedback/`` (one HTML page per submission). ``--csv FILE`` alone writes the submissions CSV (and its
+``feedback/`` (one HTML page per submission), and ``settings.json``: the options of the run (roster, release,
+deadline, late rule, points, …, paths made absolute) that a later run into the same folder reuses when it is
+not given them again (``remembered``). ``--csv FILE`` alone writes the submissions CSV (and its
 results file ``FILE.jsonl``) without a grading folder. The printed table and messages follow ``--lang``, else
 the system's language; each feedback page follows its submission's edition.
 """
@@ -21,7 +23,7 @@ from pathlib import Path
 from ... import lang
 from .. import exercises
 from ..messages import msg
-from . import feedback, reports
+from . import feedback, remembered, reports
 from .batch import Batch, Limits, Settings, confinement_check, default_jobs
 from .collect import collect
 from .handout import Handouts, handout_dirs
@@ -44,6 +46,17 @@ def system_language():
         return "en"
 
 
+# The defaults of the options a grading folder remembers (None on the command line: not given).
+DEFAULTS = {
+    "release": [],
+    "late": "none",
+    "exercises": [],
+    "timeout": 60.0,
+    "memory": 2048,
+    "lms_item": lambda: msg("lms_item"),
+}
+
+
 def parser():
     """The command line, its help in the current language."""
     p = argparse.ArgumentParser(prog="attn-grade", description=msg("ga_description"))
@@ -53,15 +66,15 @@ def parser():
     p.add_argument("--feedback", type=Path, help=msg("ga_feedback"))
     p.add_argument("--roster", type=Path, help=msg("ga_roster"))
     p.add_argument("--points", type=Path, help=msg("ga_points"))
-    p.add_argument("--release", type=Path, action="append", default=[], help=msg("ga_release"))
+    p.add_argument("--release", type=Path, action="append", help=msg("ga_release"))
     p.add_argument("--teacher-dir", type=Path, action="append", default=None, help=msg("ga_teacher_dir"))
     p.add_argument("--deadline", help=msg("ga_deadline"))
-    p.add_argument("--late", default="none", help=msg("ga_late"))
-    p.add_argument("--exercises", nargs="*", default=[], help=msg("ga_exercises"))
+    p.add_argument("--late", help=msg("ga_late"))
+    p.add_argument("--exercises", nargs="*", help=msg("ga_exercises"))
     p.add_argument("--lms-item", help=msg("ga_lms_item"))
     p.add_argument("--jobs", type=int, help=msg("ga_jobs"))
-    p.add_argument("--timeout", type=float, default=60.0, help=msg("ga_timeout"))
-    p.add_argument("--memory", type=int, default=2048, help=msg("ga_memory"))
+    p.add_argument("--timeout", type=float, help=msg("ga_timeout"))
+    p.add_argument("--memory", type=int, help=msg("ga_memory"))
     p.add_argument("--regrade", action="store_true", help=msg("ga_regrade"))
     p.add_argument("--lang", choices=lang.LANGS, help=msg("ga_lang"))
     p.add_argument("--no-confine", action="store_true", help=msg("ga_no_confine"))
@@ -84,6 +97,19 @@ def main(argv=None):
     lang.set_lang(asked if asked in lang.LANGS else system_language())
     p = parser()
     args = p.parse_args(argv)
+    given = [name for name in remembered.REMEMBERED if getattr(args, name) is not None]
+    taken = []
+    if args.out:
+        try:
+            stored = remembered.read(args.out)
+            if stored.get("lang") in lang.LANGS and not asked:
+                lang.set_lang(stored["lang"])  # the grader speaks the remembered language from here on
+            taken = remembered.take(args, args.out, stored)
+        except remembered.SettingsError as e:
+            p.error(str(e))
+    for name, default in DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default() if callable(default) else default)
     if args.jobs is None:
         args.jobs = default_jobs(args.memory << 20)
     if args.timeout <= 0 or args.jobs < 1 or args.memory < 256:
@@ -103,6 +129,11 @@ def main(argv=None):
         if not (folder / "release.json").is_file():
             p.error(msg("g_no_release", folder=folder))
     handouts = Handouts(args.release, teacher_dirs)
+    if args.out:
+        remembered.write(args.out, args, [*given, *taken, "lms_item"])
+        if taken:
+            earlier = remembered.described(args, taken)
+            print(msg("g_remembered", file=remembered.path_of(args.out), settings=earlier), file=sys.stderr)
 
     submissions, skipped = collect(args.submissions)
     csv_path = args.csv or (args.out / "submissions.csv" if args.out else None)
@@ -151,18 +182,22 @@ def main(argv=None):
     seconds = time.monotonic() - start
     skipped += more_skipped
 
-    shown = graded + reused
+    shown = reports.current(graded + reused, roster)
     if shown:
         print(reports.table(shown, points, late))
-    everything = store.latest() if store_path else shown
+    everything = reports.current(store.records, roster) if store_path else shown
     if csv_path:
         reports.write_submissions(everything, csv_path, points, late)
+    lms_lines = []
     if args.out:
         rows, names = reports.gradebook_rows(everything, points, late, roster, include)
         reports.write_gradebook(rows, names, args.out / "gradebook.csv")
-        item = args.lms_item or msg("lms_item")
-        reports.write_moodle(rows, names, args.out, item)
-        reports.write_canvas(rows, args.out, item)
+        lms, outside = reports.lms_rows(rows, roster)
+        reports.write_moodle(lms, names, args.out, args.lms_item)
+        reports.write_canvas(lms, args.out, args.lms_item)
+        lms_lines = reports.left_out_lines(lms, outside)
+        if names:
+            lms_lines.append(reports.total_legend(names, points))
     feedback_dir = args.feedback or (args.out / "feedback" if args.out else None)
     if feedback_dir:
         feedback.write(everything, feedback_dir, points, late)
@@ -175,6 +210,8 @@ def main(argv=None):
             print(f"  {entry.label}: {reason}", file=sys.stderr)
     if reused:
         print(msg("g_reused", n=len(reused)), file=sys.stderr)
+    for line in lms_lines:
+        print(line, file=sys.stderr)
     rate = f"{seconds / len(graded):.1f}" if graded else "-"
     own = peak_memory_mib()
     if graded and own:

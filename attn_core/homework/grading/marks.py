@@ -6,9 +6,10 @@ when it is right, or right for the student's own earlier answer (error carried f
 mark is the points earned over the points possible, as a percentage; the total is the points earned over
 the points possible across the exercises of the gradebook (an exercise a student did not hand in counts 0).
 
-Late work (``--deadline``): days late are whole days after the deadline, counted from the submission time
-the LMS or the file records (a Canvas file marked LATE without a time counts one day). The rule: ``none``
-(only reported), ``zero``, or a penalty in percentage points per day late (``10`` or ``penalty:10``).
+Late work (``--deadline``; ``none`` for no deadline): days late are whole days after the deadline, counted
+from the submission time the LMS or the file records (a Canvas file marked LATE without a time counts one
+day). The rule: ``none`` (only reported), ``zero``, or a penalty in percentage points per day late (``10`` or
+``penalty:10``).
 """
 
 import csv
@@ -76,7 +77,7 @@ class LateRule:
     @classmethod
     def parse(cls, deadline=None, rule="none"):
         when = None
-        if deadline:
+        if deadline and str(deadline).strip().lower() != "none":
             try:
                 when = datetime.fromisoformat(str(deadline).strip().replace("/", "-")).timestamp()
             except ValueError:

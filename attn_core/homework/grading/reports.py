@@ -7,7 +7,9 @@ Columns (stable; CHANGELOG lists changes):
   percent, final_percent (after the late rule), status (codes, each with its cells: ``runtime_error(5,9)``),
   details, then one column per task: ``correct``, ``carried_forward`` or the checker's code.
 - ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
-  not handed in), total (out of 100; an exercise not handed in counts 0), missing.
+  not handed in), ``total (100 × points earned / points possible)``, missing. The total is the points earned
+  (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
+  and those named by ``--exercises``): an exercise with more points weighs more, one not handed in counts 0.
 - ``moodle_grades.csv`` (Moodle gradebook → Import → CSV file): ID number, Email address, Full name, and the
   grade item's column. Moodle's import matches the user by a column you map: "ID number" to
   useridnumber, or "Email address" to useremail (docs.moodle.org, "Grade import"); its export uses the same
@@ -21,6 +23,12 @@ Columns (stable; CHANGELOG lists changes):
   the assignment's column, and a "Points Possible" row, as Canvas's gradebook importer reads them
   (canvas-lms app/models/gradebook_importer.rb): "Student" then "ID" first, "Section" last of the student
   columns; a student is matched by Canvas user ID, else by SIS User ID or SIS Login ID, else by name.
+
+With a roster, the LMS files hold only its students (an unknown user stops Moodle's whole import); a student
+outside it stays in submissions.csv and gradebook.csv as ``not_in_roster``. No LMS file gets a row without the
+identifier its importer matches on (the ID number for moodle_grades.csv, the participant number for the
+worksheet, a Canvas or SIS ID or login for Canvas). Names and e-mails come from the roster when the report is
+written (``current``).
 
 Every CSV is UTF-8 with a byte-order mark, which Excel needs to show Chinese and which Moodle and Canvas
 accept. Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
@@ -51,6 +59,7 @@ MOODLE_WORKSHEET = (
     "Feedback comments",
 )
 CANVAS_STUDENT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+TOTAL_COLUMN = "total (100 × points earned / points possible)"
 
 
 def _write(path, rows):
@@ -132,6 +141,38 @@ def with_late_note(record, late):
     days = late.days_late(record.submitted, record.lms_late)
     notes = [n for n in record.notes if n.code != "late"]
     return notes + [Note("late", detail=str(days))] if days else notes
+
+
+# ---------------------------------------------------------------- the records to report
+
+
+def current(records, roster=None):
+    """The records to report: one per student and exercise, the latest (as ``Store.latest``), each naming its
+    student as ``roster`` knows them now (a result graded before the roster was given gets its name and
+    e-mail) and marked ``not_in_roster`` by this roster. The LMS's numbers (Moodle participant, Canvas user
+    ID) found in any record of a student are kept, so a resubmission that did not come through the LMS
+    still reaches the grading worksheet."""
+    resolved = []
+    numbers = {}  # student key -> {"participant": …, "canvas_id": …}, from every record, the latest known
+    for record in records:
+        student = roster.resolve(record.student) if roster else record.student
+        known = numbers.setdefault(student.key, {})
+        for name in ("participant", "canvas_id"):
+            if getattr(student, name):
+                known[name] = getattr(student, name)
+        resolved.append((record, student))
+    order, latest = [], {}
+    for record, student in resolved:
+        student = replace(student, **{k: v for k, v in numbers[student.key].items() if not getattr(student, k)})
+        notes = record.notes
+        if roster is not None:
+            notes = [n for n in notes if n.code != "not_in_roster"]
+            notes += [] if student.in_roster else [Note("not_in_roster")]
+        record = replace(record, student=student, notes=notes)
+        if record.slot not in latest:
+            order.append(record.slot)
+        latest[record.slot] = record
+    return [latest[slot] for slot in order]
 
 
 # ---------------------------------------------------------------- the printed table
@@ -278,7 +319,7 @@ def gradebook_rows(records, points, late, roster=None, include=()):
 
 
 def write_gradebook(rows, names, path):
-    table_rows = [["student_id", "name", "email", *names, "total", "missing"]]
+    table_rows = [["student_id", "name", "email", *names, TOTAL_COLUMN, "missing"]]
     for row in rows:
         table_rows.append(
             [
@@ -304,13 +345,70 @@ def _feedback_line(row, names):
     return "; ".join(parts)
 
 
+# ---------------------------------------------------------------- the LMS files
+
+
+def lms_rows(rows, roster=None):
+    """(the gradebook rows for the LMS files, the rows left out because their student is not in the roster).
+    Moodle's grade import stops altogether at a user it cannot find, so with a roster only its students go."""
+    if roster is None:
+        return list(rows), []
+    return [r for r in rows if r.student.in_roster], [r for r in rows if not r.student.in_roster]
+
+
+def _moodle_identifier(student):
+    return student.id  # the "ID number" column (useridnumber)
+
+
+def _canvas_identifier(student):
+    return student.canvas_id or student.id or student.login or student.email
+
+
+IDENTIFIERS = {  # file -> (what identifies a student's row, the columns named in a message)
+    "moodle_grades.csv": (_moodle_identifier, "ID number"),
+    "canvas_grades.csv": (_canvas_identifier, "ID / SIS User ID / SIS Login ID"),
+}
+
+
+def _names(rows, most=5):
+    labels = [_student_label(row.student) for row in rows]
+    return msg("list_separator").join(labels[:most]) + ("…" if len(labels) > most else "")
+
+
+def left_out_lines(rows, outside):
+    """What the grader says about students left out of the LMS files: those not in the roster (``outside``),
+    and, per file, those of ``rows`` without the identifier it needs."""
+    lines = []
+    if outside:
+        lines.append(msg("g_lms_not_in_roster", n=len(outside), students=_names(outside)))
+    for file, (identifier, columns) in IDENTIFIERS.items():
+        unnamed = [row for row in rows if not identifier(row.student)]
+        if unnamed:
+            students = _names(unnamed)
+            lines.append(msg("g_lms_no_identifier", file=file, n=len(unnamed), students=students, columns=columns))
+    return lines
+
+
+def total_legend(names, points):
+    """How the gradebook's total is computed, with each exercise's points possible."""
+    weights = msg("list_separator").join(
+        msg("g_exercise_points", exercise=name.split("_")[0], points=rounded(points.possible(name))) for name in names
+    )
+    return msg("g_total_legend", column=TOTAL_COLUMN, weights=weights)
+
+
 def write_moodle(rows, names, folder, item):
-    """``moodle_grades.csv``, and ``moodle_worksheet.csv`` when participant numbers are known; returns the paths."""
+    """``moodle_grades.csv`` (the rows with an ID number), and ``moodle_worksheet.csv`` when participant numbers
+    are known (those rows); returns the paths."""
     written = [Path(folder) / "moodle_grades.csv"]
     _write(
         written[0],
         [[*MOODLE_GRADEBOOK, item]]
-        + [[row.student.id, row.student.email, row.student.name, rounded(row.total)] for row in rows],
+        + [
+            [row.student.id, row.student.email, row.student.name, rounded(row.total)]
+            for row in rows
+            if _moodle_identifier(row.student)
+        ],
     )
     with_participant = [row for row in rows if row.student.participant]
     if with_participant:
@@ -336,11 +434,13 @@ def write_moodle(rows, names, folder, item):
 
 
 def write_canvas(rows, folder, item):
+    """``canvas_grades.csv``: the rows with a Canvas ID, SIS User ID or SIS Login ID; returns its path."""
     path = Path(folder) / "canvas_grades.csv"
     body = [[*CANVAS_STUDENT, item], ["Points Possible", "", "", "", "", "100"]]
     for row in rows:
         s = row.student
-        body.append([s.name or s.key, s.canvas_id, s.id, s.login or s.email, s.section, rounded(row.total)])
+        if _canvas_identifier(s):
+            body.append([s.name or s.key, s.canvas_id, s.id, s.login or s.email, s.section, rounded(row.total)])
     _write(path, body)
     return path
 

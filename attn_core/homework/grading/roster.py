@@ -7,6 +7,9 @@ column (``id``, ``学号``, ``student_id``, ``ID number``, ``SIS User ID``) and 
 (Canvas's own user ID), ``section`` / ``班级``, and ``Identifier`` (Moodle's "Participant 123"). A Moodle
 grading worksheet or a Canvas gradebook export can serve as the roster as it is.
 
+Reports name students as the roster knows them when the report is written (``Roster.resolve``), so a
+result graded before a roster was given gets its name, e-mail and class once one is.
+
 A submission's student, in this order: the number in its ID cell (``homework.set_student_id("…")``) if the
 roster has it; the LMS's participant or user ID; the LMS's name for the student; a roster number, then a
 roster name, inside the file name. Without a roster: the ID cell's number, else the LMS's name, else the
@@ -140,6 +143,24 @@ class Roster:
             if _name_key(student.name) == wanted or (student.login and _name_key(student.login) == wanted):
                 return student
         return None
+
+    def resolve(self, student):
+        """``student`` (as a graded submission recorded them) as this roster knows them: the roster's entry
+        found by student number, Moodle participant, Canvas user ID or name, with the LMS's numbers the
+        roster lacks; else ``student`` itself, not in the roster."""
+        found = (
+            self.by("id", student.id)
+            or self.by("participant", student.participant)
+            or self.by("canvas_id", student.canvas_id)
+            or self.by_name(student.name)
+        )
+        if found is None:
+            return replace(student, in_roster=False)
+        return replace(
+            found,
+            participant=found.participant or student.participant,
+            canvas_id=found.canvas_id or student.canvas_id,
+        )
 
     def in_file_name(self, stem):
         """The one student whose number (or else whose name) appears in ``stem``, or None."""

@@ -2,8 +2,9 @@
 
 Batch 1 is the class of the grader issue: honest submissions in both editions around every hostile case
 (a flood of output, a neighbour's file overwritten, an orphan process, a 4 GiB allocation, a submission that
-kills its parent) and the careless ones (a crash, a hang, a syntax error, a blank notebook, a deleted cell,
-corrupt JSON), graded with the defaults (write confinement where the platform has it) and ``--jobs 2``.
+kills its parent) and the careless ones (a crash, a hang, a syntax error, an answer cell that raises, a blank
+notebook, a deleted cell, corrupt JSON, a notebook saved with 30 MiB of printed output), graded with the
+defaults (write confinement where the platform has it) and ``--jobs 2``.
 Batch 2 grades the same kinds of attack with write confinement off (``--no-confine``), so that the grader's
 own defences are what is tested: every notebook read before any ran, the worker's death, the watchdog's
 memory count over several processes. Each asserts that every honest submission keeps full marks and that
@@ -85,9 +86,17 @@ def batch1(tmp_path_factory):
         "syntax": submission({"2.1": EX02["2.1"], "2.2": "QKT_new = (Q_new @ K_new.T"}),
         "blank": submission({}),
         "partly": submission({**EX02, "2.2": "QKT_new = K_new @ Q_new.T"}, drop_markdown=1),
+        "raises": submission({**EX02, "2.2": "raise ValueError('matmul: size 5 is different from 2')\nQKT_new = 0"}),
+        "saved_output": submission(EX02),
     }
     for key, nb in subs.items():
         nbformat.write(nb, folder / f"{key}_ex02.ipynb")
+    saved = subs["saved_output"]  # a student printed a lot and saved: 30 MiB, over the old 20 MiB limit
+    line = "调试输出" * 25 + " 0123456789\n"
+    code = next(c for c in saved.cells if c.cell_type == "code")
+    code.outputs = [{"output_type": "stream", "name": "stdout", "text": [line] * (30 * 2**20 // 120)}]
+    with open(folder / "saved_output_ex02.ipynb", "w", encoding="utf-8") as f:
+        json.dump(saved, f, ensure_ascii=False)  # (nbformat.write would validate every line: slow)
     (folder / "corrupt_ex02.ipynb").write_text('{"cells": [ this is not JSON', encoding="utf-8")
     (folder / "notes.txt").write_text("not a notebook", encoding="utf-8")
     out = folder.parent / "grading"
@@ -131,7 +140,7 @@ def test_a_flood_of_output_leaves_the_grader_flat(batch1):
 def test_the_tamperer_cannot_write_into_the_submissions_folder(batch1):
     run, out, _, folder = batch1
     row = by_file(rows_of(out / "submissions.csv"))["a_tamper"]
-    if "landlock" in run.stderr:  # writes confined: the attempt is an error in its own notebook
+    if "Landlock" in run.stderr:  # writes confined: the attempt is an error in its own notebook
         assert row["status"].startswith("runtime_error") and "PermissionError" in row["details"]
         assert nbformat.read(folder / "z_victim_ex02.ipynb", as_version=4)
 
@@ -151,7 +160,7 @@ def test_a_parent_killer_costs_only_itself(batch1):
     run, out, subs, _ = batch1
     row = by_file(rows_of(out / "submissions.csv"))["killer"]
     cell = cell_number(subs["killer"], "os.getppid")
-    if "signals and abstract sockets scoped" in run.stderr:  # Landlock ABI 6: it cannot signal its parent
+    if "也不能给外面的进程发信号" in run.stderr:  # Landlock ABI 6: it cannot signal its parent
         assert row["status"] == f"runtime_error({cell})" and "PermissionError" in row["details"]
     else:
         assert row["status"] == f"worker_died({cell})"
@@ -177,6 +186,36 @@ def test_statuses_say_what_happened(batch1):
     # the deleted markdown cell is named by its number in the handed-out notebook
     assert re.fullmatch(r"completed; cells_changed\(\d+\)", partly["status"]), partly["status"]
     assert re.search(r"cells_changed: \d+ deleted", partly["details"])
+
+
+def test_a_notebook_saved_with_a_lot_of_output_is_graded_without_it(batch1):
+    run, out, _, folder = batch1
+    assert (folder / "saved_output_ex02.ipynb").stat().st_size > 30 << 20
+    row = by_file(rows_of(out / "submissions.csv"))["saved_output"]
+    assert (row["status"], row["percent"]) == ("completed", "100")
+    assert "saved_output_ex02.ipynb" not in run.stderr.split("跳过了")[-1]
+
+
+def test_an_answer_cell_that_raised_is_a_cell_error_with_its_cell_and_exception(batch1):
+    run, out, subs, _ = batch1
+    cell = cell_number(subs["raises"], "raise ValueError")
+    row = by_file(rows_of(out / "submissions.csv"))["raises"]
+    assert row["status"] == f"runtime_error({cell})" and (row["2.1"], row["2.2"]) == ("correct", f"cell_error({cell})")
+    assert (
+        rows_of(out / "submissions.csv")
+        and by_file(rows_of(out / "submissions.csv"))["blank"]["2.2"] == "not_attempted"
+    )
+    page = (out / "feedback" / "raises_ex02_scores.html").read_text(encoding="utf-8")
+    assert f"第 {cell} 格运行时出错停下了（ValueError: matmul: size 5 is different from 2），QKT_new 没有算出来" in page
+    assert "检查变量名是不是正好写成 QKT_new" not in page
+
+
+def test_chinese_output_has_no_english_words_of_the_grader(batch1):
+    run = batch1[0]
+    limits = run.stderr.splitlines()[0]
+    assert limits.startswith("每份作业：") and not re.search(r"[a-z]{3,} [a-z]{3,}", limits), limits
+    corrupt = next(line for line in run.stderr.splitlines() if "corrupt" in line)
+    assert "读不了的文件：不是 JSON" in corrupt, corrupt
 
 
 def test_feedback_pages_follow_the_edition_and_never_give_the_answer(batch1):

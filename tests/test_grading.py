@@ -2,9 +2,13 @@
 naming changed cells, marks, the results file, the CSV files an LMS imports, error carried forward, and the
 grader side of find-the-bug tasks."""
 
+import contextlib
 import copy
 import csv
+import hashlib
 import io
+import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -118,12 +122,23 @@ def test_edition_and_id_cell():
 
 
 @pytest.mark.parametrize(
-    "data, problem",
-    [(b"{ not json", "not JSON"), (b'{"hello": 1}', "JSON but not a notebook"), (b"\xff\xfe\x00", "not UTF-8 text")],
+    "data, problem, words",
+    [
+        (b"{ not json", "not_json", "不是 JSON"),
+        (b'{"hello": 1}', "json_not_notebook", "不是笔记本"),
+        (b"\xff\xfe\x00", "not_utf8", "不是 UTF-8 文本"),
+        (
+            b'{"cells": [{"cell_type": "code"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
+            "invalid_notebook:",
+            "笔记本格式不对",
+        ),
+    ],
 )
-def test_unreadable_files_say_why(data, problem):
-    with pytest.raises(ValueError, match=problem):
+def test_unreadable_files_say_why_in_the_teachers_language(data, problem, words):
+    with pytest.raises(ValueError, match=problem) as raised:
         reading.read_notebook(data)
+    text = reports.note_text(results.Note("unreadable", detail=str(raised.value)))
+    assert words in text and not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", text), text  # no English words in zh
 
 
 # ---------------------------------------------------------------- what was handed in
@@ -175,12 +190,115 @@ def test_collect_reads_subfolders_zips_and_lists_every_skipped_file(tmp_path):
     assert all(f"skip_{reason}" in msg for reason in collect.REASONS)
 
 
-def test_a_zip_member_larger_than_a_notebook_can_be_is_skipped(tmp_path, monkeypatch):
-    monkeypatch.setattr(collect, "MAX_NOTEBOOK", 1000)
-    with zipfile.ZipFile(tmp_path / "big.zip", "w") as z:
-        z.writestr("ex02_scores.ipynb", _nb_bytes())
-    submissions, skipped = collect.collect([tmp_path / "big.zip"])
-    assert submissions == [] and [s.reason for s in skipped] == ["too_large"]
+def _with_outputs(name="ex02_scores", mib=1.0):
+    """A handed-out notebook saved with about ``mib`` MiB of printed output (Chinese, as a student prints)
+    in its first code cell, and a pasted picture in a markdown cell."""
+    nb = handed_out(name)
+    code = next(c for c in nb.cells if c.cell_type == "code")
+    lines = int(mib * 2**20 / 120)
+    code.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text=["调试输出" * 8 + ' "]}{[\\ 0123456789\n'] * lines)
+    ]
+    markdown = next(c for c in nb.cells if c.cell_type == "markdown")
+    markdown.attachments = {"a.png": {"image/png": "iVBORw0KGgo" * 1000}}
+    nb.metadata["outputs"] = ["metadata of this name is kept"]
+    return nb
+
+
+def _no_outputs(nb):
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if "outputs" in cell:
+            cell.outputs = []
+        if "attachments" in cell:
+            cell.attachments = {}
+    return nb
+
+
+def test_a_notebook_is_kept_without_its_saved_outputs_wherever_it_comes_from(tmp_path):
+    nb = _with_outputs(mib=2.0)
+    raw = nbformat.writes(nb).encode()
+    assert len(raw) > 2 << 20
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "zhang_ex02.ipynb").write_bytes(raw)
+    with zipfile.ZipFile(tmp_path / "class.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("li_ex02.ipynb", raw)
+    submissions, skipped = collect.collect([tmp_path / "a", tmp_path / "class.zip"])
+    assert skipped == [] and len(submissions) == 2
+    for submission in submissions:
+        assert submission.problem == "" and len(submission.data) < 100_000
+        assert submission.sha256 == hashlib.sha256(raw).hexdigest()  # a rerun knows the file as handed in
+        kept = reading.read_notebook(submission.data)
+        assert kept == _no_outputs(nb) and kept.metadata["outputs"] == ["metadata of this name is kept"]
+
+
+def test_dropping_outputs_reads_strings_as_json_does():
+    text = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": 'print("]}")',
+                "metadata": {"outputs": 1},
+                "outputs": [{"text": ['"[{\\', '\\"', "]"], "x": [[], {}]}],
+                "execution_count": 1,
+            }
+        ]
+    }
+    stripped = collect.without_outputs(json.dumps(text).encode())
+    assert json.loads(stripped)["cells"][0] == {**text["cells"][0], "outputs": []}
+    for broken in (b'{"cells": [{"outputs": ["never ends', b"]", b'{"a": 1}}'):
+        with pytest.raises(ValueError, match="not_json"):
+            collect.without_outputs(broken)
+
+
+def test_a_notebook_too_large_to_grade_still_stands_for_its_student(tmp_path, monkeypatch):
+    """Larger than the grader reads (as handed in, or without its outputs): a submission with its problem,
+    not a skipped file, so that the student's row says why rather than "missing"."""
+    monkeypatch.setattr(collect, "MAX_NOTEBOOK", 3 << 20)
+    monkeypatch.setattr(collect, "MAX_KEPT", 2_000)
+    folder = tmp_path / "吴十_12348_assignsubmission_file_"
+    folder.mkdir()
+    (folder / "ex02_scores.ipynb").write_bytes(nbformat.writes(_with_outputs(mib=4.0)).encode())
+    with zipfile.ZipFile(tmp_path / "canvas.zip", "w") as z:
+        z.writestr("lisi_5678_998878_ex02_scores.ipynb", nbformat.writes(handed_out()).encode())
+    submissions, skipped = collect.collect([folder, tmp_path / "canvas.zip"])
+    problems = {s.lms.name: (s.problem, s.detail, s.data) for s in submissions}
+    assert skipped == []
+    assert problems["吴十"][0] == "too_large" and problems["吴十"][2] == b""
+    assert re.fullmatch(r"4\.\d MiB", problems["吴十"][1])  # as handed in, outputs and all
+    assert problems["lisi"][0] == "too_large" and problems["lisi"][1].startswith("without_outputs:")
+    assert reports.note_text(results.Note("too_large", detail=problems["lisi"][1])).startswith(
+        "文件太大，没有批改（去掉保存的输出后仍有"
+    )
+
+
+@pytest.mark.kernel  # a Python subprocess: its own peak memory
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="VmHWM is Linux's")
+def test_reading_a_notebook_saved_with_64_mib_of_output_keeps_the_graders_memory_flat(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    line = json.dumps("调试输出" * 25 + " 123456\n", ensure_ascii=False)
+    nb = handed_out()
+    code = next(c for c in nb.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text=["§"])]
+    head, tail = nbformat.writes(nb).split('"§"')
+    with open(folder / "wushi_ex02_scores.ipynb", "w", encoding="utf-8") as f:  # 64 MiB, written in pieces
+        f.write(head)
+        block = ",\n".join([line] * 10_000)
+        for i in range(int(64 * 2**20 / len(block.encode()))):
+            f.write((",\n" if i else "") + block)
+        f.write(tail)
+    code = (
+        "import sys\nfrom attn_core.homework.grading import collect\n"
+        "from attn_core.homework.grading.worker import peak_memory_mib\n"
+        "before = peak_memory_mib()\n[s], _ = collect.collect([sys.argv[1]])\n"
+        "print(before, peak_memory_mib(), len(s.data), s.problem or 'ok')\n"
+        "from attn_core.homework.grading.reading import read_notebook\nread_notebook(s.data)"
+    )
+    run = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True)
+    before, after, kept, problem = run.stdout.split()
+    assert problem == "ok" and int(kept) < 100_000
+    assert int(after) - int(before) < 20, run.stdout  # MiB: json.loads of it takes about 120 more
 
 
 # ---------------------------------------------------------------- who handed it in
@@ -209,7 +327,7 @@ def test_roster_reads_chinese_excel_and_lms_exports(tmp_path):
     assert roster.Roster.read(worksheet).students[0].participant == "12345"
     bad = tmp_path / "bad.csv"
     bad.write_text("foo,bar\n1,2\n", encoding="utf-8")
-    with pytest.raises(roster.RosterError, match="no student number column"):
+    with pytest.raises(roster.RosterError, match="没有学号列"):
         roster.Roster.read(bad)
 
 
@@ -275,7 +393,7 @@ def test_points_file_overrides_the_registry(tmp_path):
     )
     assert (earned, possible, round(percent, 2)) == (3.5, possible_points, round(100 * 3.5 / possible_points, 2))
     path.write_text("9.9,1\n", encoding="utf-8")
-    with pytest.raises(marks.MarksError, match="no task '9.9'"):
+    with pytest.raises(marks.MarksError, match="没有题号 '9.9'"):
         marks.Points.read(path)
 
 
@@ -615,3 +733,164 @@ def test_the_reported_memory_peak_is_the_graders_own_not_that_of_the_process_tha
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 0 < int(child.stdout) < 200, child.stdout
     del parent
+
+
+def _roster():
+    return roster.Roster(
+        [
+            roster.Student("2024008", "2024008", "吴十", in_roster=True),
+            roster.Student("2024006", "2024006", "孙八", in_roster=True),
+            roster.Student("2024012", "2024012", "褚十四", in_roster=True),
+        ]
+    )
+
+
+def test_a_file_that_cannot_be_graded_is_its_students_status_not_missing(tmp_path):
+    """Too large, a broken zip or a web page in a student's LMS folder: that student's row says why (and the
+    feedback page too); a file no one can be found for stays a skipped file."""
+    from attn_core.homework.grading import batch, feedback
+
+    moodle = "下载的提交.zip/{}_assignsubmission_file_/{}"
+    big = collect.Submission(
+        moodle.format("吴十_12348", "ex06_full_pipeline.ipynb"),
+        b"",
+        1000.0,
+        collect.lms_name(moodle.format("吴十_12348", "x")),
+        "s1",
+        "too_large",
+        "300.0 MiB",
+    )
+    skipped = [
+        collect.Skipped(moodle.format("孙八_12346", "ex06_full_pipeline.html"), "not_notebook", ".html"),
+        collect.Skipped(moodle.format("褚十四_12352", "作业.zip"), "bad_zip", "BadZipFile"),
+        collect.Skipped(moodle.format("孙八_12346", "report.pdf"), "not_notebook", ".pdf"),  # names no exercise
+        collect.Skipped("other.zip", "bad_zip", "BadZipFile"),  # no one's
+    ]
+    settings = batch.Settings(roster=_roster())
+    jobs, ready, left, _ = batch.Batch(settings, results.Store()).prepare([big], skipped)
+    assert jobs == [] and [s.label for s in left] == [skipped[2].label, skipped[3].label]
+    by_student = {r.student.name: r for r in ready}
+    assert (by_student["吴十"].notes[0].code, by_student["吴十"].exercise) == ("too_large", "ex06_full_pipeline")
+    assert (by_student["孙八"].notes[0].code, by_student["孙八"].exercise) == ("unreadable", "ex06_full_pipeline")
+    assert (by_student["褚十四"].notes[0].code, by_student["褚十四"].exercise) == ("unreadable", None)
+
+    reports.write_submissions(ready, tmp_path / "submissions.csv", marks.Points(), marks.LateRule())
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO((tmp_path / "submissions.csv").read_text("utf-8-sig")))}
+    assert (rows["吴十"]["status"], rows["吴十"]["details"]) == ("too_large", "too_large: 300.0 MiB")
+    assert rows["孙八"]["details"] == "unreadable: not_notebook:.html" and rows["褚十四"]["status"] == "unreadable"
+    rows_, names = reports.gradebook_rows(ready, marks.Points(), marks.LateRule(), settings.roster)
+    gradebook = {row.student.name: row for row in rows_}
+    assert gradebook["吴十"].missing == [] and gradebook["吴十"].finals == {"ex06_full_pipeline": 0.0}
+
+    pages = {
+        p.stem: p.read_text(encoding="utf-8") for p in feedback.write(ready, tmp_path, marks.Points(), marks.LateRule())
+    }
+    page = pages["2024008_ex06_full_pipeline"]
+    assert "文件太大，没有批改（300.0 MiB）" in page and "256 MiB" in page and "20 MiB" in page
+    assert "没有批改：这份文件没能运行" in page and "检查变量名" not in page
+    assert "不是笔记本（.html）" in pages["2024006_ex06_full_pipeline"]
+    assert reports.note_text(by_student["褚十四"].notes[0]) == "读不了的文件：zip 文件读不了（BadZipFile）"
+
+
+def test_a_gradable_submission_wins_over_a_newer_one_that_cannot_be_graded():
+    from attn_core.homework.grading import batch
+
+    moodle = collect.LmsName("moodle", "吴十", participant="12348")
+    good = collect.Submission("吴十_12348_assignsubmission_file_/ex02_scores.ipynb", _nb_bytes(), 1000.0, moodle)
+    big = collect.Submission(
+        "吴十_12348_assignsubmission_file_/ex02_scores (1).ipynb", b"", 2000.0, moodle, "s", "too_large", "300.0 MiB"
+    )
+    html = collect.Skipped("吴十_12348_assignsubmission_file_/ex02_scores.html", "not_notebook", ".html")
+    jobs, ready, skipped, _ = batch.Batch(batch.Settings(roster=_roster()), results.Store()).prepare(
+        [big, good], [html]
+    )
+    assert [j.submission for j in jobs] == [good] and ready == []
+    assert {(s.label, s.reason, s.detail, reports.skip_text(s)) for s in skipped} == {
+        (html.label, "not_notebook", ".html", "不是笔记本（.html）"),  # listed as collect found it
+        (big.label, "too_large", "300.0 MiB", "文件太大（300.0 MiB）"),
+    }
+
+
+# ---------------------------------------------------------------- a cell that raised before its answer
+
+
+def test_a_task_whose_answer_cell_raised_is_a_cell_error_not_unattempted(tmp_path):
+    """6.2's answer cell raised before ``O_new = …``: the table, submissions.csv and the feedback page name
+    that cell and the exception (in the submission's language); a task left as handed out stays ⏳."""
+    from attn_core.homework.grading import batch, feedback
+
+    from .submissions import fill
+
+    nb = fill(
+        handed_out("ex06_full_pipeline"),
+        {"6.2": 'raise ValueError("shapes (5,2) and (5,3)")\nO_new = 1'},
+        "ex06_full_pipeline",
+    )
+    number = next(i for i, c in enumerate(nb.cells, start=1) if "raise ValueError" in c.source)
+    assert reading.binding_cells(nb, ["O_new", "O"])["O_new"] == [number]
+    for edition, words in (
+        ("zh", f"第 {number} 格运行时出错停下了（ValueError: shapes (5,2) and (5,3)），O_new 没有算出来"),
+        ("en", f"cell {number} stopped with an error (ValueError: shapes (5,2) and (5,3)) before O_new"),
+    ):
+        submission = collect.Submission(f"li_ex06_{edition}.ipynb", nbformat.writes(nb).encode(), 1000.0)
+        job = batch._Job(submission, reading.read(submission), roster.Student("li", name="li"), "s", None, {}, [])
+        job.reading.edition = edition
+        events = [
+            {"event": "error", "cell": number, "ename": "ValueError", "evalue": "shapes (5,2) and (5,3)"},
+            {"event": "answers", "answers": {}},
+            {"event": "done"},
+        ]
+        record = batch.Batch(batch.Settings(), results.Store())._record(job, events, "", 1.0, "")
+        got = {t.id: t for t in record.tasks}
+        assert (got["6.2"].code, got["6.2"].cell, got["6.2"].ok) == ("cell_error", number, False)
+        assert words in got["6.2"].message
+        assert got["6.1"].code == "not_attempted"  # untouched: still ⏳
+        assert (
+            got["6.2"].to_json()["cell"] == number and results.Graded.from_json(record.to_json()).tasks[1] == got["6.2"]
+        )
+        reports.write_submissions([record], tmp_path / "s.csv", marks.Points(), marks.LateRule())
+        assert (
+            list(csv.DictReader(io.StringIO((tmp_path / "s.csv").read_text("utf-8-sig"))))[0]["6.2"]
+            == f"cell_error({number})"
+        )
+        assert f"cell_error({number})" in reports.table([record], marks.Points(), marks.LateRule())
+        page = feedback.page(record, marks.Points(), marks.LateRule())
+        row = page[page.index(">6.2<") :].split("</tr>")[0]
+        assert "❌" in page[page.rindex("<tr>", 0, page.index(">6.2<")) : page.index(">6.2<")] and words in row
+
+
+# ---------------------------------------------------------------- the notebook's own check, on error carried forward
+
+
+def test_the_notebooks_check_says_when_6_4_is_right_for_a_wrong_6_3():
+    """The grader credits 6.4 (✓*); the notebook's check still says ❌, but why, in its language, and only
+    when 6.4 is right for the student's own wrong A_x."""
+    from attn_core.lang import set_lang
+
+    d = homework.data("6.3")
+    Q, K, V = d.X_new @ d.W_q_new, d.X_new @ d.W_k_new, d.X_new @ d.W_v_new
+    S = Q @ K.T / np.sqrt(3)
+    wrong_A = np.exp(S) / np.exp(S).sum(axis=0, keepdims=True)
+    right_A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)
+
+    def checked(A_x, O_x, code='homework.check("6.4")'):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(code, {"homework": homework, "A_x": A_x, "O_x": O_x})
+        return out.getvalue()
+
+    carried = checked(wrong_A, wrong_A @ V)
+    assert (
+        carried.startswith("❌ 6.4 · ") and "按你在 6.3 里自己算的 A_x 是对的，但 6.3 本身不对：先改好 6.3" in carried
+    )
+    assert "6.4 · O_x 按你在 6.3" in checked(wrong_A, wrong_A @ V, 'homework.progress("ex06_full_pipeline")')
+    for A_x, O_x in ((wrong_A, wrong_A.T @ V), (right_A, wrong_A @ V), (wrong_A, homework.MISSING)):  # no evidence
+        assert "6.3 本身不对" not in checked(A_x, O_x)
+    assert checked(right_A, right_A @ V).startswith("✅")
+    entries = {"A_x": _entry(wrong_A), "O_x": _entry(wrong_A @ V)}  # the grader, on the same evidence: ✓*
+    assert {r.id: r.code for r in checking.check_answers("ex06_full_pipeline", entries)}["6.4"] == "carried_forward"
+    set_lang("en")
+    try:
+        assert "O_x is right for your own A_x from 6.3, which is wrong: fix 6.3 first" in checked(wrong_A, wrong_A @ V)
+    finally:
+        set_lang("zh")

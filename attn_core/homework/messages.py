@@ -1141,6 +1141,13 @@ msg = Catalog(
             "(The cell run just before this one stopped with an error, so {var} may still hold an earlier "
             "value: fix the error and run it again.) ",
         ),
+        "carried_forward_check": (
+            "{var} 按你在 {earlier} 里自己算的 {earlier_var} 是对的，但 {earlier} 本身不对：先改好 {earlier}，再运行这一格。"
+            "批改时这一题照样计分（一个错误只扣一次分）。",
+            "{var} is right for your own {earlier_var} from {earlier}, which is wrong: fix {earlier} first, then run "
+            "this cell again. Graded, this task would still get its points (error carried forward: one mistake costs "
+            "marks only once).",
+        ),
         "stale_unchanged": (
             "（{var} 和上次检查时完全一样：改了答案格子之后运行过它吗？运行过的话，新写法算出的数和上次相同。）",
             "({var} is exactly as it was at your last check: did you run the answer cell after editing it? If "
@@ -1203,6 +1210,7 @@ msg.messages.update(
         "status_worker_died": ("批改它的进程被终止了{cells}", "grader worker died {cells}"),
         "status_could_not_start": ("内核没能启动：{detail}", "the kernel could not start: {detail}"),
         "status_unreadable": ("读不了的文件：{detail}", "unreadable file: {detail}"),
+        "status_too_large": ("文件太大，没有批改（{detail}）", "too large to grade ({detail})"),
         "status_unknown_exercise": ("认不出是哪个练习", "exercise not recognised"),
         "status_cells_changed": ("改动了发下去的单元格：{detail}", "handed-out cells changed: {detail}"),
         "change_edited": ("第 {number} 格被修改", "cell {number} edited"),
@@ -1216,6 +1224,32 @@ msg.messages.update(
         "status_no_student_id": ("学号格没有填写", "no student number in the ID cell"),
         "status_not_in_roster": ("名单里找不到这位学生", "student not found in the roster"),
         "status_grader_error": ("批改程序自己出错了：{detail}", "the grader itself failed: {detail}"),
+        # ---- the details of a status or of a skipped file, given as codes (reports.detail_text)
+        "detail_not_utf8": ("不是 UTF-8 文本", "not UTF-8 text"),
+        "detail_not_json": ("不是 JSON", "not JSON"),
+        "detail_json_not_notebook": ("是 JSON，但不是笔记本", "JSON but not a notebook"),
+        "detail_invalid_notebook": ("笔记本格式不对（{value}）", "not a valid notebook ({value})"),
+        "detail_read_error": ("读文件时出错（{value}）", "error reading the file ({value})"),
+        "detail_not_notebook": ("不是笔记本（{value}）", "not a notebook ({value})"),
+        "detail_bad_zip": ("zip 文件读不了（{value}）", "unreadable zip file ({value})"),
+        "detail_no_extension": ("没有扩展名", "no extension"),
+        "detail_without_outputs": ("去掉保存的输出后仍有 {value}", "{value} even without its saved outputs"),
+        "detail_handout_unreadable": (
+            "发下去的版本读不了（{value}）",
+            "the handed-out version is unreadable ({value})",
+        ),
+        "detail_kernel_stopped": ("内核在启动时停止了", "the kernel stopped while starting"),
+        "detail_kernel_silent": ("内核 {value} 秒内没有应答", "the kernel did not answer within {value} s"),
+        "detail_no_answer_to_interrupt": ("内核对中断没有应答", "the kernel did not answer the interrupt"),
+        "file_not_graded": (
+            "没有批改：这份文件没能运行（原因见上面“批改时注意到”）。",
+            "Not graded: this file could not be run (see “What the grader noticed” above).",
+        ),
+        "cell_error": (
+            "第 {cell} 格运行时出错停下了（{error}），{var} 没有算出来：改好那一格的错误，再运行它和下面的检查。",
+            "cell {cell} stopped with an error ({error}) before {var} was assigned: fix that error, then run that "
+            "cell and the check below it again.",
+        ),
         "carried_forward": (
             "按你在 {task_id} 里自己的答案算，这一题是对的：照样计分（一个错误只扣一次分）。",
             "Right for your own answer to {task_id}: this task counts (one mistake costs marks only once).",
@@ -1232,6 +1266,11 @@ msg.messages.update(
             "Each submission: at most {timeout} s and {memory} of memory; {writes}; {jobs} graded at a time.",
         ),
         "g_confined": ("只能在自己的临时文件夹里写文件（{how}）", "writes only in its own temporary folder ({how})"),
+        "confined_landlock": ("Linux Landlock，ABI {abi}", "Linux Landlock, ABI {abi}"),
+        "confined_scoped": (
+            "；也不能给外面的进程发信号、连外面的抽象套接字",
+            "; it cannot signal processes outside or reach their abstract sockets",
+        ),
         "g_not_confined": (
             "写文件不受限制（这台机器上做不到，或用了 --no-confine）",
             "writes not confined (not available here, or --no-confine)",
@@ -1258,7 +1297,6 @@ msg.messages.update(
         "skip_not_notebook": ("不是笔记本（{detail}）", "not a notebook ({detail})"),
         "skip_hidden": ("隐藏文件或系统文件", "hidden or system file"),
         "skip_checkpoint": ("JupyterLab 自动保存的副本", "a JupyterLab checkpoint copy"),
-        "skip_too_large": ("文件太大（{detail}）", "too large ({detail})"),
         "skip_bad_zip": ("zip 文件读不了（{detail}）", "unreadable zip file ({detail})"),
         "skip_superseded": (
             "同一位学生、同一个练习还有更新的一份：{detail}",
@@ -1266,6 +1304,8 @@ msg.messages.update(
         ),
         "skip_duplicate": ("与另一份完全相同：{detail}", "identical to another file: {detail}"),
         "skip_unreadable": ("读不了（{detail}）", "cannot be read ({detail})"),
+        "skip_too_large": ("文件太大（{detail}）", "too large ({detail})"),
+        "skip_not_found": ("找不到这个文件或文件夹", "no such file or folder"),
         "g_reused": (
             "另有 {n} 份以前批改过、内容没变，沿用原来的结果（要重新批改请加 --regrade）。",
             "{n} more were graded before and have not changed: their results are kept (--regrade grades them again).",
@@ -1310,6 +1350,32 @@ msg.messages.update(
             "没交的练习记 0 分；满分：{weights}。",
             "gradebook.csv's {column}: the points earned (after the late rule) over the points possible across these "
             "exercises, × 100; an exercise not handed in counts 0; points possible: {weights}.",
+        ),
+        # ---- a points file, a late rule or a roster that cannot be used (attn-grade stops with it)
+        "marks_no_task": (
+            "{path} 第 {row} 行：没有题号 {task_id!r}（已有：{ids}）",
+            "{path}, row {row}: no task {task_id!r} (tasks: {ids})",
+        ),
+        "marks_not_number": (
+            "{path} 第 {row} 行：{task_id} 的分值要是一个数",
+            "{path}, row {row}: points for {task_id} must be a number",
+        ),
+        "marks_negative": (
+            "{path} 第 {row} 行：{task_id} 的分值不能是负数",
+            "{path}, row {row}: points for {task_id} must be 0 or more",
+        ),
+        "marks_deadline": (
+            "--deadline {deadline!r}：请写成 2026-12-08 23:59 这样（本地时间）",
+            "--deadline {deadline!r}: write it as 2026-12-08 23:59 (local time)",
+        ),
+        "marks_late": (
+            "--late {rule!r}：只能是 none、zero 或每晚一天扣几分（如 10，百分制）",
+            "--late {rule!r}: none, zero, or a penalty per day such as 10 (percentage points)",
+        ),
+        "roster_encoding": ("{path}：不是 UTF-8 或 GBK 文本", "{path}: not UTF-8 or GBK text"),
+        "roster_no_id": (
+            "{path}：前几行里没有学号列（列名是其中之一：{columns}）",
+            "{path}: no student number column in the first rows (one of: {columns})",
         ),
         # ---- attn-grade --help
         "ga_description": (
@@ -1402,6 +1468,17 @@ msg.messages.update(
             "发下去的格子被改动、删除或挪了位置；批改照常进行，老师会看这些格子",
             "cells of the handed-out notebook were changed, deleted or moved; grading went on, and your teacher will look at them",
         ),
+        "fb_why_unreadable": (
+            "这个文件读不出一本笔记本（不是 .ipynb，或者保存时损坏了），没有批改：确认它在 JupyterLab 里能打开，再交一次",
+            "the file could not be read as a notebook (not an .ipynb, or damaged when saved), so it was not graded: "
+            "check that it opens in JupyterLab and hand it in again",
+        ),
+        "fb_why_too_large": (
+            "笔记本文件太大，没有运行，也没有计分（上限：整个文件 {file_limit}；去掉保存的输出后 {kept_limit}）：清除所有输出、删掉贴进去的大图片，保存后再交一次",
+            "the notebook file is too large, so it was not run or graded (the limits: {file_limit} for the file, "
+            "{kept_limit} without its saved outputs): clear all outputs, remove large pasted pictures, save and hand "
+            "it in again",
+        ),
         "fb_why_no_student_id": (
             "学号格没有填，新数据没有按你的学号生成",
             "the ID cell was left empty, so the fresh data were not drawn from your number",
@@ -1413,8 +1490,8 @@ msg.messages.update(
         "fb_points": ("得分", "Points"),
         "fb_hint": ("检查结果与提示", "Check and hint"),
         "fb_footer": (
-            "这页只说哪里对、哪里错、为什么，不给答案：提示和笔记本里 check(...) 打印的是同一句话（按你自己前一题的答案算对的题除外，笔记本里它仍是 ❌）。",
-            "This page says what is right, what is wrong and why, never the answer: each hint is the sentence check(...) prints in the notebook (except a task right for your own earlier answer, which the notebook still marks ❌).",
+            "这页只说哪里对、哪里错、为什么，不给答案：提示就是笔记本里 check(...) 会说的话；按你自己前一题的答案算对的题，笔记本里仍是 ❌（先改好前一题），这里照样计分。",
+            "This page says what is right, what is wrong and why, never the answer: each hint is what check(...) says in the notebook; a task right for your own earlier answer is still ❌ there (fix the earlier task first), and counts here.",
         ),
         # ---- attn-release and attn-student
         "rel_written": ("发给学生的文件夹：{folder}", "for the students, the folder: {folder}"),

@@ -32,6 +32,7 @@ __all__ = [
     "line",
     "predicted",
     "progress",
+    "right_for_earlier_answer",
 ]
 
 
@@ -84,6 +85,36 @@ def diagnose_task(task_id, answer, rng=None):
     return diagnosis
 
 
+def right_for_earlier_answer(t, answer, earlier_answer):
+    """Whether ``answer`` to task ``t`` is right when computed from the learner's own ``earlier_answer`` to
+    the task it builds on (``Task.builds_on``: 6.4's output from the weights of 6.3): error carried forward,
+    for the grader's marks and for ``check``. False when ``t`` builds on nothing, or either answer is missing or
+    not an array of finite numbers."""
+    if t.builds_on is None or any(a is MISSING or a is Ellipsis for a in (answer, earlier_answer)):
+        return False
+    try:
+        earlier = np.asarray(earlier_answer, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    if earlier.ndim < 2 or not np.all(np.isfinite(earlier)):
+        return False
+    given = t.builds_on.given_from(t.inputs(), earlier)
+    return bool(checker.diagnose(t.builds_on.step, answer, **given).ok)
+
+
+def _carried_forward(t, answer, earlier_answer, diagnosis):
+    """``diagnosis`` of a wrong ``answer``, or, when the earlier task it builds on is wrong too and ``answer``
+    is right for that wrong earlier answer, a ❌ that says so (fix the earlier task first; graded, this one
+    counts)."""
+    if t.builds_on is None or diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task"):
+        return diagnosis
+    earlier = task(t.builds_on.task_id)
+    if diagnose_task(earlier.id, earlier_answer).ok or not right_for_earlier_answer(t, answer, earlier_answer):
+        return diagnosis
+    message = msg("carried_forward_check", var=t.var, earlier=earlier.id, earlier_var=earlier.var)
+    return checker.Diagnosis(False, "carried_forward", message, diagnosis.step)
+
+
 def _answer_of_another_task(t, answer):
     """The other array task of the same notebook whose right answer ``answer`` is, or None."""
     for other in tasks(t.exercise):
@@ -115,20 +146,26 @@ def check(task_id, *answer):
     Without ``answer`` the task's variable (e.g. ``QKT`` for "2.1") is read from the caller's
     namespace, so an undefined variable gives ⏳ rather than a NameError (naming a variable of a close
     spelling, if there is one). A ❌ says so when the value may be stale: the cell run just before raised,
-    or the value is the one the previous check already found wrong. Never raises."""
+    or the value is the one the previous check already found wrong. A task built on an earlier one (6.4 on
+    6.3) that is right for the learner's own wrong earlier answer is still ❌, and the line says so. Never
+    raises."""
     try:
         frame = inspect.currentframe().f_back
         try:
             names = set(frame.f_locals) | set(frame.f_globals)
+            t = TASKS.get(str(task_id))
             if answer:
                 value = answer[0]
             else:
-                value = _lookup(frame, task(task_id).var) if str(task_id) in TASKS else None
+                value = _lookup(frame, t.var) if t is not None else None
+            earlier = _lookup(frame, task(t.builds_on.task_id).var) if t is not None and t.builds_on else MISSING
         finally:
             del frame
         diagnosis = diagnose_task(task_id, value)
         if value is MISSING:
             diagnosis = _missing_variable(task(task_id).var, names, diagnosis)
+        elif t is not None:
+            diagnosis = _carried_forward(t, value, earlier, diagnosis)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
@@ -182,7 +219,7 @@ def _stale_note(task_id, value, diagnosis):
     fingerprint = _fingerprint(value)
     before = _LAST_CHECKED.get(task_id)
     _LAST_CHECKED[task_id] = fingerprint
-    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task") or value is MISSING:
+    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward") or value is MISSING:
         return ""
     var = task(task_id).var
     if _previous_cell_failed():
@@ -227,7 +264,13 @@ def progress(exercise):
             values = [(t.id, _lookup(frame, t.var)) for t in tasks(exercise)]
         finally:
             del frame
-        diagnoses = [diagnose_task(task_id, value) for task_id, value in values]
+        by_id = dict(values)
+        diagnoses = [
+            _carried_forward(
+                t, value, by_id.get(t.builds_on.task_id) if t.builds_on else MISSING, diagnose_task(t.id, value)
+            )
+            for t, (_, value) in zip(tasks(exercise), values)
+        ]
         for (task_id, _), d in zip(values, diagnoses):
             print(line(task_id, d))
         print(msg("progress_summary", total=len(diagnoses), done=sum(d.ok for d in diagnoses)))

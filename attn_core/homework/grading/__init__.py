@@ -3,8 +3,10 @@ gradebook, LMS files and a feedback page per student.
 
 The parts, in the order a batch goes through them:
 
-- ``collect``   what was handed in: folders, subfolders and zips read into memory; skipped files and why
-- ``reading``   a submission without running it: its exercise, edition, ID cell, the cells to run
+- ``collect``   what was handed in: folders, subfolders and zips read into memory, without saved outputs;
+                skipped files and why
+- ``reading``   a submission without running it: its exercise, edition, ID cell, the cells to run and the
+                cells that define each answer
 - ``roster``    who handed it in: the roster, the ID cell, the LMS's folder or file name
 - ``handout``   what was handed out (a release's fingerprints, or the teacher notebooks); changed cells
 - ``batch``     each submission in a worker process under a watchdog (``processes``), ``--jobs`` at a time

@@ -27,15 +27,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from ... import lang
 from .. import exercises
 from .answers import RESULT_NAME, dump_code
-from .checking import check_answers, draw_probes
-from .collect import Skipped
+from .checking import check_answers, draw_probes, not_graded
+from .collect import Skipped, Submission, lms_name
 from .handout import Handouts, per_student_release
 from .processes import MARKER, Tracker, reap, snapshot
-from .reading import job_cells, read
+from .reading import binding_cells, identify_exercise, job_cells, read
 from .results import RUN_ENDED, Graded, Note
 from .roster import Roster, identify
 
@@ -260,6 +261,12 @@ def _sha(data):
     return hashlib.sha256(data).hexdigest()
 
 
+def _rank(entry):
+    """Which of two submissions of a student and exercise counts: a gradable one, then the latest, then by name."""
+    submission, reading = entry[0], entry[1]
+    return (reading.nb is not None, submission.submitted or 0, submission.label)
+
+
 class Batch:
     """Grades submissions into a Store; ``progress(done, total, graded)`` is called as each one is done."""
 
@@ -268,14 +275,19 @@ class Batch:
         self.progress = progress or (lambda done, total, graded: None)
         self.worker_peak_mib = 0  # the largest resident memory any worker reached (the flood's test)
 
-    def prepare(self, submissions):
-        """(jobs to run, records ready without running, skipped files, reused records)."""
+    def prepare(self, submissions, skipped=()):
+        """(jobs to run, records ready without running, skipped files, reused records). A file that cannot be
+        graded stands for its student (its status says why) unless a gradable one of the same student and
+        exercise was handed in; so does a ``skipped`` zip that cannot be read, or a file named after an
+        exercise that is not a notebook, when an LMS folder or file name or the roster says whose it is."""
         settings = self.settings
         jobs, ready, reused = [], [], []
+        submissions, skipped = list(submissions), list(skipped)
+        claimed, skipped = self.claim(skipped)
+        origin = {id(submission): entry for submission, entry in claimed}
         candidates = []
-        for submission in submissions:
-            reading = read(submission)
-            sha = _sha(submission.data)
+        for submission in submissions + [submission for submission, _ in claimed]:
+            reading = read(submission, edition=lang.get_lang())
             exercise = reading.exercise
             student, problem = identify(
                 settings.roster, submission.lms, reading.id_cell, submission.file_name, exercise
@@ -283,23 +295,25 @@ class Batch:
             notes = [Note(problem)] if problem else []
             if reading.id_cell and problem == "id_mismatch":
                 notes = [Note("id_mismatch", detail=reading.id_cell)]
-            candidates.append((submission, reading, student, sha, notes))
-        # one submission per student and exercise: the latest (by submission time, then by name)
+            candidates.append((submission, reading, student, submission.sha256 or _sha(submission.data), notes))
+        # one submission per student and exercise: a gradable one before one that is not, then the latest (by
+        # submission time, then by name)
         best = {}
         for entry in candidates:
             submission, reading, student, _, _ = entry
             if reading.exercise is not None:
                 slot = (student.key, reading.exercise)
-                if slot not in best or (submission.submitted or 0, submission.label) > (
-                    best[slot][0].submitted or 0,
-                    best[slot][0].label,
-                ):
+                if slot not in best or _rank(entry) > _rank(best[slot]):
                     best[slot] = entry
-        skipped = []
         for submission, reading, student, sha, notes in candidates:
             kept = best.get((student.key, reading.exercise))
             if kept is not None and kept[0] is not submission:
-                skipped.append(Skipped(submission.label, "superseded", kept[0].label))
+                if reading.nb is None and kept[1].nb is not None:  # listed with the reason it could not be graded
+                    skipped.append(
+                        origin.get(id(submission)) or Skipped(submission.label, reading.status, reading.problem)
+                    )
+                else:
+                    skipped.append(Skipped(submission.label, "superseded", kept[0].label))
                 continue
             if not settings.regrade and reading.exercise is not None:
                 done = self.store.graded(sha, reading.exercise, student.key)
@@ -316,12 +330,12 @@ class Batch:
                 lms_late=bool(submission.lms and submission.lms.late),
             )
             if reading.nb is None or reading.exercise is None:
-                record.notes = [Note("unreadable", detail=reading.problem)] if reading.nb is None else []
+                record.notes = [Note(reading.status, detail=reading.problem)] if reading.nb is None else []
                 if reading.nb is not None:
                     record.notes.append(Note("unknown_exercise"))
                 record.notes += notes
-                if reading.exercise:
-                    record.tasks = check_answers(reading.exercise, {}, edition=reading.edition)
+                if reading.exercise and reading.nb is None:
+                    record.tasks = not_graded(reading.exercise, reading.edition)
                 record.graded_at = _now()
                 ready.append(record)
                 continue
@@ -341,16 +355,37 @@ class Batch:
                 changes, _ = settings.handouts.compare(reading.nb, reading.exercise)
             except Exception as e:  # a broken teacher copy: grade without the comparison, and say so
                 changes = []
-                notes.append(Note("grader_error", detail=f"handout unreadable: {type(e).__name__}"))
+                notes.append(Note("grader_error", detail=f"handout_unreadable:{type(e).__name__}"))
             if changes:
                 detail = ", ".join(f"{c.number} {c.kind}" for c in changes[:8]) + (", …" if len(changes) > 8 else "")
                 notes.append(Note("cells_changed", tuple(c.number for c in changes), detail))
             jobs.append(_Job(submission, reading, student, sha, data_id, draw_probes(reading.exercise), notes))
         return jobs, ready, skipped, reused
 
-    def run(self, submissions):
-        """Grade every submission; returns (graded records of this run, skipped files, reused records)."""
-        jobs, ready, skipped, reused = self.prepare(submissions)
+    def claim(self, skipped):
+        """([(a Submission standing for its student, the skipped entry it comes from)], the rest of ``skipped``):
+        a zip that cannot be read, or a file named after an exercise that is not a notebook, when an LMS name or
+        the roster says whose it is."""
+        claimed, rest = [], []
+        for entry in skipped:
+            name = PurePosixPath(entry.label).name
+            lms = lms_name(entry.label)
+            exercise = identify_exercise(None, name)
+            student = None
+            if entry.reason == "bad_zip" or (entry.reason == "not_notebook" and exercise):
+                student, _ = identify(self.settings.roster, lms, None, name, exercise)
+            if student is None or not (lms or student.in_roster):
+                rest.append(entry)
+                continue
+            detail = f"{entry.reason}:{entry.detail}"
+            sha = _sha(f"unreadable\0{entry.label}\0{detail}".encode())
+            claimed.append((Submission(entry.label, b"", None, lms, sha, "unreadable", detail), entry))
+        return claimed, rest
+
+    def run(self, submissions, skipped=()):
+        """Grade every submission; returns (graded records of this run, skipped files, reused records).
+        ``skipped`` are the files ``collect`` left out: those that stand for a student are graded as such."""
+        jobs, ready, skipped, reused = self.prepare(submissions, skipped)
         total = len(jobs) + len(ready)
         done = 0
         graded = []
@@ -396,11 +431,13 @@ class Batch:
 
     def _record(self, job, events, killed, seconds, tail):
         reading = job.reading
-        answers, notes, last_cell, finished = {}, [], None, False
+        answers, notes, last_cell, finished, errors = {}, [], None, False, {}
         for event in events:
             kind = event.get("event")
             if kind == "answers" and isinstance(event.get("answers"), dict):
                 answers = event["answers"]
+            elif kind == "error" and isinstance(event.get("cell"), int):
+                errors[event["cell"]] = f"{str(event.get('ename', ''))[:80]}: {str(event.get('evalue', ''))[:300]}"
             elif kind == "note":
                 notes.append(
                     Note(
@@ -434,7 +471,13 @@ class Batch:
             graded_at=_now(),
             seconds=seconds,
         )
-        record.tasks = check_answers(reading.exercise, answers, job.probes, job.data_id, reading.edition)
+        raised = {}
+        names = [t.var for t in exercises.tasks(reading.exercise)]
+        for var, cells in binding_cells(reading.nb, names).items():
+            failed = [cell for cell in cells if cell in errors]
+            if failed:
+                raised[var] = (failed[-1], errors[failed[-1]])
+        record.tasks = check_answers(reading.exercise, answers, job.probes, job.data_id, reading.edition, raised)
         order = {
             code: i for i, code in enumerate(("syntax_error", "runtime_error", "memory_limit", "timeout", "crashed"))
         }

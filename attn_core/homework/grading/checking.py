@@ -5,7 +5,9 @@ submission's kernel but the answers themselves.
 A find-the-bug task's probe arguments are drawn here at grading time (``draw_probes``), sent into the
 kernel, and the returned values checked against the right function's output on the same arguments.
 A task built on the student's own earlier answer (``Task.builds_on``) that is wrong for the task's data
-but right for that earlier answer counts as ``carried_forward``.
+but right for that earlier answer counts as ``carried_forward`` (``verdicts.right_for_earlier_answer``, which
+``check`` uses too). A task whose variable does not exist because the cell that should define it raised is
+``cell_error`` (attempted, failed: the cell and the exception are named), not ``not_attempted``.
 """
 
 import contextlib
@@ -15,28 +17,38 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import lang
-from .. import checker, exercises
+from .. import exercises
 from ..messages import msg
 from ..task_data import student_data
-from ..verdicts import MISSING, diagnose_task
+from ..verdicts import MISSING, diagnose_task, right_for_earlier_answer
 from .answers import decode, decode_calls, encode_argument
 
 
 @dataclass(frozen=True)
 class TaskResult:
-    """One task of one submission: ``code`` is "correct", "carried_forward" or the checker's code; the
-    message is the one the student reads (in the submission's language), never the expected answer."""
+    """One task of one submission: ``code`` is "correct", "carried_forward", "cell_error" (with the ``cell``
+    that raised) or the checker's code; the message is the one the student reads (in the submission's
+    language), never the expected answer."""
 
     id: str
     code: str
     message: str
+    cell: int | None = None
 
     @property
     def ok(self):
         return self.code in ("correct", "carried_forward")
 
+    @property
+    def csv_text(self):
+        """The code as the table and submissions.csv show it: ``cell_error(10)``."""
+        return self.code + (f"({self.cell})" if self.cell else "")
+
     def to_json(self):
-        return {"id": self.id, "code": self.code, "message": self.message}
+        data = {"id": self.id, "code": self.code, "message": self.message}
+        if self.cell:
+            data["cell"] = self.cell
+        return data
 
 
 def draw_probes(exercise, seed=None):
@@ -61,9 +73,12 @@ def language(code):
         lang.set_lang(saved)
 
 
-def check_answers(exercise, answers, probes=None, data_id=None, edition="zh"):
-    """The TaskResult of every task of ``exercise`` from the kernel's answer entries ({variable: entry})."""
+def check_answers(exercise, answers, probes=None, data_id=None, edition="zh", raised=None):
+    """The TaskResult of every task of ``exercise`` from the kernel's answer entries ({variable: entry});
+    ``raised`` is {variable: (cell number, "ExceptionName: message")} for the variables whose defining cell
+    raised."""
     probes = probes or {}
+    raised = raised or {}
     results, values = [], {}
     with language(edition), student_data(data_id):
         for task in exercises.tasks(exercise):
@@ -73,6 +88,13 @@ def check_answers(exercise, answers, probes=None, data_id=None, edition="zh"):
             else:
                 value = decode(entry)
             values[task.id] = value
+            if value is MISSING and task.var in raised:
+                cell, error = raised[task.var]
+                error = error if len(error) <= 200 else error[:199] + "…"
+                results.append(
+                    TaskResult(task.id, "cell_error", msg("cell_error", cell=cell, var=task.var, error=error), cell)
+                )
+                continue
             d = diagnose_task(task.id, value)
             results.append(TaskResult(task.id, "correct" if d.ok else d.code, d.message))
         by_id = {r.id: r for r in results}
@@ -80,20 +102,13 @@ def check_answers(exercise, answers, probes=None, data_id=None, edition="zh"):
             earlier = task.builds_on
             if earlier is None or results[i].ok or earlier.task_id not in by_id or by_id[earlier.task_id].ok:
                 continue
-            if _carried_forward(task, values[task.id], values[earlier.task_id]):
+            if right_for_earlier_answer(task, values[task.id], values[earlier.task_id]):
                 results[i] = TaskResult(task.id, "carried_forward", msg("carried_forward", task_id=earlier.task_id))
     return results
 
 
-def _carried_forward(task, answer, earlier_answer):
-    """Whether ``answer`` is right when computed from the student's own ``earlier_answer``."""
-    if answer is MISSING or earlier_answer is MISSING or answer is Ellipsis or earlier_answer is Ellipsis:
-        return False
-    try:
-        earlier = np.asarray(earlier_answer, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    if earlier.ndim < 2 or not np.all(np.isfinite(earlier)):
-        return False
-    given = task.builds_on.given_from(task.inputs(), earlier)
-    return bool(checker.diagnose(task.builds_on.step, answer, **given).ok)
+def not_graded(exercise, edition="zh"):
+    """The TaskResults of a submission that could not be run (unreadable, too large): every task
+    ``not_attempted``, its message saying that the file was not graded rather than asking for the variable."""
+    with language(edition):
+        return [TaskResult(task.id, "not_attempted", msg("file_not_graded")) for task in exercises.tasks(exercise)]

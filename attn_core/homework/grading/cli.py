@@ -57,6 +57,15 @@ DEFAULTS = {
 }
 
 
+def confinement_text(report):
+    """What confines a submission's writes, in the current language, from the confine self-test's report."""
+    if report.get("confinement") == "landlock":
+        return msg("confined_landlock", abi=report.get("abi", "?")) + (
+            msg("confined_scoped") if report.get("scoped") else ""
+        )
+    return str(report.get("confinement"))  # sandbox-exec: the program's name
+
+
 def parser():
     """The command line, its help in the current language."""
     p = argparse.ArgumentParser(prog="attn-grade", description=msg("ga_description"))
@@ -144,14 +153,13 @@ def main(argv=None):
 
     subreaper = become_subreaper()
     limits, confinement = confinement_check(Limits(args.timeout, args.memory << 20, 256 << 20, not args.no_confine))
-    how = confinement.get("confinement") if confinement else None
     print(
         msg(
             "g_limits",
             timeout=f"{args.timeout:g}",
             memory=f"{args.memory} MiB",
             jobs=args.jobs,
-            writes=msg("g_confined", how=how) if limits.confine else msg("g_not_confined"),
+            writes=msg("g_confined", how=confinement_text(confinement)) if limits.confine else msg("g_not_confined"),
         ),
         file=sys.stderr,
     )
@@ -178,9 +186,8 @@ def main(argv=None):
     start = time.monotonic()
     settings = Settings(limits, args.jobs, args.regrade, roster, handouts, subreaper)
     batch = Batch(settings, store, progress)
-    graded, more_skipped, reused = batch.run(submissions)
+    graded, skipped, reused = batch.run(submissions, skipped)
     seconds = time.monotonic() - start
-    skipped += more_skipped
 
     shown = reports.current(graded + reused, roster)
     if shown:
@@ -206,8 +213,7 @@ def main(argv=None):
     if skipped:
         print(msg("g_skipped", n=len(skipped)), file=sys.stderr)
         for entry in skipped:
-            reason = msg(f"skip_{entry.reason}", detail=entry.detail)
-            print(f"  {entry.label}: {reason}", file=sys.stderr)
+            print(f"  {entry.label}: {reports.skip_text(entry)}", file=sys.stderr)
     if reused:
         print(msg("g_reused", n=len(reused)), file=sys.stderr)
     for line in lms_lines:

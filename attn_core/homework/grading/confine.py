@@ -15,7 +15,8 @@ kernel and everything it starts inherit them):
   nor reach their abstract sockets. macOS: ``sandbox-exec`` with a profile that denies writes elsewhere.
 
 ``--self-test`` applies the same confinement to a short Python check (imports what a kernel imports, writes
-inside the writable folder, must fail to write into the forbidden one) and prints what held, as JSON: the
+inside the writable folder, must fail to write into the forbidden one) and prints what held, as JSON data
+(``confinement``: "landlock", with ``abi`` and ``scoped``, or "sandbox-exec", or null; the grader words it): the
 grader runs it once per batch and grades without write confinement, saying so, if the platform breaks it.
 """
 
@@ -64,7 +65,9 @@ def landlock_abi():
 
 
 def _landlock(writable):
-    """Allow writes only beneath ``writable`` (and writing to devices); returns a description or None."""
+    """Allow writes only beneath ``writable`` (and writing to devices); returns what holds
+    (``{"confinement": "landlock", "abi": N, "scoped": …}``: scoped, it cannot signal processes outside its
+    sandbox nor reach their abstract sockets) or None."""
     abi = landlock_abi()
     if abi < 1:
         return None
@@ -101,7 +104,7 @@ def _landlock(writable):
             return None
     finally:
         os.close(ruleset)
-    return f"landlock ABI {abi}" + (", signals and abstract sockets scoped" if scoped else "")
+    return {"confinement": "landlock", "abi": abi, "scoped": bool(scoped)}
 
 
 def _sandbox_profile(writable):
@@ -157,12 +160,12 @@ def limit(memory=None, file_size=None):
 
 
 def confine_writes(writable):
-    """Linux: apply Landlock now and return its description. macOS: return the ``sandbox-exec`` prefix to
-    run the command with. None, None when the platform offers neither."""
+    """(what confines the writes, as a dict, or None; a prefix to run the command with, or None). Linux:
+    Landlock, applied now. macOS: the ``sandbox-exec`` prefix."""
     if sys.platform.startswith("linux"):
         return _landlock(writable), None
     if sys.platform == "darwin" and Path("/usr/bin/sandbox-exec").is_file():
-        return "sandbox-exec", ["/usr/bin/sandbox-exec", "-p", _sandbox_profile(writable)]
+        return {"confinement": "sandbox-exec"}, ["/usr/bin/sandbox-exec", "-p", _sandbox_profile(writable)]
     return None, None
 
 
@@ -214,7 +217,7 @@ def main(argv=None):
             report = json.loads(run.stdout.strip().splitlines()[-1])
         except (IndexError, ValueError):
             report = {"error": (run.stderr or run.stdout)[-500:]}
-        print(json.dumps({"confinement": how, **report}))
+        print(json.dumps({"confinement": None, **(how or {}), **report}))
         return 0
     if not command:
         parser.error("no command to run")

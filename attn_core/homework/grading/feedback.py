@@ -12,6 +12,7 @@ from pathlib import Path
 from .. import exercises
 from ..messages import msg
 from .checking import language
+from .collect import MAX_KEPT, MAX_NOTEBOOK
 from .marks import rounded
 from .reports import mark, note_text, safe_name, with_late_note
 
@@ -39,7 +40,10 @@ def _icon(result):
 def _explained(note):
     """A status as a student reads it: what happened, and what it means for the mark."""
     key = f"fb_why_{note.code}"
-    return msg("fb_explained", status=note_text(note), why=msg(key)) if key in msg else note_text(note)
+    if key not in msg:
+        return note_text(note)
+    limits = {"file_limit": f"{MAX_NOTEBOOK >> 20} MiB", "kept_limit": f"{MAX_KEPT >> 20} MiB"}
+    return msg("fb_explained", status=note_text(note), why=msg(key, **limits))
 
 
 def page(record, points, late):

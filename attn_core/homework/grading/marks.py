@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .. import exercises
+from ..messages import msg
 
 PASSED = ("correct", "carried_forward")
 
@@ -46,13 +47,15 @@ class Points:
             if number == 1 and task_id.lower() in ("task", "题号", "id"):
                 continue
             if task_id not in exercises.TASKS:
-                raise MarksError(f"{path}, row {number}: no task {task_id!r} (tasks: {', '.join(exercises.TASKS)})")
+                raise MarksError(
+                    msg("marks_no_task", path=path, row=number, task_id=task_id, ids=", ".join(exercises.TASKS))
+                )
             try:
                 points = float(row[1])
             except (IndexError, ValueError):
-                raise MarksError(f"{path}, row {number}: points for {task_id} must be a number") from None
+                raise MarksError(msg("marks_not_number", path=path, row=number, task_id=task_id)) from None
             if not math.isfinite(points) or points < 0:
-                raise MarksError(f"{path}, row {number}: points for {task_id} must be 0 or more")
+                raise MarksError(msg("marks_negative", path=path, row=number, task_id=task_id))
             overrides[task_id] = points
         return cls(overrides)
 
@@ -81,13 +84,13 @@ class LateRule:
             try:
                 when = datetime.fromisoformat(str(deadline).strip().replace("/", "-")).timestamp()
             except ValueError:
-                raise MarksError(f"--deadline {deadline!r}: write it as 2026-12-08 23:59 (local time)") from None
+                raise MarksError(msg("marks_deadline", deadline=deadline)) from None
         text = str(rule or "none").strip().lower()
         if text in ("none", "zero"):
             return cls(when, text, 0.0)
         match = re.fullmatch(r"(?:penalty:)?\s*(\d+(?:\.\d+)?)\s*%?", text)
         if not match:
-            raise MarksError(f"--late {rule!r}: none, zero, or a penalty per day such as 10 (percentage points)")
+            raise MarksError(msg("marks_late", rule=rule))
         return cls(when, "penalty", float(match.group(1)))
 
     def days_late(self, submitted, lms_late=False):

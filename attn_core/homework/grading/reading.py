@@ -20,8 +20,9 @@ from .. import exercises
 
 @dataclass
 class Reading:
-    """What a submission says before it runs. ``nb`` is None when the file is not a readable notebook
-    (``problem`` then says why)."""
+    """What a submission says before it runs. ``nb`` is None when the file cannot be graded: ``status`` is
+    then "unreadable" or "too_large", and ``problem`` says why (a code of ``detail_<code>`` in the messages, or
+    a size)."""
 
     nb: nbformat.NotebookNode | None
     exercise: str | None
@@ -29,25 +30,27 @@ class Reading:
     id_cell: str | None = None  # the student number written in the ID cell
     has_id_cell: bool = False
     problem: str = ""
+    status: str = ""
 
 
 def read_notebook(data):
-    """A version-4 notebook from bytes; raises ValueError with a short reason."""
+    """A version-4 notebook from bytes; raises ValueError with the reason as a code (``not_utf8``,
+    ``not_json``, ``json_not_notebook``, ``invalid_notebook:<exception>``; ``detail_<code>`` in the messages)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError("not UTF-8 text") from None
+        raise ValueError("not_utf8") from None
     try:
         raw = json.loads(text)
     except json.JSONDecodeError:
-        raise ValueError("not JSON") from None
+        raise ValueError("not_json") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("cells", raw.get("worksheets")), list):
-        raise ValueError("JSON but not a notebook")
+        raise ValueError("json_not_notebook")
     try:
         nb = nbformat.reads(text, as_version=4)
         nbformat.validate(nb)
     except Exception as e:
-        raise ValueError(f"not a valid notebook ({type(e).__name__})") from None
+        raise ValueError(f"invalid_notebook:{type(e).__name__}") from None
     return nb
 
 
@@ -118,12 +121,15 @@ def id_cell(nb):
     return found, value
 
 
-def read(submission):
-    """The Reading of a Submission (never raises)."""
+def read(submission, edition="zh"):
+    """The Reading of a Submission (never raises); ``edition`` is the one assumed when the file cannot be read."""
+    exercise = identify_exercise(None, submission.file_name)
+    if submission.problem:
+        return Reading(None, exercise, edition, problem=submission.detail, status=submission.problem)
     try:
         nb = read_notebook(submission.data)
     except ValueError as e:
-        return Reading(None, identify_exercise(None, submission.file_name), problem=str(e))
+        return Reading(None, exercise, edition, problem=str(e), status="unreadable")
     present, value = id_cell(nb)
     return Reading(nb, identify_exercise(nb, submission.file_name), edition_of(nb), value, present)
 
@@ -137,3 +143,42 @@ def job_cells(nb, names):
         for number, cell in enumerate(nb.cells, start=1)
         if cell.cell_type == "code" and cell.source.strip()
     ]
+
+
+def binding_cells(nb, names):
+    """{name: the numbers of the code cells (numbered from 1 among all cells, as ``job_cells`` numbers them)
+    that bind it at the top level}: the cells that should define each answer variable. A cell binds a name
+    it assigns, defines or imports outside any function or class; a cell that is not valid Python binds the
+    names it assigns at the start of a line (``O = …``, ``def fixed_attention(…``)."""
+    found = {name: [] for name in names}
+    for number, cell in enumerate(nb.cells, start=1):
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        for name in _bound_names(cell.source, found):
+            found[name].append(number)
+    return found
+
+
+def _bound_names(source, names):
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return [
+            name
+            for name in names
+            if re.search(rf"(?m)^[ \t]*(?:def[ \t]+)?{re.escape(name)}\b[ \t]*(?:=(?!=)|:|\()", source)
+        ]
+    bound, pending = set(), list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            continue  # what is inside binds names of its own scope
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        pending.extend(ast.iter_child_nodes(node))
+    return [name for name in names if name in bound]

@@ -5,7 +5,9 @@ Columns (stable; CHANGELOG lists changes):
 
 - ``submissions.csv``: student_id, name, exercise, file, edition, submitted, days_late, points, possible,
   percent, final_percent (after the late rule), status (codes, each with its cells: ``runtime_error(5,9)``),
-  details, then one column per task: ``correct``, ``carried_forward`` or the checker's code.
+  details (``code: detail``, the detail as recorded: a size, an exception, or a code such as ``not_json``),
+  then one column per task: ``correct``, ``carried_forward``, ``not_attempted``, ``cell_error(N)`` (the cell N
+  that should define the variable raised) or the checker's code.
 - ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
   not handed in), ``total (100 × points earned / points possible)``, missing. The total is the points earned
   (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
@@ -93,9 +95,23 @@ def cells_text(cells):
     return msg("cells", numbers="、".join(map(str, cells))) if cells else ""
 
 
+def detail_text(detail):
+    """A status's or a skipped file's detail in the current language: a code (``not_json``, or ``code:value``
+    as in ``read_error:PermissionError``) that has words as ``detail_<code>``; anything else as it is (a size,
+    a file extension, an exception's name and message)."""
+    code, _, value = str(detail).partition(":")
+    key = f"detail_{code}"
+    return msg(key, value=detail_text(value.strip())) if code.isidentifier() and key in msg else detail
+
+
+def skip_text(entry):
+    """Why a file was skipped, in the current language."""
+    return msg(f"skip_{entry.reason}", detail=detail_text(entry.detail))
+
+
 def note_text(note):
     """A status in the current language, e.g. "error in cell 5" / "运行出错（第 5 格）"."""
-    detail = note.detail
+    detail = detail_text(note.detail)
     if note.code == "cells_changed" and detail:
         detail = ", ".join(
             msg(f"change_{kind}", number=number) if f"change_{kind}" in msg else part
@@ -196,7 +212,9 @@ def table(records, points, late):
         rows = [[msg("col_student"), *ids, msg("col_points"), msg("col_percent"), msg("col_status")]]
         for record in group:
             m = mark(record, points, late)
-            marks = {t.id: PASS_MARK if t.code == "correct" else CARRIED_MARK if t.ok else t.code for t in record.tasks}
+            marks = {
+                t.id: PASS_MARK if t.code == "correct" else CARRIED_MARK if t.ok else t.csv_text for t in record.tasks
+            }
             percent = rounded(m.final) + ("" if m.final == m.percent else f" ({rounded(m.percent)})")
             rows.append(
                 [
@@ -249,7 +267,7 @@ def write_submissions(records, path, points, late):
         m = mark(record, points, late)
         notes = with_late_note(record, late)
         details = "; ".join(f"{n.code}: {n.detail}" for n in notes if n.detail)
-        codes = record.codes
+        codes = {t.id: t.csv_text for t in record.tasks}
         rows.append(
             [
                 record.student.id,

@@ -10,7 +10,8 @@ from this file.
 Statuses (``Note.code``), each with the cells it concerns: ``completed`` (ran to the end, nothing to
 report), ``blank`` (no task attempted), ``syntax_error``, ``runtime_error``, ``timeout``, ``crashed`` (the
 kernel died), ``memory_limit``, ``worker_died`` (the process running it was killed), ``could_not_start``,
-``unreadable`` (not a notebook), ``unknown_exercise``, ``cells_changed``, ``late``, ``id_mismatch``,
+``unreadable`` (not a notebook), ``too_large`` (not graded: the file, or its cells without outputs, is larger
+than the grader reads), ``unknown_exercise``, ``cells_changed``, ``late``, ``id_mismatch``,
 ``no_student_id``, ``not_in_roster``, ``grader_error``.
 """
 
@@ -33,6 +34,7 @@ STATUSES = (
     "worker_died",
     "could_not_start",
     "unreadable",
+    "too_large",
     "unknown_exercise",
     "cells_changed",
     "late",
@@ -42,7 +44,16 @@ STATUSES = (
     "grader_error",
 )
 # Statuses that say the run ended early or never happened: "completed" is not added next to them.
-RUN_ENDED = ("timeout", "crashed", "memory_limit", "worker_died", "could_not_start", "unreadable", "grader_error")
+RUN_ENDED = (
+    "timeout",
+    "crashed",
+    "memory_limit",
+    "worker_died",
+    "could_not_start",
+    "unreadable",
+    "too_large",
+    "grader_error",
+)
 
 
 @dataclass(frozen=True)
@@ -121,7 +132,7 @@ class Graded:
             lms_late=bool(data.get("lms_late")),
             data_id=data.get("data_id"),
             notes=[Note.from_json(n) for n in data.get("notes", [])],
-            tasks=[TaskResult(t["id"], t["code"], t.get("message", "")) for t in data.get("tasks", [])],
+            tasks=[TaskResult(t["id"], t["code"], t.get("message", ""), t.get("cell")) for t in data.get("tasks", [])],
             graded_at=data.get("graded_at", ""),
             seconds=float(data.get("seconds", 0.0)),
         )

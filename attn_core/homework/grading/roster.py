@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from ..messages import msg
+
 _COLUMNS = {
     "id": (
         "id",
@@ -80,7 +82,7 @@ def _decode(data, path):
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise RosterError(f"{path}: not UTF-8 or GBK text")
+    raise RosterError(msg("roster_encoding", path=path))
 
 
 @dataclass
@@ -96,9 +98,7 @@ class Roster:
         rows = list(csv.reader(io.StringIO(text)))
         header_at = next((i for i, row in enumerate(rows[:5]) if _header_columns(row).get("id") is not None), None)
         if header_at is None:
-            raise RosterError(
-                f"{path}: no student number column in the first rows (one of: {', '.join(_COLUMNS['id'][:6])})"
-            )
+            raise RosterError(msg("roster_no_id", path=path, columns=", ".join(_COLUMNS["id"][:6])))
         columns = _header_columns(rows[header_at])
         students, seen = [], set()
         for row in rows[header_at + 1 :]:

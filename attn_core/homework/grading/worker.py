@@ -14,7 +14,8 @@ The worker speaks the Jupyter messaging protocol on the kernel's shell channel o
 the kernel's output stream, so whatever a submission prints never reaches the grader: its memory stays
 flat. It reports to the grader as lines on standard output, each starting with the job's nonce (so nothing
 else that reaches that pipe is taken for a report): ``{"event": "kernel", "pid": …}``, ``{"event": "cell",
-"number": …}``, ``{"event": "note", "code": …, "cells": […], "detail": …}``, ``{"event": "answers", …}``,
+"number": …}``, ``{"event": "error", "cell": …, "ename": …, "evalue": …}`` (a cell that raised),
+``{"event": "note", "code": …, "cells": […], "detail": …}``, ``{"event": "answers", …}``,
 ``{"event": "done"}``. The kernel's standard streams go to /dev/null. The grader, not the worker, ends every
 process the submission started and checks the answers.
 """
@@ -100,6 +101,11 @@ def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class KernelStartError(Exception):
+    """A kernel that did not start: a code the grader puts in words (``kernel_stopped``, ``kernel_silent:<s>``),
+    or another exception's name and message."""
 
 
 class Kernel:
@@ -215,8 +221,8 @@ class Kernel:
                 if self.reply(msg_id, 100) is not None:
                     return
                 if not self.alive():
-                    raise RuntimeError("the kernel stopped while starting")
-        raise TimeoutError(f"the kernel did not answer within {START_SECONDS:.0f} s")
+                    raise KernelStartError("kernel_stopped")
+        raise KernelStartError(f"kernel_silent:{START_SECONDS:.0f}")
 
     def close(self):
         try:
@@ -239,7 +245,7 @@ def start_kernel(job, base, report, tries=3):
             last = e
             kernel.process.kill()
             kernel.close()
-    raise RuntimeError(f"{type(last).__name__}: {last}")
+    raise KernelStartError(str(last) if isinstance(last, KernelStartError) else f"{type(last).__name__}: {last}")
 
 
 class Outcome:
@@ -316,9 +322,10 @@ def run(job, report):
                 report("note", code="crashed", cells=[number])
                 return
             if outcome.status == "hung":
-                report("note", code="timeout", cells=[number], detail="no answer to the interrupt")
+                report("note", code="timeout", cells=[number], detail="no_answer_to_interrupt")
                 return
             if outcome.status == "error":
+                report("error", cell=number, ename=outcome.ename, evalue=outcome.evalue)
                 if outcome.ename == "MemoryError":
                     report("note", code="memory_limit", cells=[number], detail=outcome.ename)
                 elif outcome.ename in SYNTAX_ERRORS:

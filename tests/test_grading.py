@@ -894,3 +894,15 @@ def test_the_notebooks_check_says_when_6_4_is_right_for_a_wrong_6_3():
         assert "O_x is right for your own A_x from 6.3, which is wrong: fix 6.3 first" in checked(wrong_A, wrong_A @ V)
     finally:
         set_lang("zh")
+
+
+def test_marks_are_rounded_as_a_teacher_rounds():
+    """4.5 of 8 points is 56.25 %: written 56.3, as by hand (Python's own rounding gives 56.2)."""
+    assert [marks.rounded(x) for x in (56.25, 0.15, 62.5, 100.0, 99.96, -0.0)] == [
+        "56.3",
+        "0.2",
+        "62.5",
+        "100",
+        "100",
+        "0",
+    ]

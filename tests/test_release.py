@@ -172,6 +172,7 @@ def test_a_partial_release_unlinks_what_it_does_not_hand_out(partial):
         last = nbformat.read(folder / "notebooks" / "exercises" / f"{exercise}.ipynb", as_version=4).cells[-1].source
         words = "下一个练习：" if edition == "zh" else "Next exercise: "
         assert words in last and next_one not in last and "](" not in last.split(words)[1], last
+        assert "→" not in last.split(words)[1], last  # plain text promises no link
     lesson_12 = nbformat.read(folder / "notebooks" / "12_positions.ipynb", as_version=4).cells[-1].source
     assert "ex12_positions" in lesson_12 and "exercises/ex12_positions.ipynb" not in lesson_12
     lesson_06 = "".join(

@@ -18,6 +18,7 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from .. import exercises
@@ -123,6 +124,7 @@ def total(marks):
 
 
 def rounded(x):
-    """A mark as written in the reports: one decimal, no trailing ".0"."""
-    text = f"{x:.1f}"
+    """A mark as written in the reports: one decimal, halves rounded up as a teacher does (56.25 -> 56.3,
+    where Python's own rounding gives 56.2), no trailing ".0"."""
+    text = str(Decimal(repr(float(x) + 0.0)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
     return text[:-2] if text.endswith(".0") else text

@@ -12,10 +12,13 @@ import re
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import nbformat
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nbformat.v4 import new_code_cell, new_notebook
 
 from attn_core import homework
@@ -906,3 +909,57 @@ def test_marks_are_rounded_as_a_teacher_rounds():
         "100",
         "0",
     ]
+
+
+def _strip_with_json(nb):
+    """What ``collect.without_outputs`` must give, computed with the JSON parser."""
+    nb = copy.deepcopy(nb)
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        if isinstance(cell, dict):
+            if "outputs" in cell:
+                cell["outputs"] = [] if isinstance(cell["outputs"], list) else {}
+            if "attachments" in cell:
+                cell["attachments"] = {} if isinstance(cell["attachments"], dict) else []
+    return nb
+
+
+_json_text = st.text(alphabet=st.sampled_from(list('ab"\\]}[{:, \n→学') + ["\u2028", "\x00"]), max_size=8)
+_json_leaf = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False) | _json_text
+_json_key = st.sampled_from(["outputs", "attachments", "source", "cells", "x", '"]', "text"])
+_json_value = st.recursive(
+    _json_leaf,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["outputs", "attachments", "source", "cells", "x", '"]', "text"]), inner, max_size=3
+        )
+    ),
+    max_leaves=12,
+)
+_cell = st.fixed_dictionaries(
+    {"cell_type": st.sampled_from(["code", "markdown"]), "source": _json_text},
+    optional={
+        "outputs": st.lists(_json_value, max_size=3),
+        "attachments": st.dictionaries(_json_text, _json_value, max_size=2),
+        "metadata": _json_value,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cells=st.lists(_cell, max_size=4),
+    metadata=_json_value,
+    indent=st.sampled_from([None, 1, 2]),
+    ascii_only=st.booleans(),
+)
+def test_dropping_outputs_agrees_with_the_json_parser_on_any_notebook(cells, metadata, indent, ascii_only):
+    nb = {"metadata": metadata, "cells": cells, "nbformat": 4}
+    raw = json.dumps(nb, indent=indent, ensure_ascii=ascii_only).encode()
+    assert json.loads(collect.without_outputs(raw)) == _strip_with_json(nb)
+
+
+def test_dropping_outputs_agrees_with_the_json_parser_on_every_committed_notebook():
+    for path in sorted(Path(__file__).resolve().parent.parent.glob("notebooks/**/*.ipynb")):
+        raw = path.read_bytes()
+        assert json.loads(collect.without_outputs(raw)) == _strip_with_json(json.loads(raw)), path

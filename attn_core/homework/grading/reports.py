@@ -47,7 +47,7 @@ from ...lang import display_width
 from .. import exercises
 from ..messages import msg
 from .marks import exercise_mark, rounded, total
-from .results import Note
+from .results import Note, latest
 
 PASS_MARK, CARRIED_MARK = "✓", "✓*"
 MOODLE_GRADEBOOK = ("ID number", "Email address", "Full name")
@@ -163,7 +163,7 @@ def with_late_note(record, late):
 
 
 def current(records, roster=None):
-    """The records to report: one per student and exercise, the latest (as ``Store.latest``), each naming its
+    """The records to report: one per student and exercise, the latest (``results.latest``), each naming its
     student as ``roster`` knows them now (a result graded before the roster was given gets its name and
     e-mail) and marked ``not_in_roster`` by this roster. The LMS's numbers (Moodle participant, Canvas user
     ID) found in any record of a student are kept, so a resubmission that did not come through the LMS
@@ -177,18 +177,15 @@ def current(records, roster=None):
             if getattr(student, name):
                 known[name] = getattr(student, name)
         resolved.append((record, student))
-    order, latest = [], {}
+    named = []
     for record, student in resolved:
         student = replace(student, **{k: v for k, v in numbers[student.key].items() if not getattr(student, k)})
         notes = record.notes
         if roster is not None:
             notes = [n for n in notes if n.code != "not_in_roster"]
             notes += [] if student.in_roster else [Note("not_in_roster")]
-        record = replace(record, student=student, notes=notes)
-        if record.slot not in latest:
-            order.append(record.slot)
-        latest[record.slot] = record
-    return [latest[slot] for slot in order]
+        named.append(replace(record, student=student, notes=notes))
+    return latest(named)
 
 
 # ---------------------------------------------------------------- the printed table

@@ -143,6 +143,17 @@ class Graded:
         return (self.student.key, self.exercise or f"?{self.label}")
 
 
+def latest(records):
+    """One record per student and exercise (``Record.slot``): the last of ``records`` in each, in the order
+    the slots first appear."""
+    order, last = [], {}
+    for record in records:
+        if record.slot not in last:
+            order.append(record.slot)
+        last[record.slot] = record
+    return [last[slot] for slot in order]
+
+
 class Store:
     """The results file: every graded submission, in the order graded; the latest per student and
     exercise is the one reported, in the place of the first."""
@@ -176,9 +187,4 @@ class Store:
 
     def latest(self):
         """One record per student and exercise: the latest (the reports sort them)."""
-        order, latest = [], {}
-        for record in self.records:
-            if record.slot not in latest:
-                order.append(record.slot)
-            latest[record.slot] = record
-        return [latest[slot] for slot in order]
+        return latest(self.records)

@@ -13,8 +13,8 @@ The math, and only the math, lives in this package's modules:
     _validate.py       input checks: clear errors instead of wrong answers
     lang.py, messages.py   the language switch (zh / en) and the learner-facing messages
 
-Two layers sit on top and are never imported from here: ``attn_core.viz`` (fonts, plots, the SVG
-explorers) and ``attn_core.homework`` (tasks, the checker, the grader, student versions).
+Two layers sit on top and are never imported from here: ``attn_viz`` (fonts, plots, the SVG
+explorers) and ``attn_homework`` (tasks, the checker, the grader, student versions).
 """
 
 from .core import (

@@ -2,7 +2,7 @@
 
 Chinese is the default; an English notebook calls ``attn_core.set_lang("en")`` once at the top.
 Each layer keeps its messages in one ``Catalog`` (zh and en side by side): ``attn_core.messages`` for
-the math, ``attn_core.viz.messages`` for the pictures, ``attn_core.homework.messages`` for the homework.
+the math, ``attn_viz.messages`` for the pictures, ``attn_homework.messages`` for the homework.
 """
 
 import unicodedata

@@ -35,7 +35,7 @@ GOAL_MS, GOAL_RATIO = 30.0, 5.0
 
 def _settings():
     from attn_core.examples import coreference, four_words
-    from attn_core.viz.explorers import DK_OPTIONS, PIPELINE_DK
+    from attn_viz.explorers import DK_OPTIONS, PIPELINE_DK
 
     toks, coref = four_words().tokens, coreference().tokens
     mults = [round(0.1 * k, 1) for k in range(31)]
@@ -188,7 +188,7 @@ def measure(n=200, naive_every=10, warmup=5):
     import ipywidgets as widgets
 
     from attn_core.examples import coreference, four_words
-    from attn_core.viz import explorers, fonts
+    from attn_viz import explorers, fonts
 
     fonts.setup()
     warnings.filterwarnings("ignore", message="Glyph")

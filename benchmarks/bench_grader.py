@@ -23,8 +23,8 @@ from pathlib import Path
 
 import nbformat
 
-from attn_core import homework
-from attn_core.homework.student import make_student
+import attn_homework as homework
+from attn_homework.student import make_student
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE = "ex06_full_pipeline"
@@ -80,7 +80,7 @@ def main():
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.monotonic()
         run = subprocess.run(
-            [sys.executable, "-m", "attn_core.homework.grade", str(folder), "--out", str(out)]
+            [sys.executable, "-m", "attn_homework.grade", str(folder), "--out", str(out)]
             + ["--jobs", str(args.jobs), "--lang", "en"],
             capture_output=True,
             text=True,

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from attn_core.homework.student import TEACHER_FOLDER, edition_dirs
+from attn_homework.student import TEACHER_FOLDER, edition_dirs
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"

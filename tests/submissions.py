@@ -6,8 +6,8 @@ import re
 import nbformat
 from nbformat.v4 import new_code_cell
 
-from attn_core import homework
-from attn_core.homework.student import make_student
+import attn_homework as homework
+from attn_homework.student import make_student
 
 from .repo import EDITIONS, TEACHER_DIR
 

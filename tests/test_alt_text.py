@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from attn_core.examples import four_words
-from attn_core.viz import alt_text, plots
+from attn_viz import alt_text, plots
 
 EX = four_words()
 A = EX.attention().A

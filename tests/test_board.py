@@ -2,8 +2,8 @@
 
 import pytest
 
-from attn_core.viz.board import STATIONS, DemoBoard
-from attn_core.viz.explorers import pipeline_explorer
+from attn_viz.board import STATIONS, DemoBoard
+from attn_viz.explorers import pipeline_explorer
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 

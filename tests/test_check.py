@@ -12,9 +12,9 @@ from hypothesis.extra.numpy import array_shapes, arrays
 
 import attn_core as ac
 from attn_core.examples import four_words
-from attn_core.homework import checker
-from attn_core.homework.checker import Diagnosis, diagnose, report
 from attn_core.lang import get_lang, set_lang
+from attn_homework import checker
+from attn_homework.checker import Diagnosis, diagnose, report
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from attn_core import homework, multi_head_attention, set_lang
-from attn_core.homework import diagnose_task
-from attn_core.homework.checker import diagnose
-from attn_core.homework.checker.steps import STEP_TABLE
+import attn_homework as homework
+from attn_core import multi_head_attention, set_lang
+from attn_homework import diagnose_task
+from attn_homework.checker import diagnose
+from attn_homework.checker.steps import STEP_TABLE
 
 from .test_check import leaked_numbers
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attn_core import homework
-from attn_core.homework.checker import diagnose
+import attn_homework as homework
 from attn_core.positions import interleaved_to_half
+from attn_homework.checker import diagnose
 
 from .test_check import leaked_numbers, snapshot, unchanged, weird
 

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attn_core import homework
-from attn_core.homework import FunctionCalls, call_function, diagnose_task
-from attn_core.homework.checker import STEPS, diagnose
-from attn_core.homework.checker.functions import FUNCTION_STEPS
-from attn_core.homework.checker.steps import STEP_TABLE
+import attn_homework as homework
+from attn_homework import FunctionCalls, call_function, diagnose_task
+from attn_homework.checker import STEPS, diagnose
+from attn_homework.checker.functions import FUNCTION_STEPS
+from attn_homework.checker.steps import STEP_TABLE
 
 from .test_check import leaked_numbers
 from .test_check_positions import five_steps, halves, leaked, neighbours, pe_loops, rope_rows, scores_pos, shifted

@@ -17,8 +17,8 @@ import math
 
 import pytest
 
-from attn_core.viz import plots
-from attn_core.viz import svg as draw
+from attn_viz import plots
+from attn_viz import svg as draw
 
 MACHADO = {
     "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),

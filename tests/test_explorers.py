@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from attn_core import lang
 from attn_core.examples import coreference, four_words
 from attn_core.positions import rope, with_even_width
-from attn_core.viz import svg as draw
-from attn_core.viz.explorers import (
+from attn_viz import svg as draw
+from attn_viz.explorers import (
     DK_OPTIONS,
     Explorer,
     dk_explorer,

@@ -11,8 +11,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from attn_core import homework
-from attn_core.homework import CallFailed, FunctionCalls, call_function, diagnose_task
+import attn_homework as homework
+from attn_homework import CallFailed, FunctionCalls, call_function, diagnose_task
 
 from .repo import TEACHER_DIR
 

@@ -17,7 +17,7 @@ import matplotlib as mpl
 import pytest
 from fontTools.ttLib import TTFont
 
-from attn_core.viz import fonts
+from attn_viz import fonts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,10 +154,10 @@ fig = plt.figure()
 fig.text(0.1, 0.5, "我喜欢学习语言", family="DejaVu Sans")
 out["control"] = draw(fig)  # without a CJK font: boxes, and warnings saying so
 
-from attn_core.viz import fonts
+from attn_viz import fonts
 if args["no_system_files"]:
     fonts.SYSTEM_FONT_FILES = ()
-from attn_core.viz import plots  # noqa: F401  (registers the font)
+from attn_viz import plots  # noqa: F401  (registers the font)
 out["family"] = fonts.family()
 out["rc_family"] = list(matplotlib.rcParams["font.family"])
 out["resolved"] = fm.findfont(fm.FontProperties(family=out["rc_family"][0]), fallback_to_default=False)
@@ -245,7 +245,7 @@ def test_an_installed_cjk_font_is_preferred():
 
 
 def test_setup_is_idempotent_and_reapplies_the_family():
-    from attn_core.viz import plots  # noqa: F401  (runs setup once)
+    from attn_viz import plots  # noqa: F401  (runs setup once)
 
     n_fonts = len(mpl.font_manager.fontManager.ttflist)
     with mpl.rc_context():

@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from attn_core.homework.grading.reports import TOTAL_COLUMN
+from attn_homework.grading.reports import TOTAL_COLUMN
 
 from .repo import ROOT, TEACHER_DIR
 from .submissions import EX02, EX02_IDS, FLOOD, HOG, ORPHAN, PARENT_KILLER, TAMPER, cell_number, percent, submission
@@ -36,7 +36,7 @@ ORPHAN_MARKER = "31877"  # `sleep 31877`: a process no one else starts
 
 def grade(*args, cwd=ROOT):
     return subprocess.run(
-        [sys.executable, "-m", "attn_core.homework.grade", *map(str, args)],
+        [sys.executable, "-m", "attn_homework.grade", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=900,
@@ -229,7 +229,7 @@ def test_feedback_pages_follow_the_edition_and_never_give_the_answer(batch1):
     assert 'lang="zh-CN"' in pages["partly"] and f"得分：{n - 1} / {n}" in pages["partly"]
     assert "✅" in pages["partly"] and "❌" in pages["partly"] and "行列颠倒" not in pages["honest_zh"]
     assert "超时（第" in pages["loop"] and "⏳" in pages["loop"]
-    from attn_core import homework
+    import attn_homework as homework
 
     right = homework.data("2.2").Q_new @ homework.data("2.2").K_new.T
     numbers = {f"{x:.2f}" for x in right.ravel()} | {f"{x:.3f}" for x in right.ravel()}

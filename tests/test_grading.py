@@ -21,9 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbformat.v4 import new_code_cell, new_notebook
 
-from attn_core import homework
-from attn_core.homework import exercises, verdicts
-from attn_core.homework.grading import (
+import attn_homework as homework
+from attn_core.lang import display_width
+from attn_homework import exercises, verdicts
+from attn_homework.grading import (
     answers,
     checking,
     cli,
@@ -36,8 +37,7 @@ from attn_core.homework.grading import (
     results,
     roster,
 )
-from attn_core.homework.messages import msg
-from attn_core.lang import display_width
+from attn_homework.messages import msg
 
 from .submissions import handout as handed_out
 
@@ -292,11 +292,11 @@ def test_reading_a_notebook_saved_with_64_mib_of_output_keeps_the_graders_memory
             f.write((",\n" if i else "") + block)
         f.write(tail)
     code = (
-        "import sys\nfrom attn_core.homework.grading import collect\n"
-        "from attn_core.homework.grading.worker import peak_memory_mib\n"
+        "import sys\nfrom attn_homework.grading import collect\n"
+        "from attn_homework.grading.worker import peak_memory_mib\n"
         "before = peak_memory_mib()\n[s], _ = collect.collect([sys.argv[1]])\n"
         "print(before, peak_memory_mib(), len(s.data), s.problem or 'ok')\n"
-        "from attn_core.homework.grading.reading import read_notebook\nread_notebook(s.data)"
+        "from attn_homework.grading.reading import read_notebook\nread_notebook(s.data)"
     )
     run = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True)
     before, after, kept, problem = run.stdout.split()
@@ -714,7 +714,7 @@ def test_probes_are_drawn_at_grading_time_and_checked_with_the_graders_own_argum
 
 
 def test_only_the_latest_submission_of_a_student_is_graded_and_the_others_are_listed():
-    from attn_core.homework.grading import batch
+    from attn_homework.grading import batch
 
     data = nbformat.writes(handed_out()).encode()
     moodle = collect.LmsName("moodle", "陈十二", participant="12345")
@@ -732,7 +732,7 @@ def test_the_reported_memory_peak_is_the_graders_own_not_that_of_the_process_tha
     """A 400 MiB parent (a long pytest run, a teacher's notebook) must not show up as the grader's memory."""
     parent = bytearray(400 << 20)
     parent[:: 1 << 12] = b"\1" * len(parent[:: 1 << 12])  # touch every page: it is resident
-    code = "from attn_core.homework.grading.worker import peak_memory_mib; print(peak_memory_mib())"
+    code = "from attn_homework.grading.worker import peak_memory_mib; print(peak_memory_mib())"
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 0 < int(child.stdout) < 200, child.stdout
     del parent
@@ -751,7 +751,7 @@ def _roster():
 def test_a_file_that_cannot_be_graded_is_its_students_status_not_missing(tmp_path):
     """Too large, a broken zip or a web page in a student's LMS folder: that student's row says why (and the
     feedback page too); a file no one can be found for stays a skipped file."""
-    from attn_core.homework.grading import batch, feedback
+    from attn_homework.grading import batch, feedback
 
     moodle = "下载的提交.zip/{}_assignsubmission_file_/{}"
     big = collect.Submission(
@@ -796,7 +796,7 @@ def test_a_file_that_cannot_be_graded_is_its_students_status_not_missing(tmp_pat
 
 
 def test_a_gradable_submission_wins_over_a_newer_one_that_cannot_be_graded():
-    from attn_core.homework.grading import batch
+    from attn_homework.grading import batch
 
     moodle = collect.LmsName("moodle", "吴十", participant="12348")
     good = collect.Submission("吴十_12348_assignsubmission_file_/ex02_scores.ipynb", _nb_bytes(), 1000.0, moodle)
@@ -820,7 +820,7 @@ def test_a_gradable_submission_wins_over_a_newer_one_that_cannot_be_graded():
 def test_a_task_whose_answer_cell_raised_is_a_cell_error_not_unattempted(tmp_path):
     """6.2's answer cell raised before ``O_new = …``: the table, submissions.csv and the feedback page name
     that cell and the exception (in the submission's language); a task left as handed out stays ⏳."""
-    from attn_core.homework.grading import batch, feedback
+    from attn_homework.grading import batch, feedback
 
     from .submissions import fill
 

@@ -20,12 +20,12 @@ import io
 import numpy as np
 import pytest
 
-from attn_core import homework
-from attn_core.homework import checker, diagnose_task
-from attn_core.homework.checker import diagnose
-from attn_core.homework.checker.functions import FUNCTION_STEPS
-from attn_core.homework.checker.steps import STEP_TABLE
+import attn_homework as homework
 from attn_core.lang import set_lang
+from attn_homework import checker, diagnose_task
+from attn_homework.checker import diagnose
+from attn_homework.checker.functions import FUNCTION_STEPS
+from attn_homework.checker.steps import STEP_TABLE
 
 from .test_check import FT, FW_S, MISTAKES, A, K, Q, S, V, leaked_numbers, softmax
 
@@ -271,7 +271,7 @@ def _in_notebook(source, **variables):
 
 
 def test_an_unchanged_wrong_value_is_said_to_be_unchanged(monkeypatch):
-    from attn_core.homework import verdicts
+    from attn_homework import verdicts
 
     monkeypatch.setattr(verdicts, "_LAST_CHECKED", {})
     Q22, K22 = homework.data("2.2")
@@ -284,7 +284,7 @@ def test_an_unchanged_wrong_value_is_said_to_be_unchanged(monkeypatch):
 
 
 def test_a_failed_answer_cell_is_noticed(monkeypatch):
-    from attn_core.homework import verdicts
+    from attn_homework import verdicts
 
     monkeypatch.setattr(verdicts, "_previous_cell_failed", lambda: True)
     Q22, K22 = homework.data("2.2")
@@ -303,7 +303,7 @@ def test_a_misspelt_name_is_pointed_out():
 
 
 def test_previous_cell_failed_reads_ipython_when_there_is_one(monkeypatch):
-    from attn_core.homework import verdicts
+    from attn_homework import verdicts
 
     class Shell:
         last_execution_succeeded = False

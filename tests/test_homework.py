@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attn_core import core, homework
-from attn_core.homework import MISSING, check, diagnose_task
-from attn_core.homework.student import has_solution
+import attn_homework as homework
+from attn_core import core
+from attn_homework import MISSING, check, diagnose_task
+from attn_homework.student import has_solution
 
 from .repo import TEACHER_DIR
 

@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attn_core import homework
-from attn_core.homework.task_data import _decimals, _rounded, exact_matmul
+import attn_homework as homework
+from attn_homework.task_data import _decimals, _rounded, exact_matmul
 
 SCRIPT = """
 import hashlib, json
 import numpy as np
-from attn_core import homework
+import attn_homework as homework
 out = {}
 for t in homework.tasks():
     data = t.data()

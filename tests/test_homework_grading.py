@@ -9,7 +9,7 @@ submission's kernel on arguments it draws itself, and checks what they return in
 import nbformat
 import pytest
 
-from attn_core import homework
+import attn_homework as homework
 
 from .repo import TEACHER_DIR
 from .test_grade import grade, rows_of

@@ -8,12 +8,12 @@ import pkgutil
 import numpy as np
 import pytest
 
-from attn_core import homework
-from attn_core.homework import checker
-from attn_core.homework.checker.functions import FUNCTION_STEPS
-from attn_core.homework.checker.givens import Givens, read_givens
-from attn_core.homework.checker.steps import STEP_TABLE
-from attn_core.homework.messages import msg
+import attn_homework as homework
+from attn_homework import checker
+from attn_homework.checker.functions import FUNCTION_STEPS
+from attn_homework.checker.givens import Givens, read_givens
+from attn_homework.checker.steps import STEP_TABLE
+from attn_homework.messages import msg
 
 
 def _message_keys(step):
@@ -43,7 +43,7 @@ def test_the_public_steps_are_the_tables():
     assert checker.STEPS == tuple(STEP_TABLE) + tuple(FUNCTION_STEPS)
 
 
-@pytest.mark.parametrize("package", ["attn_core.homework", "attn_core.homework.checker"])
+@pytest.mark.parametrize("package", ["attn_homework", "attn_homework.checker"])
 def test_no_module_is_named_after_an_exported_name(package):
     """``from . import data`` must give a module only if ``data`` is not also an exported function."""
     module = importlib.import_module(package)

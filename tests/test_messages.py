@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-CATALOGS = ["attn_core.messages", "attn_core.viz.messages", "attn_core.homework.messages"]
+CATALOGS = ["attn_core.messages", "attn_viz.messages", "attn_homework.messages"]
 HANZI = re.compile(r"[\u4e00-\u9fff]")
 EXAMPLE_WORDS = set("我喜欢学习语言那只动物没过街因为它太累了宽")  # the course's example sentences
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from attn_core.homework import check, exercises
-from attn_core.homework.student import TEACHER_FOLDER
+from attn_homework import check, exercises
+from attn_homework.student import TEACHER_FOLDER
 
 from .repo import EDITIONS, NOTEBOOKS, ROOT
 
@@ -44,7 +44,7 @@ def test_the_tool_is_idempotent(tmp_path):
 
 
 def test_under_nbgrader_a_failed_check_raises(monkeypatch, capsys):
-    from attn_core import homework
+    import attn_homework as homework
 
     Q, K = homework.data("2.1")
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from attn_core import causal_mask
 from attn_core.examples import coreference, four_words  # noqa: E402
 from attn_core.lang import tr  # noqa: E402
-from attn_core.viz import fonts, plots  # noqa: E402
+from attn_viz import fonts, plots  # noqa: E402
 
 MINUS = "\u2212"
 

@@ -18,11 +18,12 @@ import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from attn_core import homework, set_lang
-from attn_core.homework import release, student, task_data
-from attn_core.homework.grading.handout import Handouts, fingerprint, handout_cells
-from attn_core.homework.grading.reports import TOTAL_COLUMN
-from attn_core.homework.student import BEGIN, END
+import attn_homework as homework
+from attn_core import set_lang
+from attn_homework import release, student, task_data
+from attn_homework.grading.handout import Handouts, fingerprint, handout_cells
+from attn_homework.grading.reports import TOTAL_COLUMN
+from attn_homework.student import BEGIN, END
 
 from .repo import NOTEBOOKS, ROOT
 from .submissions import EX02, EX02_IDS, fill
@@ -96,7 +97,12 @@ def test_every_instruction_in_the_zip_is_one_a_student_can_follow(released, tmp_
     folder = _unzipped(released[2], tmp_path_factory)
     found = []
     for path in folder.rglob("*"):
-        if path.is_file() and "attn_core" not in path.relative_to(folder).parts and path.name != "pyproject.toml":
+        parts = path.relative_to(folder).parts
+        if (
+            path.is_file()
+            and not {"attn_core", "attn_viz", "attn_homework"} & set(parts)
+            and path.name != "pyproject.toml"
+        ):
             text = path.read_text(encoding="utf-8")
             found += [(path.relative_to(folder).as_posix(), m.group(0)) for m in REPOSITORY_ONLY.finditer(text)]
     assert found == []
@@ -112,7 +118,7 @@ def test_the_requirements_are_the_students(released, tmp_path_factory):
     ours = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
     wanted = [line.split("#")[0].strip() for line in ours if line.split("#")[0].strip()]
     assert kept == [r for r in wanted if not r.startswith("voila")]
-    assert "jupyterlab-language-pack-zh-CN" in text and "-e ." in kept
+    assert "jupyterlab-language-pack-zh-CN" in text and "-e .[all]" in kept
     comments = [line.split("#", 1)[1] for line in text.splitlines()[1:] if "#" in line]
     assert comments and all(bool(re.search(r"[\u4e00-\u9fff]", c)) == (edition == "zh") for c in comments)
 
@@ -205,7 +211,7 @@ def test_the_grader_finds_no_changed_cell_in_an_untouched_release(partial, tmp_p
     edition, folder, release_dir = partial
     out = tmp_path / "grading"
     run = subprocess.run(
-        [sys.executable, "-m", "attn_core.homework.grade", str(folder / "notebooks" / "exercises"), "--out", str(out)]
+        [sys.executable, "-m", "attn_homework.grade", str(folder / "notebooks" / "exercises"), "--out", str(out)]
         + ["--release", str(release_dir), "--timeout", "60", "--jobs", "1", "--lang", "en"],
         capture_output=True,
         text=True,
@@ -351,7 +357,7 @@ def test_a_class_from_an_lms_download_becomes_one_gradebook_row_per_student(tmp_
     deadline = (datetime.now() - timedelta(hours=1)).isoformat(sep=" ", timespec="minutes")
     out = tmp_path / "grading"
     run = subprocess.run(
-        [sys.executable, "-m", "attn_core.homework.grade", str(download), "--out", str(out), "--roster", str(roster)]
+        [sys.executable, "-m", "attn_homework.grade", str(download), "--out", str(out), "--roster", str(roster)]
         + ["--release", str(releases / "zh"), "--release", str(releases / "en"), "--deadline", deadline, "--late", "10"]
         + ["--timeout", "20", "--lang", "en"],
         capture_output=True,

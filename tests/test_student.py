@@ -7,9 +7,9 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attn_core import homework
-from attn_core.homework import student
-from attn_core.homework.student import BEGIN, END, MarkerError, make_student, strip_solutions
+import attn_homework as homework
+from attn_homework import student
+from attn_homework.student import BEGIN, END, MarkerError, make_student, strip_solutions
 
 from .repo import EDITIONS as EDITION_DIRS
 from .repo import EXERCISES_DIR as STUDENT_DIR
@@ -91,7 +91,7 @@ def test_committed_student_version_is_what_the_command_derives(edition, name):
     teacher = nbformat.read(folder / "teacher" / f"{name}.ipynb", as_version=4)
     committed = nbformat.read(folder / f"{name}.ipynb", as_version=4)
     assert _cells(committed) == _cells(make_student(teacher, folder / "teacher", folder)), (
-        f"{edition}/{name}: run `python -m attn_core.homework.student` to regenerate the student notebooks"
+        f"{edition}/{name}: run `python -m attn_homework.student` to regenerate the student notebooks"
     )
     assert committed.metadata["attn_core"] == teacher.metadata["attn_core"]
     text = nbformat.writes(committed)
@@ -116,7 +116,7 @@ def test_command_writes_an_executed_student_notebook(tmp_path):
         [
             sys.executable,
             "-m",
-            "attn_core.homework.student",
+            "attn_homework.student",
             str(TEACHER_DIR / f"{name}.ipynb"),
             "--out",
             str(tmp_path),

@@ -1,4 +1,4 @@
-"""Regenerate attn_core/viz/fonts/NotoSansSC-Subset.otf, the Chinese font shipped with attn_core.
+"""Regenerate attn_viz/fonts/NotoSansSC-Subset.otf, the Chinese font shipped with attn_core.
 
 Source: Noto Sans CJK SC Regular (SIL OFL 1.1), face 2 of Debian's fonts-noto-cjk
 ``NotoSansCJK-Regular.ttc`` (or any NotoSansCJKsc-Regular.otf passed with --source).

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import nbformat
 
-from attn_core.homework import exercises
-from attn_core.homework.student import TEACHER_FOLDER, TEACHER_ONLY, edition_dirs, has_solution
+from attn_homework import exercises
+from attn_homework.student import TEACHER_FOLDER, TEACHER_ONLY, edition_dirs, has_solution
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_VERSION = 3

@@ -3,9 +3,9 @@
     python tools/run_notebooks.py notebooks/03_scaling.ipynb notebooks/en/03_scaling.ipynb
 
 Each notebook runs in its own folder (as JupyterLab and nbval run it) and is saved as
-`attn_core.homework.student.execute` leaves it: no widget state, no per-cell timing, each cell's prints as one
+`attn_homework.student.execute` leaves it: no widget state, no per-cell timing, each cell's prints as one
 stream, so re-running an unchanged notebook changes nothing but measured timings.
-Student exercise notebooks are not run this way: `python -m attn_core.homework.student` derives and runs them.
+Student exercise notebooks are not run this way: `python -m attn_homework.student` derives and runs them.
 """
 
 import sys
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 
-from attn_core.homework.student import execute
+from attn_homework.student import execute
 
 
 def run(path, timeout=600):

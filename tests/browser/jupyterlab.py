@@ -284,7 +284,7 @@ def keyboard_problems(nb, explorer, label):
 
 
 def chinese_renders_as_glyphs(open_notebook):
-    from attn_core.viz.fonts import CSS_FAMILY
+    from attn_viz.fonts import CSS_FAMILY
 
     nb = open_notebook(NOTEBOOKS[0])
     for family in (CSS_FAMILY, "sans-serif"):

@@ -17,8 +17,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from attn_core.viz.board import STATIONS
-from attn_core.viz.fonts import CSS_FAMILY
+from attn_viz.board import STATIONS
+from attn_viz.fonts import CSS_FAMILY
 
 from .accessibility import axe_problems, operate_by_keyboard, tab_order
 from .jupyterlab import HANZI, JS_TOFU, NB_DIR, PANEL, exercise_controls, measure_latency, picture

@@ -1,0 +1,273 @@
+"""The homework checker: what is wrong with one step, said without giving the answer away, and never
+with more confidence than the answer gives evidence for.
+
+    diagnose("scores", QKT, Q=Q, K=K)   -> Diagnosis(ok, code, message, step)
+    report("scores", QKT, Q=Q, K=K)     prints one line: "✅ …", "❌ …" or "⏳ 还没作答 …"
+
+The right answer is computed from the givens with attn_core's own functions. An answer is then tested in
+this order, and each code is given only when its evidence is there:
+
+    not_attempted     the placeholder ``...``
+    is_none           the value is None (a function without ``return``, ``x = print(...)``)
+    wrong_type        not an array of numbers (a mask: of booleans; a prediction: one number)
+    ok                equal to the right answer (within the tolerance below)
+    <mistake codes>   equal to what a known mistake makes, recomputed from the givens (``steps``: the
+                      first in its step's table order); NaN in the same places counts as equal, so a
+                      mask that leaves a row with nothing to see is named too
+    int_dtype         the learner's dtype is an integer one and the right answer has fractions
+    overflow, empty_row, not_finite    NaN or ∞ (see ``evidence.not_finite``)
+    almost_right      every number within 0.1 % of the right one (rounded? float16? see ``evidence``)
+    wrong_shape       another shape; a hint names a cause only if the numbers are what it makes
+    <rule codes>      a rule every right answer keeps is broken, and where (masked weight not 0, a
+                      negative weight, a row that does not sum to 1, a masked score that is not −∞)
+    wrong_prediction  a prediction no known wrong reasoning explains: the step's explanation
+    wrong_values      the honest fallback: where the largest difference is, and what that entry means
+
+Equal means |answer − right| ≤ ATOL + RTOL·(|right| + max|right|) entry by entry, so a right answer
+computed another way (loops, einsum, float32) passes, near-zero entries included.
+
+Degenerate givens can make a mistake give the right array: d_k = 1 (scaled = unscaled), Q = K (QKᵀ is
+symmetric, so KQᵀ = QKᵀ), n = 1 (all triangles of a causal mask agree), a mask that hides nothing. The
+right array is tested first, so such an answer is reported correct, as it is for those givens. When two
+mistakes give the same array, the first in the table is named (e.g. a strict upper triangle mask is both
+"inverted" and "upper": it is reported as mask_inverted). Some other ways are simply right and pass:
+softmax without subtracting the row maximum (when nothing overflows), −1e9 instead of −∞ before softmax,
+and "softmax, zero the masked weights, renormalise each row" (= softmax of the masked scores).
+
+A find-the-bug step (``functions``) takes ``FunctionCalls``: what the learner's function returned on the
+checker's own arguments.
+
+``diagnose`` never raises and never writes into the answer or the givens. Givens that attn_core rejects
+give code "bad_task" (an exercise author's bug); an error inside the checker itself "checker_error".
+
+The parts: ``givens`` (the task's inputs, read once), ``steps`` (one table entry per step: its right
+answer from ``right``, its mistakes from ``mistakes``, its wrong shapes from ``shapes``, its rules; the
+steps of lessons 8–11 and the predictions from ``heads``, ``online``, ``backward``, ``block`` and
+``predictions``), ``functions`` (find-the-bug steps), ``evidence`` (what an unexplained answer still
+shows), ``compare`` (reading an answer, "equal"), ``wording`` (shapes and places in messages); every text
+is in ``attn_homework/messages.py``.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..messages import msg
+from . import evidence, functions
+from .compare import ATOL, RTOL, close, largest_difference, same, same_prediction
+from .functions import FUNCTION_STEPS, CallFailed, FunctionCalls
+from .givens import LABELS
+from .mistakes import Made
+from .steps import STEP_TABLE
+from .wording import place, shape_text
+
+__all__ = ["ATOL", "RTOL", "STEPS", "CallFailed", "Diagnosis", "FunctionCalls", "diagnose", "report"]
+
+STEPS = tuple(STEP_TABLE) + tuple(FUNCTION_STEPS)  # the names of the steps, in the tables' order
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """One checked answer: ``ok``, ``code`` ("ok", "not_attempted", "wrong_shape", "unscaled", …),
+    ``message`` (learner-facing, in the current language) and the ``step`` checked."""
+
+    ok: bool
+    code: str
+    message: str
+    step: str
+
+    def __str__(self):
+        icon = "✅" if self.ok else "⏳" if self.code == "not_attempted" else "❌"
+        return f"{icon} {self.message}"
+
+
+def report(step, answer, **given):
+    """Print the one-line verdict of ``diagnose`` (for a one-line check cell)."""
+    print(diagnose(step, answer, **given))
+
+
+def diagnose(step, answer, **given):
+    """Check ``answer`` for ``step`` (one of STEPS), the right answer being computed from ``given``."""
+    name = step if isinstance(step, str) else repr(step)
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")  # a learner's overflow is a verdict, not a warning
+            if name in FUNCTION_STEPS:
+                return _judge_function(name, FUNCTION_STEPS[name], answer, given)
+            return _diagnose(name, answer, given)
+    except Exception as e:  # pragma: no cover - a checker bug must not break a learner's cell
+        return _verdict("checker_error", name, "checker_error", e=f"{type(e).__name__}: {e}")
+
+
+# ---------------------------------------------------------------- the flow, in the order the docstring gives
+
+
+def _verdict(code, step, key, **fields):
+    return Diagnosis(code == "ok", code, msg(key, **fields), step)
+
+
+def _diagnose(name, answer, given):
+    """The verdict, or "bad_task" when the step is unknown or its givens are wrong."""
+    step = STEP_TABLE.get(name)
+    if step is None:
+        return _verdict("bad_task", name, "bad_task", e=msg("unknown_step", step=name, steps=", ".join(STEPS)))
+    missing = [k for k in step.needs if k not in given]
+    extra = [k for k in given if k not in step.needs + step.optional + LABELS]
+    if missing or extra:
+        return _verdict(
+            "bad_task",
+            name,
+            "bad_task",
+            e=msg(
+                "step_givens",
+                step=name,
+                needs=list(step.needs),
+                optional=list(step.optional),
+                missing=missing,
+                extra=extra,
+            ),
+        )
+    try:
+        g = step.givens(given)
+    except Exception as e:  # givens attn_core rejects: the exercise author's bug
+        return _verdict("bad_task", name, "bad_task", e=f"{type(e).__name__}: {e}")
+    return _judge(name, step, g, answer)
+
+
+def _judge(name, step, g, answer):
+    """Test the answer against the right one, the mistakes and what it is evidence of, in that order."""
+    labels = {"sym": g.name or step.symbol, "w": f"W_{g.name}" if g.name else "W"}
+
+    def verdict(code, key, **fields):
+        return _verdict(code, name, key, **labels, **fields)
+
+    def where(index, shape):
+        return place(index, shape, g.tokens, step.columns_are_keys)
+
+    if answer is Ellipsis:
+        return verdict("not_attempted", "not_attempted")
+    if answer is None:
+        return verdict("is_none", "is_none", kind=msg(step.answer.kind))
+    reading = step.answer.read(answer)
+    a = reading.array
+    if a is None:
+        hint = msg(step.answer.type_hint) if step.answer.type_hint else ""
+        return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
+    if close(a, g.expected):
+        return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
+    found = _mistakes_made(step, g, a, labels)
+    if found:
+        code, text = found[0]
+        if len(found) > 1:  # a prediction that more than one wrong reasoning gives: say each, blame none
+            text = msg("several_reasons") + msg("or_perhaps").join(text for _, text in found)
+        return Diagnosis(False, code, text, name)
+    integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
+    if integers is not None:
+        return verdict("int_dtype", integers, dtype=reading.dtype)
+    if step.answer.finite:
+        found = evidence.not_finite(a, g)
+        if found is not None:
+            code, key, first, row = found
+            fields = {"count": int((~np.isfinite(a)).sum()), "where": where(first, a.shape)}
+            if row is not None:
+                fields["row"] = where(row, a.shape)
+            return verdict(code, key, hint=msg(step.finite_hint), **fields)
+    if not step.answer.single and a.dtype != bool:
+        near = evidence.almost(reading, a, g)
+        if near is not None:
+            key, fields = near
+            return verdict("almost_right", key, **fields)
+    if a.shape != g.expected.shape:
+        return verdict(
+            "wrong_shape",
+            "wrong_shape",
+            expected=shape_text(g.expected.shape),
+            got=shape_text(a.shape),
+            axes=msg(step.axes),
+            hint=msg(_shape_hint(step, g, a), **labels),
+        )
+    for rule in step.rules:
+        index = rule.broken_at(a, g)
+        if index is not None:
+            return verdict(rule.code, rule.message, where=where(index, a.shape))
+    if step.answer.single:
+        return verdict("wrong_prediction", "wrong_prediction", explain=msg(step.entry, **labels))
+    index = largest_difference(a, g.expected)
+    row_and_column = dict(zip(("i", "j"), index[-2:]))  # none for a single number
+    return verdict(
+        "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
+    )
+
+
+def _mistakes_made(step, g, a, labels):
+    """(code, message) of the known mistakes whose answer ``a`` is: the first one for an array; for a
+    prediction (one number, which different reasonings can share) every one with a message of its own."""
+    single = step.answer.single
+    found = []
+    for mistake in step.mistakes:
+        for made in _made(mistake.makes, g):
+            if (same_prediction if single else same)(a, np.asarray(made.answer)):
+                lead = msg("because_of_weights", **labels) if mistake.via_weights else ""
+                text = lead + msg(mistake.message, **labels, **made.fields)
+                if not single:
+                    return [(mistake.code, text)]
+                if text not in (said for _, said in found):
+                    found.append((mistake.code, text))
+    return found
+
+
+def _shape_hint(step, g, a):
+    """The message key of the first shape hint that matches the answer's shape (and, for a hint that names
+    a cause, its numbers), else a general one."""
+    for hint in step.shape_hints:
+        shape = _attempt(hint.shape, g)
+        if shape is None or a.shape != tuple(shape):
+            continue
+        if hint.made is None or any(same(a, np.asarray(made.answer)) for made in _made(hint.made, g)):
+            return hint.message
+    expected = g.expected
+    return "fewer_axes" if a.ndim < expected.ndim else "more_axes" if a.ndim > expected.ndim else step.shape_hint
+
+
+def _made(make, g):
+    """What ``make(g)`` hands in, as a list of ``Made`` (none when it cannot be made for these givens)."""
+    result = _attempt(make, g)
+    if result is None:
+        return []
+    items = result if isinstance(result, list) else [result]
+    return [item if isinstance(item, Made) else Made(item) for item in items if item is not None]
+
+
+def _attempt(make, g):
+    """``make(g)``, or None when it cannot be computed for these givens (e.g. a product whose shapes do
+    not fit: that mistake cannot be made here)."""
+    try:
+        return make(g)
+    except Exception:
+        return None
+
+
+# ---------------------------------------------------------------- find the bug: a function's answers
+
+
+def _judge_function(name, step, answer, given):
+    """The verdict on a fixed function, from what it returned on the checker's arguments."""
+    extra = [k for k in given if k not in LABELS]
+    if extra:
+        return _verdict(
+            "bad_task",
+            name,
+            "bad_task",
+            e=msg("step_givens", step=name, needs=[], optional=[], missing=[], extra=extra),
+        )
+    labels = {"sym": given.get("name") or name}
+    if answer is Ellipsis:
+        return _verdict("not_attempted", name, "not_attempted", **labels)
+    if answer is None:
+        return _verdict("is_none", name, "is_none", kind=msg("kind_function"), **labels)
+    if not isinstance(answer, FunctionCalls):
+        got = getattr(answer, "type_name", type(answer).__name__)  # the grader's stand-in names what it was
+        return _verdict("wrong_type", name, "fn_not_function", got=got, **labels)
+    code, key, fields = functions.judge(step, answer)
+    return _verdict(code, name, key, **labels, **fields)

@@ -1,0 +1,327 @@
+"""Find-the-bug tasks: the learner hands in a fixed function, and the checker judges what it returned when
+called on data of the checker's own choosing (``FunctionCalls``), never the data the notebook shows and
+never anything else computed where the function ran.
+
+Each call's result is compared with the right function's output on the same arguments. When every
+result is what a known buggy version returns on those arguments (raising where it raises), that bug is
+named: its evidence is the whole set of calls, on several shapes. Otherwise the first call that went
+wrong is described: it raised, returned None, returned the same array whatever it was given (a hard-coded
+answer), or returned the wrong shape or numbers.
+
+    FUNCTION_STEPS["fix_scores"]      FunctionStep(right, parameters, bugs, axes)
+    judge(name, step, calls, label)   -> (code, message key, fields)
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_core import core, multihead
+
+from ..messages import msg
+from .compare import close, largest_difference, read_numbers, same
+from .mistakes import softmax_rows
+from .wording import place, shape_text
+
+# ---------------------------------------------------------------- what a function answer is
+
+
+@dataclass(frozen=True)
+class CallFailed:
+    """What a call of the learner's function raised, by name and message (a find-the-bug task)."""
+
+    type_name: str
+    message: str
+
+
+@dataclass(frozen=True)
+class FunctionCalls:
+    """A find-the-bug answer as the checker sees it: the learner's function called once per argument tuple.
+    ``results[i]`` is what the call with ``arguments[i]`` returned, or a ``CallFailed``. The grader builds
+    this from values returned by the submission's kernel; nothing else computed there is trusted."""
+
+    arguments: tuple
+    results: tuple
+
+
+@dataclass(frozen=True)
+class Bug:
+    """A known buggy version: its diagnosis code, the function itself and the message key naming the bug."""
+
+    code: str
+    makes: Callable[..., np.ndarray]
+    message: str
+
+
+@dataclass(frozen=True)
+class FunctionStep:
+    """A function the learner fixes: the right version, its parameters' names (for the messages), the
+    buggy versions it recognises, and the message key that says what the result's axes are."""
+
+    right: Callable[..., np.ndarray]
+    parameters: tuple[str, ...]
+    bugs: tuple[Bug, ...]
+    axes: str
+
+
+# ---------------------------------------------------------------- the right functions and the bugs
+
+
+def scores(Q, K):
+    """QKᵀ."""
+    return Q @ K.T
+
+
+def scores_k_not_transposed(Q, K):
+    """Q·K (runs only when d_k = n_k)."""
+    return Q @ K
+
+
+def scores_k_q(Q, K):
+    """K·Qᵀ."""
+    return K @ Q.T
+
+
+def scores_scaled(Q, K):
+    """QKᵀ/√d_k, in a function that must not scale."""
+    return Q @ K.T / np.sqrt(Q.shape[-1])
+
+
+def softmax(S):
+    """softmax of each row."""
+    return core.softmax(S)
+
+
+def softmax_down_columns(S):
+    """softmax of each column (axis 0): the bug the notebook shows."""
+    return softmax_rows(S, axis=0)
+
+
+def softmax_column_max(S):
+    """The maximum taken down the columns, the sum along the rows."""
+    E = np.exp(S - S.max(axis=0, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def softmax_unstable(S):
+    """No maximum subtracted: exp overflows on large scores (∞/∞ = NaN)."""
+    E = np.exp(S)
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def softmax_no_keepdims(S):
+    """The row sums without keepdims (runs on square scores only)."""
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1)
+
+
+def attention(Q, K, V):
+    """softmax(QKᵀ/√d_k)·V."""
+    return core.attention(Q, K, V).O
+
+
+def attention_keys_as_values(Q, K, V):
+    """The weights times K: the bug the notebook shows (runs only when d_k = d_v)."""
+    return core.attention(Q, K, V).A @ K
+
+
+def attention_unscaled(Q, K, V):
+    """No division by √d_k."""
+    return core.attention(Q, K, V, scaled=False).O
+
+
+def attention_columns(Q, K, V):
+    """softmax down the columns."""
+    return softmax_rows(Q @ K.T / np.sqrt(Q.shape[-1]), axis=0) @ V
+
+
+def causal_attention(Q, K, V):
+    """Causal self-attention: mask (−∞ above the diagonal) before softmax, then ·V."""
+    return core.attention(Q, K, V, mask=core.causal_mask(len(Q))).O
+
+
+def causal_mask_after_softmax(Q, K, V):
+    """softmax first, the future weights zeroed after: the bug the notebook shows."""
+    A = core.softmax(Q @ K.T / np.sqrt(Q.shape[-1]))
+    return (A * np.tril(np.ones(A.shape, dtype=bool))) @ V
+
+
+def causal_upper(Q, K, V):
+    """The upper triangle kept: each position sees the future."""
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    return softmax_rows(np.where(np.triu(np.ones(S.shape, dtype=bool)), S, -np.inf)) @ V
+
+
+def causal_no_mask(Q, K, V):
+    """No mask at all."""
+    return core.attention(Q, K, V).O
+
+
+def split_heads(M, n_heads):
+    """(n, d_model) -> (h, n, d_head)."""
+    return multihead.split_heads(M, n_heads)
+
+
+def split_reshape_alone(M, n_heads):
+    """M.reshape(h, n, d_head): the bug the notebook shows."""
+    n, width = M.shape
+    return M.reshape(n_heads, n, width // n_heads)
+
+
+def split_not_moved(M, n_heads):
+    """M.reshape(n, h, d_head), the heads axis never moved to the front."""
+    n, width = M.shape
+    return M.reshape(n, n_heads, width // n_heads)
+
+
+def split_every_hth_column(M, n_heads):
+    """Head k takes every h-th column."""
+    n, width = M.shape
+    return np.moveaxis(M.reshape(n, width // n_heads, n_heads), -1, 0)
+
+
+FUNCTION_STEPS = {
+    "fix_scores": FunctionStep(
+        scores,
+        ("Q", "K"),
+        (
+            Bug("missing_transpose", scores_k_not_transposed, "bug_k_not_transposed"),
+            Bug("transposed", scores_k_q, "transposed_qk"),
+            Bug("scaled_not_asked", scores_scaled, "scaled_not_asked"),
+        ),
+        "axes_S",
+    ),
+    "fix_softmax": FunctionStep(
+        softmax,
+        ("S",),
+        (
+            Bug("softmax_axis", softmax_down_columns, "softmax_axis"),
+            Bug("max_axis", softmax_column_max, "bug_max_axis"),
+            Bug("keepdims", softmax_no_keepdims, "keepdims"),
+            Bug("overflow", softmax_unstable, "bug_overflow"),
+        ),
+        "axes_S",
+    ),
+    "fix_attention": FunctionStep(
+        attention,
+        ("Q", "K", "V"),
+        (
+            Bug("used_keys_not_values", attention_keys_as_values, "used_keys"),
+            Bug("unscaled", attention_unscaled, "unscaled"),
+            Bug("softmax_axis", attention_columns, "softmax_axis"),
+        ),
+        "axes_O",
+    ),
+    "fix_causal": FunctionStep(
+        causal_attention,
+        ("Q", "K", "V"),
+        (
+            Bug("mask_after_softmax", causal_mask_after_softmax, "mask_after_softmax"),
+            Bug("mask_upper", causal_upper, "mask_upper"),
+            Bug("mask_ignored", causal_no_mask, "bug_mask_ignored"),
+        ),
+        "axes_O",
+    ),
+    "fix_split": FunctionStep(
+        split_heads,
+        ("M", "n_heads"),
+        (
+            Bug("split_no_transpose", split_reshape_alone, "split_reshape_alone"),
+            Bug("split_no_transpose", split_not_moved, "split_not_moved"),
+            Bug("split_interleaved", split_every_hth_column, "split_interleaved"),
+        ),
+        "axes_heads",
+    ),
+}
+
+
+# ---------------------------------------------------------------- judging the calls
+
+
+def _run(function, arguments):
+    """``function(*arguments)`` on copies, or a CallFailed: the checker's own functions may raise too
+    (a buggy version that cannot run on these shapes)."""
+    try:
+        return np.asarray(function(*(np.array(a, dtype=float) if _is_array(a) else a for a in arguments)))
+    except Exception as e:
+        return CallFailed(type(e).__name__, str(e))
+
+
+def _is_array(a):
+    return isinstance(a, (np.ndarray, list, tuple))
+
+
+def describe(step, arguments):
+    """The call, for a message: "Q (3, 4), K (5, 4)" or "M (5, 6), n_heads = 2"."""
+    parts = []
+    for name, value in zip(step.parameters, arguments):
+        parts.append(f"{name} {shape_text(np.shape(value))}" if _is_array(value) else f"{name} = {value!r}")
+    return ", ".join(parts)
+
+
+def _reproduces(makes, calls):
+    """The learner's results are what ``makes`` returns on every call (failing where it fails), and it ran
+    at least once: the evidence for naming that bug."""
+    ran = False
+    for arguments, result in zip(calls.arguments, calls.results):
+        made = _run(makes, arguments)
+        if isinstance(made, CallFailed):
+            if not isinstance(result, CallFailed):
+                return False
+            continue
+        got = read_numbers(result).array if not isinstance(result, CallFailed) else None
+        if got is None or not same(got, made.astype(np.float64)):
+            return False
+        ran = True
+    return ran
+
+
+FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
+
+
+def _a_float_where_an_int_belongs(failed):
+    """The evidence that a size or an index was a float (``d_model / n_heads``): Python's own words for it."""
+    return failed.type_name == "TypeError" and any(words in failed.message for words in FLOAT_AS_INT)
+
+
+def judge(step, calls):
+    """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``)."""
+    if not calls.arguments or len(calls.arguments) != len(calls.results):
+        return "bad_task", "bad_task", {"e": "no calls"}
+    rights = [_run(step.right, arguments) for arguments in calls.arguments]
+    failed = next((r for r in rights if isinstance(r, CallFailed)), None)
+    if failed is not None:  # the task's own probes do not fit its function: the author's bug
+        return "bad_task", "bad_task", {"e": f"{failed.type_name}: {failed.message}"}
+    readings = [None if isinstance(r, CallFailed) else read_numbers(r) for r in calls.results]
+    if all(r is not None and r.array is not None and close(r.array, right) for r, right in zip(readings, rights)):
+        return "ok", "fn_ok", {"count": len(rights)}
+    for bug in step.bugs:
+        if _reproduces(bug.makes, calls):
+            return bug.code, bug.message, {}
+    for arguments, result, reading in zip(calls.arguments, calls.results, readings):
+        call = describe(step, arguments)
+        if isinstance(result, CallFailed):
+            detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"
+            hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else ""
+            fields = {"call": call, "error": result.type_name, "detail": detail, "hint": hint}
+            return "function_raised", "fn_raised", fields
+        if result is None:
+            return "is_none", "fn_returned_none", {"call": call}
+        if reading.array is None:
+            return "wrong_type", "fn_wrong_type", {"call": call, "got": reading.got}
+    arrays = [r.array for r in readings]
+    if len(arrays) > 1 and all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays):
+        if not all(right.shape == rights[0].shape and close(right, rights[0]) for right in rights):
+            return "hard_coded", "fn_same_output", {}
+    for arguments, a, right in zip(calls.arguments, arrays, rights):
+        call = describe(step, arguments)
+        if a.shape != right.shape:
+            fields = {"call": call, "got": shape_text(a.shape), "expected": shape_text(right.shape)}
+            return "wrong_shape", "fn_wrong_shape", fields
+        if not close(a, right):
+            if not np.isfinite(a).all():
+                return "not_finite", "fn_not_finite", {"call": call}
+            where = place(largest_difference(a, right), a.shape, (), True)
+            return "wrong_values", "fn_wrong_values", {"call": call, "where": where}
+    return "wrong_values", "fn_wrong_values", {"call": describe(step, calls.arguments[0]), "where": "?"}

@@ -1,0 +1,348 @@
+"""The known mistakes of scaled dot-product attention (lessons 1–7), one function each: ``mistake(g)``
+recomputes, from the givens ``g``, what a learner who makes that mistake hands in, or returns None when
+the mistake cannot be made with these givens (no mask to forget, a task that does not scale, …). A
+mistake that raises (its matrix product does not fit these shapes) cannot be made either: the checker
+treats that as None.
+
+A mistake function may also return several arrays (the same mistake written two usual ways, e.g. a
+mask applied with −∞ or with −1e9) or ``Made`` values, whose fields fill in the message (which width
+was used). A mistake is named only when the learner's array is what it makes: that is its evidence.
+
+Which mistakes a step tries, in which order, with which code and message: the tables in ``steps``.
+
+A mistake of scaled dot-product attention is made on the way to the scores or the weights and carried
+on to the step being checked (``g.stage``): the scores step sees the wrong scores, the weights step
+their softmax, the output step that times V. So ``unscaled`` serves all three.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from attn_core import core
+
+from ..messages import msg
+from .givens import Stage
+
+BIG_NEGATIVE = -1e9  # what many learners write instead of −∞; right, except in a row with nothing to see
+EXP_OVERFLOWS = np.log(np.finfo(np.float64).max)  # ≈ 709.78: exp of more is ∞
+
+
+@dataclass(frozen=True)
+class Made:
+    """What a mistake hands in, when its message needs to say more (e.g. which width was used)."""
+
+    answer: np.ndarray
+    fields: dict = field(default_factory=dict)
+
+
+def softmax_rows(S, axis=-1):
+    """softmax as a learner writes it (the row maximum subtracted), without attn_core's checks: a row of
+    only −∞ gives NaN (0/0), as it does for them."""
+    E = np.exp(S - S.max(axis=axis, keepdims=True))
+    return E / E.sum(axis=axis, keepdims=True)
+
+
+# ---------------------------------------------------------------- carrying a mistake on to the step's answer
+
+
+def _carried_from_scores(g, S):
+    """The step's answer computed on from (wrong) scores S: S itself, softmax(S) or softmax(S)·V."""
+    if g.stage is Stage.SCORES:
+        return S
+    A = softmax_rows(S)
+    return A if g.stage is Stage.WEIGHTS else A @ g.V
+
+
+def _carried_from_weights(g, A):
+    """The step's answer computed on from (wrong) weights A: A itself or A·V; None for the scores step,
+    which comes before the weights."""
+    if g.stage is Stage.WEIGHTS:
+        return A
+    return A @ g.V if g.stage is Stage.OUTPUT else None
+
+
+# ---------------------------------------------------------------- the right pieces a mistake starts from
+
+
+def _qkt(g):
+    return core.scores(g.Q, g.K)
+
+
+def _divisor(g):
+    """What the scores are divided by: √d_k when the task scales, else 1."""
+    return np.sqrt(g.d_k) if g.scaled else 1.0
+
+
+def _hidden(g, S):
+    """The scores masked the right way: −∞ where the mask is False."""
+    return S if g.mask is None else np.where(g.mask, S, -np.inf)
+
+
+def _right_scores(g):
+    """The scores the step starts from: the given S, else QKᵀ scaled and masked as asked."""
+    return g.S if g.S is not None else _hidden(g, _qkt(g) / _divisor(g))
+
+
+def _unmasked_scores(g):
+    """The scores before masking (masking comes with softmax): the given S, else QKᵀ scaled as asked."""
+    if g.S is not None:
+        return g.S
+    return None if g.Q is None else _qkt(g) / _divisor(g)
+
+
+def right_weights(g):
+    """The weights the step starts from: the given A, else softmax of the right scores."""
+    return g.A if g.A is not None else core.softmax(_right_scores(g))
+
+
+def _is_causal(mask):
+    """The mask is a causal one: square, the lower triangle with its diagonal."""
+    return (
+        mask is not None
+        and mask.ndim == 2
+        and mask.shape[0] == mask.shape[1]
+        and bool(np.array_equal(mask, np.tril(np.ones(mask.shape, dtype=bool))))
+    )
+
+
+def _masked_with(g, keep):
+    """The step's answer with the scores masked by ``keep`` (a wrong mask), written both usual ways: −∞
+    (a row with nothing to see is then NaN) and −1e9 (that row's weights are then all equal)."""
+    S = _qkt(g) / _divisor(g)
+    return [_carried_from_scores(g, np.where(keep, S, fill)) for fill in (-np.inf, BIG_NEGATIVE)]
+
+
+# ---------------------------------------------------------------- any step
+
+
+def answer_transposed(g):
+    """The right answer, transposed (its last two axes swapped)."""
+    return np.swapaxes(g.expected, -1, -2)
+
+
+# ---------------------------------------------------------------- projection X·W
+
+
+def weight_transposed(g):
+    """X times W transposed (possible only when W is square)."""
+    return g.X @ np.swapaxes(g.W, -1, -2)
+
+
+# ---------------------------------------------------------------- scores QKᵀ and their scaling
+
+
+def scores_transposed(g):
+    """K·Qᵀ instead of Q·Kᵀ: rows belong to keys, columns to queries."""
+    return _carried_from_scores(g, _hidden(g, core.scores(g.K, g.Q) / _divisor(g)))
+
+
+def k_not_transposed(g):
+    """Q·K instead of Q·Kᵀ (possible only when d_k = n_k)."""
+    return _carried_from_scores(g, _hidden(g, (g.Q @ g.K) / _divisor(g)))
+
+
+def unscaled(g):
+    """QKᵀ not divided by √d_k, in a task that scales."""
+    return _carried_from_scores(g, _hidden(g, _qkt(g))) if g.scaled else None
+
+
+def divided_by_d_k(g):
+    """QKᵀ divided by d_k instead of √d_k."""
+    return _carried_from_scores(g, _hidden(g, _qkt(g) / g.d_k)) if g.scaled else None
+
+
+def multiplied_by_sqrt_d_k(g):
+    """QKᵀ multiplied by √d_k (written as a division by 1/√d_k) instead of divided."""
+    return _carried_from_scores(g, _hidden(g, _qkt(g) / (1 / np.sqrt(g.d_k)))) if g.scaled else None
+
+
+def divided_by_another_width(g):
+    """QKᵀ divided by the square root of another size of the task: the number of queries or keys, the
+    width of V or of the input (d_model) instead of d_k. One ``Made`` per size that differs from d_k,
+    naming every size of that value (n_q = n_k = 4 cannot tell which the learner meant)."""
+    if not g.scaled:
+        return None
+    sizes = {
+        "n_q": g.Q.shape[-2],
+        "n_k": g.K.shape[-2],
+        "d_v": None if g.V is None else g.V.shape[-1],
+        "d_model": g.d_model,
+    }
+    by_value = {}
+    for size, value in sizes.items():
+        if value is not None and value != g.d_k:
+            by_value.setdefault(value, []).append(size)
+    return [
+        Made(
+            _carried_from_scores(g, _hidden(g, _qkt(g) / np.sqrt(value))),
+            {"root": f"√{value}", "what": msg("and").join(msg(f"size_{size}") for size in names)},
+        )
+        for value, names in by_value.items()
+    ]
+
+
+def scaled_though_not_asked(g):
+    """QKᵀ divided by √d_k in a task without scaling."""
+    return None if g.scaled else _carried_from_scores(g, _hidden(g, _qkt(g) / np.sqrt(g.d_k)))
+
+
+def divided_by_d_k_though_not_asked(g):
+    """QKᵀ divided by d_k in a task without scaling."""
+    return None if g.scaled else _carried_from_scores(g, _hidden(g, _qkt(g) / g.d_k))
+
+
+# ---------------------------------------------------------------- masking
+
+
+def mask_ignored(g):
+    """The scores left unmasked."""
+    return None if g.mask is None else _carried_from_scores(g, _qkt(g) / _divisor(g))
+
+
+def mask_inverted(g):
+    """−∞ where the mask is True (the positions that may be attended) instead of where it is False
+    (a row the mask lets see everything then sees nothing: NaN with −∞, equal weights with −1e9)."""
+    return None if g.mask is None else _masked_with(g, ~g.mask)
+
+
+def mask_upper(g):
+    """A causal task masked with the upper triangle (the mask transposed): each position sees the future."""
+    return _masked_with(g, g.mask.T) if _is_causal(g.mask) and len(g.mask) > 1 else None
+
+
+def mask_without_diagonal(g):
+    """A causal task masked with the strict lower triangle: no position may see itself, and position 0
+    sees no key at all (its row is NaN with −∞, equal weights with −1e9)."""
+    return _masked_with(g, np.tril(g.mask, -1)) if _is_causal(g.mask) else None
+
+
+def masked_with_zero(g):
+    """0 instead of −∞ where the mask is False: exp(0) = 1 still gives those positions weight."""
+    return None if g.mask is None else _carried_from_scores(g, np.where(g.mask, _qkt(g) / _divisor(g), 0.0))
+
+
+def mask_after_softmax(g):
+    """softmax of the unmasked scores, then the masked weights set to 0: rows no longer sum to 1."""
+    if g.mask is None:
+        return None
+    return _carried_from_weights(g, core.softmax(_qkt(g) / _divisor(g)) * g.mask)
+
+
+# ---------------------------------------------------------------- softmax
+
+
+def softmax_along_columns(g):
+    """softmax down each column (axis −2) instead of along each row."""
+    return _carried_from_weights(g, softmax_rows(_right_scores(g), axis=-2))
+
+
+def keepdims_forgotten(g):
+    """softmax with a row maximum or a row sum taken without ``keepdims=True``: on square scores the
+    (n,) result broadcasts along the wrong axis (entry [i, j] gets row j's maximum or sum) instead of
+    raising. Every usual way of writing it: the maximum, the sum or both without keepdims, or no
+    maximum and the sum without keepdims."""
+    S = _right_scores(g)
+    if S.shape[-1] != S.shape[-2]:
+        return None
+    row_max, row_max_flat = S.max(axis=-1, keepdims=True), S.max(axis=-1)[..., None, :]
+    candidates = []
+    for shift, flat_sum in ((row_max_flat, False), (row_max, True), (row_max_flat, True), (0.0, True)):
+        E = np.exp(S - shift)
+        total = E.sum(axis=-1)[..., None, :] if flat_sum else E.sum(axis=-1, keepdims=True)
+        candidates.append(_carried_from_weights(g, E / total))
+    return candidates
+
+
+def exp_not_divided(g):
+    """exp of the scores (the row maximum subtracted or not), never divided by the row sums."""
+    S = _right_scores(g)
+    return [_carried_from_weights(g, np.exp(S)), _carried_from_weights(g, np.exp(S - S.max(axis=-1, keepdims=True)))]
+
+
+def divided_by_total(g):
+    """exp of the scores divided by the sum of the whole matrix instead of each row's sum."""
+    E = np.exp(_right_scores(g) - _right_scores(g).max())
+    return _carried_from_weights(g, E / E.sum(axis=(-1, -2), keepdims=True))
+
+
+def overflowed(g):
+    """softmax without subtracting the row maximum, on scores whose exp overflows (e^1000 = ∞, ∞/∞ = NaN),
+    as computed or with the NaN and ∞ "repaired" by ``np.nan_to_num`` (before or after dividing).
+    Only when these scores do overflow: that is the evidence."""
+    S = _right_scores(g)
+    if not (S > EXP_OVERFLOWS).any():
+        return None
+    E = np.exp(S)
+    naive = E / E.sum(axis=-1, keepdims=True)
+    E_repaired = np.nan_to_num(E)
+    repaired_first = E_repaired / E_repaired.sum(axis=-1, keepdims=True)
+    weights = (naive, np.nan_to_num(naive), repaired_first, np.nan_to_num(repaired_first))
+    return [_carried_from_weights(g, A) for A in weights]
+
+
+def no_softmax(g):
+    """The scores handed in as weights (as scaled; unmasked, since masking comes with softmax)."""
+    return _unmasked_scores(g)
+
+
+def masked_scores_as_weights(g):
+    """The masked scores (−∞ where the mask is False) handed in as weights: softmax forgotten."""
+    return None if g.mask is None else _hidden(g, _qkt(g) / _divisor(g))
+
+
+def no_softmax_nor_scaling(g):
+    """QKᵀ itself handed in as weights."""
+    return _qkt(g)
+
+
+# ---------------------------------------------------------------- the weighted sum A·V
+
+
+def weights_transposed(g):
+    """Aᵀ·V: the weights of key j taken as the weights of query j."""
+    return np.swapaxes(g.A, -1, -2) @ g.V
+
+
+def used_keys_as_values(g):
+    """The weights times K instead of V."""
+    return None if g.K is None else right_weights(g) @ g.K
+
+
+def used_scores_as_weights(g):
+    """The scores times V: softmax forgotten."""
+    S = _unmasked_scores(g)
+    return None if S is None else S @ g.V
+
+
+def used_unscaled_scores_as_weights(g):
+    """QKᵀ times V: softmax and scaling forgotten."""
+    return _qkt(g) @ g.V
+
+
+def weights_not_normalized(g):
+    """exp of the scores times V: exp taken, but not divided by each row's sum."""
+    return np.exp(_hidden(g, _qkt(g) / _divisor(g))) @ g.V
+
+
+# ---------------------------------------------------------------- the causal mask
+
+
+def causal_mask_inverted(g):
+    """True for the future, False for the past and the position itself."""
+    return ~g.expected
+
+
+def upper_triangle(g):
+    """The upper triangle instead of the lower one (the mask transposed)."""
+    return np.swapaxes(g.expected, -1, -2)
+
+
+def diagonal_left_out(g):
+    """The strict lower triangle: a position may not attend to itself."""
+    return np.tril(g.expected, -1)
+
+
+def all_true(g):
+    """Everything may be attended: no mask at all."""
+    return np.ones_like(g.expected)

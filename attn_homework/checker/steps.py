@@ -1,0 +1,751 @@
+"""The steps the checker knows, each one ``Step``: what it takes, its right answer, the mistakes it tries
+(in order: the first that gives the learner's array is named), the wrong shapes it explains, the rules it
+checks, and the message keys that say what its axes and entries mean. Find-the-bug steps, whose answer
+is a function, are in ``functions.FUNCTION_STEPS``.
+
+To add a step: write its mistakes in ``mistakes`` (or, for a lesson of its own, in a module beside it,
+right answers and mistakes together, as ``heads``, ``online``, ``backward``, ``block`` and
+``predictions`` do), one ``Step`` in ``STEP_TABLE`` below, and its messages in
+``attn_homework/messages.py``.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from . import backward, block, heads, online, predictions, right, shapes
+from . import mistakes as m
+from . import positions as pos
+from .compare import BOOLEANS, INDEX, NUMBER, NUMBERS, AnswerKind
+from .givens import Givens, Stage, read_givens
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known mistake: its diagnosis code, the function that recomputes what it gives (an array, several,
+    or ``mistakes.Made`` values with fields for the message) and the message key that says what is
+    wrong, why, and the fix."""
+
+    code: str
+    makes: Callable[[Givens], object]
+    message: str
+    via_weights: bool = False  # seen in the output step: the message starts "O is off because of the weights"
+
+
+@dataclass(frozen=True)
+class ShapeHint:
+    """A wrong shape and the message key that explains it. With ``made``, the hint names a cause, so it is
+    given only when the answer's numbers are what that cause makes (``shapes``); without, the message
+    may only state a fact about the shape."""
+
+    shape: Callable[[Givens], tuple | None]
+    message: str
+    made: Callable[[Givens], object] | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule every right answer keeps: its diagnosis code, the function that finds the first index that
+    breaks it (``right``) and the message key (its {where} is that place)."""
+
+    code: str
+    broken_at: Callable[[np.ndarray, Givens], tuple | None]
+    message: str
+
+
+@dataclass(frozen=True)
+class Step:
+    """One checkable step. ``needs`` and ``optional`` name the givens it takes (besides ``name`` and
+    ``tokens``, which every step takes), in the order its "bad_task" message lists them."""
+
+    needs: tuple[str, ...]
+    right_answer: Callable[[Givens], np.ndarray]
+    symbol: str  # what the answer is called when the task does not name it: "QKᵀ"
+    axes: str  # message key: what the axes of the answer mean
+    entry: str  # message key: what entry [i, j] is (said with wrong values); a prediction's explanation
+    optional: tuple[str, ...] = ()
+    mistakes: tuple[Mistake, ...] = ()
+    shape_hints: tuple[ShapeHint, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    unmasked: Callable[[Givens], np.ndarray | None] = right.nothing_masked
+    stage: Stage | None = None  # where it is along scores → weights → output (see mistakes)
+    scaled: bool | None = None  # fixed by the step (scores: never, scaled_scores: always); None: given
+    answer: AnswerKind = NUMBERS
+    columns_are_keys: bool = True  # columns are key positions, named after the tokens if given
+    finite_hint: str = "finite"  # message key: what NaN or ∞ come from, said without guessing a cause
+    shape_hint: str = "shape"  # message key: the general hint for a wrong shape that no ShapeHint explains
+
+    def givens(self, given):
+        """The Givens of a check of this step: read and validated, then the right answer and where it is
+        masked derived from them. Raises (TypeError, ValueError) for givens attn_core rejects."""
+        g = read_givens(given)
+        g = replace(g, stage=self.stage, scaled=g.scaled if self.scaled is None else self.scaled)
+        g = replace(g, expected=np.asarray(self.right_answer(g)))
+        return replace(g, unmasked=self.unmasked(g))
+
+
+# ---------------------------------------------------------------- the mistakes of scaled dot-product attention
+# Each is carried on to the step's answer (scores, weights or output), so one group serves several steps.
+# The order is the order they are tried in: when two give the same array, the first is named.
+
+SCORES_TRANSPOSED = Mistake("transposed", m.scores_transposed, "transposed_qk")
+ANSWER_TRANSPOSED = Mistake("transposed", m.answer_transposed, "transposed")
+QK_AND_SCALING = (
+    Mistake("missing_transpose", m.k_not_transposed, "missing_transpose"),
+    Mistake("unscaled", m.unscaled, "unscaled"),
+    Mistake("scaled_by_dk", m.divided_by_d_k, "scaled_by_dk"),
+    Mistake("scale_multiplied", m.multiplied_by_sqrt_d_k, "scale_multiplied"),
+    Mistake("scaled_wrong_width", m.divided_by_another_width, "scaled_wrong_width"),
+    Mistake("scaled_not_asked", m.scaled_though_not_asked, "scaled_not_asked"),
+    Mistake("scaled_not_asked", m.divided_by_d_k_though_not_asked, "scaled_not_asked"),
+)
+SOFTMAX = (
+    Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
+    Mistake("keepdims", m.keepdims_forgotten, "keepdims"),
+    Mistake("overflow", m.overflowed, "overflow"),
+    Mistake("not_normalized", m.exp_not_divided, "exp_not_divided"),
+    Mistake("not_normalized", m.divided_by_total, "divided_by_total"),
+    Mistake("mask_after_softmax", m.mask_after_softmax, "mask_after_softmax"),
+)
+MASKING = (
+    Mistake("mask_ignored", m.mask_ignored, "mask_ignored"),
+    Mistake("mask_inverted", m.mask_inverted, "mask_inverted"),
+    Mistake("mask_upper", m.mask_upper, "mask_upper"),
+    Mistake("mask_no_diagonal", m.mask_without_diagonal, "mask_no_diagonal"),
+    Mistake("mask_zero", m.masked_with_zero, "mask_zero"),
+)
+SCORES_MISTAKES = (SCORES_TRANSPOSED, ANSWER_TRANSPOSED, *QK_AND_SCALING, *MASKING)
+WEIGHTS_MISTAKES = (
+    SCORES_TRANSPOSED,
+    ANSWER_TRANSPOSED,
+    *QK_AND_SCALING,
+    *SOFTMAX,
+    *MASKING,
+    Mistake("no_softmax", m.no_softmax, "no_softmax"),
+    Mistake("no_softmax", m.masked_scores_as_weights, "no_softmax"),
+    Mistake("no_softmax", m.no_softmax_nor_scaling, "no_softmax"),
+)
+OUTPUT_MISTAKES = (
+    *(replace(mistake, via_weights=True) for mistake in (SCORES_TRANSPOSED, *QK_AND_SCALING, *SOFTMAX, *MASKING)),
+    Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores"),
+    Mistake("used_scores_not_weights", m.used_unscaled_scores_as_weights, "used_scores"),
+    Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
+    Mistake("not_normalized", m.weights_not_normalized, "not_normalized_O"),
+)
+
+SCORES_SHAPES = (
+    ShapeHint(shapes.transposed, "hint_transposed_S"),
+    ShapeHint(shapes.of_Q, "hint_Q_shape", made=shapes.elementwise_qk),
+    ShapeHint(shapes.features_by_features, "hint_QtK", made=shapes.qt_k),
+)
+OUTPUT_SHAPES = (
+    ShapeHint(shapes.of_weights, "hint_A_shape", made=shapes.the_weights),
+    ShapeHint(shapes.transposed, "hint_transposed_O"),
+)
+
+MASKED_WEIGHTS_ARE_ZERO = Rule("wrong_mask", right.masked_weight_not_zero, "wrong_mask")
+WEIGHTS_ARE_NOT_NEGATIVE = Rule("negative_weight", right.negative_weight, "negative_weight")
+ROWS_SUM_TO_1 = Rule("not_normalized", right.row_not_summing_to_1, "not_normalized")
+MASKED_SCORES_ARE_MINUS_INFINITY = Rule("wrong_mask", right.masked_score_not_minus_infinity, "wrong_mask_S")
+WEIGHT_RULES = (MASKED_WEIGHTS_ARE_ZERO, WEIGHTS_ARE_NOT_NEGATIVE, ROWS_SUM_TO_1)
+
+
+def _weights_step(needs, optional):
+    """The weights A = softmax(QKᵀ/√d_k, masked): "weights" and "masked_weights" differ only in the givens."""
+    return Step(
+        needs=needs,
+        optional=optional,
+        right_answer=right.weights,
+        symbol="A",
+        axes="axes_S",
+        entry="entry_A",
+        mistakes=WEIGHTS_MISTAKES,
+        shape_hints=SCORES_SHAPES,
+        rules=WEIGHT_RULES,
+        unmasked=right.where_the_mask_allows,
+        stage=Stage.WEIGHTS,
+        finite_hint="finite_A",
+    )
+
+
+def _prediction(needs, right_answer, explanation, *mistakes, optional=(), answer=NUMBER):
+    """A predict-then-run step: one number, computed from the givens; each mistake a wrong prediction whose
+    message explains where that reasoning goes wrong; ``explanation`` for any other wrong number."""
+    return Step(
+        needs=needs,
+        optional=optional,
+        right_answer=right_answer,
+        symbol="answer",
+        axes="axes_number",
+        entry=explanation,
+        mistakes=tuple(Mistake("wrong_prediction", makes, message) for makes, message in mistakes),
+        answer=answer,
+    )
+
+
+# ---------------------------------------------------------------- lesson 12 (word order): read their own givens
+
+
+class PositionStep(Step):
+    """A step of lesson 12: its givens (a reordering, positions, a RoPE layout, shifts) are read by
+    ``positions.read_givens`` into a ``PositionGivens``; the rest is a ``Step``."""
+
+    def givens(self, given):
+        g = pos.read_givens(given)
+        g = replace(g, expected=self.right_answer(g))
+        return replace(g, unmasked=self.unmasked(g))
+
+
+POSITIONS_FROM_1 = Mistake("positions_from_1", pos.positions_from_1, "positions_from_1")
+ROPE_OTHER_LAYOUT = (
+    Mistake("rope_other_layout", pos.half_though_interleaved_asked, "rope_wants_interleaved"),
+    Mistake("rope_other_layout", pos.interleaved_though_half_asked, "rope_wants_half"),
+)
+
+
+# ---------------------------------------------------------------- the steps of lessons 1–7
+
+STEP_TABLE = {
+    "projection": Step(
+        needs=("X", "W"),
+        right_answer=right.projection,
+        symbol="XW",
+        axes="axes_XW",
+        entry="entry_XW",
+        mistakes=(
+            Mistake("transposed", m.answer_transposed, "transposed_XW"),
+            Mistake("weight_transposed", m.weight_transposed, "weight_transposed"),
+        ),
+        shape_hints=(
+            ShapeHint(shapes.transposed, "hint_transposed_XW"),
+            ShapeHint(shapes.of_X_transposed, "hint_Xt", made=shapes.x_transposed),
+            ShapeHint(shapes.of_X, "hint_X_shape", made=shapes.x_itself),
+        ),
+        columns_are_keys=False,
+    ),
+    "scores": Step(
+        needs=("Q", "K"),
+        optional=("mask",),
+        right_answer=right.scores,
+        symbol="QKᵀ",
+        axes="axes_S",
+        entry="entry_QKT",
+        mistakes=SCORES_MISTAKES,
+        shape_hints=SCORES_SHAPES,
+        rules=(MASKED_SCORES_ARE_MINUS_INFINITY,),
+        unmasked=right.where_the_mask_allows,
+        stage=Stage.SCORES,
+        scaled=False,
+    ),
+    "scaled_scores": Step(
+        needs=("Q", "K"),
+        optional=("d_k", "mask", "d_model"),
+        right_answer=right.scores,
+        symbol="S",
+        axes="axes_S",
+        entry="entry_S",
+        mistakes=SCORES_MISTAKES,
+        shape_hints=SCORES_SHAPES,
+        rules=(MASKED_SCORES_ARE_MINUS_INFINITY,),
+        unmasked=right.where_the_mask_allows,
+        stage=Stage.SCORES,
+        scaled=True,
+    ),
+    "softmax": Step(
+        needs=("S",),
+        right_answer=right.softmax_of_given_scores,
+        symbol="A",
+        axes="axes_S",
+        entry="entry_A",
+        mistakes=(
+            Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
+            ANSWER_TRANSPOSED,
+            Mistake("keepdims", m.keepdims_forgotten, "keepdims"),
+            Mistake("overflow", m.overflowed, "overflow"),
+            Mistake("not_normalized", m.exp_not_divided, "exp_not_divided"),
+            Mistake("not_normalized", m.divided_by_total, "divided_by_total"),
+            Mistake("no_softmax", m.no_softmax, "no_softmax"),
+        ),
+        shape_hints=(ShapeHint(shapes.transposed, "hint_transposed_S"),),
+        rules=WEIGHT_RULES,
+        unmasked=right.where_scores_are_finite,
+        stage=Stage.WEIGHTS,
+        finite_hint="finite_A",
+        shape_hint="shape_kept",
+    ),
+    "weights": _weights_step(needs=("Q", "K"), optional=("mask", "d_k", "scaled", "d_model")),
+    "masked_weights": _weights_step(needs=("Q", "K", "mask"), optional=("d_k", "scaled", "d_model")),
+    "weighted_sum": Step(
+        needs=("A", "V"),
+        optional=("K", "S"),
+        right_answer=right.weighted_sum_of_given_weights,
+        symbol="O",
+        axes="axes_O",
+        entry="entry_O",
+        mistakes=(
+            Mistake("transposed", m.answer_transposed, "transposed_O"),
+            Mistake("transposed", m.weights_transposed, "transposed_A"),
+            Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
+            Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores"),
+        ),
+        shape_hints=OUTPUT_SHAPES,
+        stage=Stage.OUTPUT,
+        columns_are_keys=False,
+    ),
+    "output": Step(
+        needs=("Q", "K", "V"),
+        optional=("mask", "d_k", "scaled", "d_model"),
+        right_answer=right.output,
+        symbol="O",
+        axes="axes_O",
+        entry="entry_O",
+        mistakes=OUTPUT_MISTAKES,
+        shape_hints=OUTPUT_SHAPES,
+        stage=Stage.OUTPUT,
+        columns_are_keys=False,
+        finite_hint="finite_A",
+    ),
+    "causal_mask": Step(
+        needs=("n",),
+        right_answer=right.causal_mask,
+        symbol="mask",
+        axes="axes_mask",
+        entry="entry_mask",
+        mistakes=(
+            Mistake("mask_inverted", m.causal_mask_inverted, "causal_inverted"),
+            Mistake("mask_upper", m.upper_triangle, "causal_upper"),
+            Mistake("mask_no_diagonal", m.diagonal_left_out, "causal_no_diagonal"),
+            Mistake("mask_all_true", m.all_true, "causal_all_true"),
+        ),
+        answer=BOOLEANS,
+        shape_hint="shape_mask",
+    ),
+}
+
+# ---------------------------------------------------------------- lesson 8: multi-head attention
+
+STEP_TABLE |= {
+    "split_heads": Step(
+        needs=("Q", "n_heads"),
+        right_answer=heads.split,
+        symbol="Q_heads",
+        axes="axes_heads",
+        entry="entry_heads",
+        mistakes=(
+            Mistake("split_no_transpose", heads.split_by_reshape_alone, "split_reshape_alone"),
+            Mistake("split_no_transpose", heads.split_not_moved, "split_not_moved"),
+            Mistake("split_interleaved", heads.split_interleaved, "split_interleaved"),
+            Mistake("transposed", heads.heads_transposed, "transposed_heads"),
+        ),
+        columns_are_keys=False,
+        shape_hint="shape_reshape",
+    ),
+    "merge_heads": Step(
+        needs=("heads",),
+        right_answer=heads.merge,
+        symbol="merged",
+        axes="axes_merged",
+        entry="entry_merged",
+        mistakes=(
+            Mistake("merge_no_transpose", heads.merge_by_reshape_alone, "merge_reshape_alone"),
+            Mistake("merge_interleaved", heads.merge_interleaved, "merge_interleaved"),
+            Mistake("merge_order", heads.merge_reversed, "merge_reversed"),
+            Mistake("merge_summed", heads.merge_summed, "merge_summed"),
+            Mistake("merge_stacked", heads.merge_stacked, "merge_stacked"),
+        ),
+        columns_are_keys=False,
+        shape_hint="shape_reshape",
+    ),
+    "multi_head": Step(
+        needs=("X", "W_q", "W_k", "W_v", "W_o", "n_heads"),
+        right_answer=heads.multi_head,
+        symbol="Y",
+        axes="axes_XW",
+        entry="entry_multi_head",
+        mistakes=(
+            Mistake("no_W_O", heads.no_W_o, "no_W_O"),
+            Mistake("scaled_by_d_model", heads.scaled_by_d_model, "scaled_by_d_model"),
+            Mistake("unscaled", heads.layer_unscaled, "unscaled_heads"),
+            Mistake("split_no_transpose", heads.layer_split_by_reshape, "layer_split_by_reshape"),
+            Mistake("merge_no_transpose", heads.layer_merged_by_reshape, "layer_merged_by_reshape"),
+            Mistake("single_head", heads.one_head, "single_head"),
+        ),
+        columns_are_keys=False,
+        finite_hint="finite_A",
+    ),
+    "predict_head_scale": _prediction(
+        ("n", "n_heads", "d_model"),
+        predictions.head_width,
+        "explain_head_scale",
+        (predictions.under_root_d_model, "predict_d_model"),
+        (predictions.under_root_n_heads, "predict_n_heads"),
+        (predictions.under_root_n, "predict_n"),
+        (predictions.the_root_itself, "predict_root_itself"),
+    ),
+}
+
+# ---------------------------------------------------------------- lesson 9: the online softmax over two blocks of keys
+
+_ONLINE_SHAPES = (ShapeHint(shapes.without_its_column, "hint_keepdims_column"),)
+
+STEP_TABLE |= {
+    "block_max": Step(
+        needs=("S1",),
+        right_answer=online.first_max,
+        symbol="m1",
+        axes="axes_running",
+        entry="entry_running",
+        mistakes=(
+            Mistake("max_axis", online.max_down_columns, "max_axis"),
+            Mistake("keepdims", online.max_without_keepdims, "keepdims_running"),
+            Mistake("max_whole_block", online.max_of_whole_block, "max_whole_block"),
+        ),
+        shape_hints=_ONLINE_SHAPES,
+        columns_are_keys=False,
+    ),
+    "block_sum": Step(
+        needs=("S1",),
+        right_answer=online.first_sum,
+        symbol="l1",
+        axes="axes_running",
+        entry="entry_running",
+        mistakes=(
+            Mistake("not_shifted", online.sum_not_shifted, "sum_not_shifted"),
+            Mistake("max_axis", online.sum_with_column_max, "max_axis"),
+            Mistake("sum_axis", online.sum_down_columns, "sum_axis"),
+            Mistake("keepdims", online.sum_without_keepdims, "keepdims_running"),
+        ),
+        shape_hints=_ONLINE_SHAPES,
+        columns_are_keys=False,
+    ),
+    "online_sum": Step(
+        needs=("S1", "S2"),
+        right_answer=online.second_sum,
+        symbol="l2",
+        axes="axes_running",
+        entry="entry_running_both",
+        mistakes=(
+            Mistake("not_rescaled", online.of_sum(online.not_rescaled), "not_rescaled"),
+            Mistake("not_shifted", online.of_sum(online.never_shifted), "never_shifted"),
+            Mistake("rescaled_backwards", online.of_sum(online.rescaled_backwards), "rescaled_backwards"),
+            Mistake("max_not_running", online.of_sum(online.maximum_not_running), "max_not_running"),
+            Mistake("max_axis", online.of_sum(online.columns_maximum), "max_axis"),
+            Mistake("old_sums_dropped", online.of_sum(online.old_sums_dropped), "old_sums_dropped"),
+        ),
+        shape_hints=_ONLINE_SHAPES,
+        columns_are_keys=False,
+    ),
+    "online_acc": Step(
+        needs=("S1", "S2", "V1", "V2"),
+        right_answer=online.second_acc,
+        symbol="acc2",
+        axes="axes_O",
+        entry="entry_acc",
+        mistakes=(
+            Mistake("not_rescaled", online.of_acc(online.not_rescaled), "not_rescaled"),
+            Mistake("not_shifted", online.of_acc(online.never_shifted), "never_shifted"),
+            Mistake("rescaled_backwards", online.of_acc(online.rescaled_backwards), "rescaled_backwards"),
+            Mistake("max_not_running", online.of_acc(online.maximum_not_running), "max_not_running"),
+            Mistake("max_axis", online.of_acc(online.columns_maximum), "max_axis"),
+            Mistake("old_sums_dropped", online.of_acc(online.old_sums_dropped), "old_sums_dropped"),
+            Mistake("divided_early", online.output, "acc_divided"),
+        ),
+        columns_are_keys=False,
+    ),
+    "online_output": Step(
+        needs=("S1", "S2", "V1", "V2"),
+        right_answer=online.output,
+        symbol="O",
+        axes="axes_O",
+        entry="entry_online_O",
+        mistakes=(
+            Mistake("divided_early", online.divided_early, "divided_early"),
+            Mistake("not_divided", online.not_divided, "not_divided"),
+            Mistake("not_rescaled", online.output_not_rescaled, "not_rescaled"),
+            Mistake("blocks_averaged", online.blocks_averaged, "blocks_averaged"),
+            Mistake("old_sums_dropped", online.last_block_only, "last_block_only"),
+        ),
+        columns_are_keys=False,
+    ),
+    "predict_rescale": _prediction(
+        ("S1", "S2", "row"),
+        predictions.rescale_factor,
+        "explain_rescale",
+        (predictions.factor_of_another_row, "predict_other_row_factor"),
+        (predictions.old_sums_dropped, "predict_zero_factor"),
+        (predictions.against_block_maximum, "predict_block_factor"),
+    ),
+}
+
+# ---------------------------------------------------------------- lesson 10: gradients
+
+STEP_TABLE |= {
+    "grad_V": Step(
+        needs=("A", "dO"),
+        right_answer=backward.grad_V,
+        symbol="dV",
+        axes="axes_dV",
+        entry="entry_dV",
+        mistakes=(
+            Mistake("transposed", m.answer_transposed, "transposed_grad"),
+            Mistake("missing_transpose", backward.dV_without_transpose, "dV_no_transpose"),
+        ),
+        shape_hints=(ShapeHint(shapes.transposed, "hint_transposed_grad"),),
+        columns_are_keys=False,
+    ),
+    "grad_A": Step(
+        needs=("dO", "V"),
+        right_answer=backward.grad_A,
+        symbol="dA",
+        axes="axes_S",
+        entry="entry_dA",
+        mistakes=(
+            Mistake("transposed", m.answer_transposed, "transposed_grad"),
+            Mistake("missing_transpose", backward.dA_without_transpose, "dA_no_transpose"),
+        ),
+        shape_hints=(ShapeHint(shapes.transposed, "hint_transposed_grad"),),
+    ),
+    "softmax_backward": Step(
+        needs=("A", "dA"),
+        right_answer=backward.grad_S,
+        symbol="dS",
+        axes="axes_S",
+        entry="entry_dS",
+        mistakes=(
+            Mistake("jacobian_forgotten", backward.jacobian_forgotten, "jacobian_forgotten"),
+            Mistake("jacobian_partial", backward.jacobian_diagonal_only, "jacobian_diagonal"),
+            Mistake("jacobian_partial", backward.jacobian_first_term_only, "jacobian_first_term"),
+            Mistake("jacobian_partial", backward.jacobian_without_A, "jacobian_without_A"),
+            Mistake("jacobian_sign", backward.jacobian_sign, "jacobian_sign"),
+            Mistake("sum_axis", backward.jacobian_columns, "jacobian_columns"),
+            Mistake("keepdims", backward.jacobian_keepdims, "keepdims_grad"),
+            Mistake("transposed", m.answer_transposed, "transposed_grad"),
+        ),
+    ),
+    "grad_Q": Step(
+        needs=("dS", "K"),
+        optional=("d_k",),
+        right_answer=backward.grad_Q,
+        symbol="dQ",
+        axes="axes_dQ",
+        entry="entry_dQ",
+        mistakes=(
+            Mistake("grad_unscaled", backward.dQ_unscaled, "grad_unscaled"),
+            Mistake("scaled_by_dk", backward.dQ_scaled_by_d_k, "scaled_by_dk"),
+            Mistake("scale_multiplied", backward.dQ_multiplied, "scale_multiplied"),
+            Mistake("missing_transpose", backward.dQ_with_K_transposed, "dQ_K_transposed"),
+            Mistake("transposed", m.answer_transposed, "transposed_grad"),
+        ),
+        shape_hints=(ShapeHint(shapes.transposed, "hint_transposed_grad"),),
+        columns_are_keys=False,
+    ),
+    "grad_K": Step(
+        needs=("dS", "Q"),
+        optional=("d_k",),
+        right_answer=backward.grad_K,
+        symbol="dK",
+        axes="axes_dK",
+        entry="entry_dK",
+        mistakes=(
+            Mistake("grad_unscaled", backward.dK_unscaled, "grad_unscaled"),
+            Mistake("scaled_by_dk", backward.dK_scaled_by_d_k, "scaled_by_dk"),
+            Mistake("scale_multiplied", backward.dK_multiplied, "scale_multiplied"),
+            Mistake("transposed", m.answer_transposed, "transposed_grad"),
+            Mistake("missing_transpose", backward.dK_without_transpose, "dK_no_transpose"),
+        ),
+        shape_hints=(ShapeHint(shapes.transposed, "hint_transposed_grad"),),
+        columns_are_keys=False,
+    ),
+    "predict_grad_row_sum": _prediction(
+        ("A", "dA", "row"),
+        predictions.grad_row_sum,
+        "explain_grad_row_sum",
+        (predictions.one_like_the_weights, "predict_one"),
+        (predictions.sum_of_dA, "predict_sum_dA"),
+    ),
+}
+
+# ---------------------------------------------------------------- lesson 11: the rest of the block
+
+_LAYER_NORM_MISTAKES = (
+    Mistake("norm_axis", block.wrong_axis, "norm_axis"),
+    Mistake("eps_forgotten", block.eps_forgotten, "eps_forgotten"),
+    Mistake("eps_misplaced", block.eps_outside_root, "eps_misplaced"),
+    Mistake("eps_value", block.eps_of_another_size, "eps_value"),
+    Mistake("unbiased_variance", block.unbiased_variance, "unbiased_variance"),
+    Mistake("not_centred", block.not_centred, "not_centred"),
+    Mistake("no_square_root", block.no_square_root, "no_square_root"),
+)
+
+STEP_TABLE |= {
+    "layer_norm": Step(
+        needs=("X",),
+        optional=("eps",),
+        right_answer=block.layer_norm,
+        symbol="X_norm",
+        axes="axes_XW",
+        entry="entry_norm",
+        mistakes=_LAYER_NORM_MISTAKES,
+        columns_are_keys=False,
+        finite_hint="finite_norm",
+    ),
+    "residual_norm": Step(
+        needs=("X", "F"),
+        optional=("eps",),
+        right_answer=block.residual_norm,
+        symbol="H",
+        axes="axes_XW",
+        entry="entry_residual",
+        mistakes=(
+            Mistake("residual_after_norm", block.residual_after_norm, "residual_after_norm"),
+            Mistake("residual_after_norm", block.input_normed, "input_normed"),
+            Mistake("no_residual", block.no_residual, "no_residual"),
+            Mistake("no_norm", block.not_normed, "no_norm"),
+            *_LAYER_NORM_MISTAKES,
+        ),
+        columns_are_keys=False,
+        finite_hint="finite_norm",
+    ),
+    "ffn": Step(
+        needs=("H", "W1", "b1", "W2", "b2"),
+        right_answer=block.ffn,
+        symbol="F",
+        axes="axes_XW",
+        entry="entry_ffn",
+        mistakes=(
+            Mistake("no_relu", block.no_relu, "no_relu"),
+            Mistake("relu_on_output", block.relu_on_output, "relu_on_output"),
+            Mistake("bias_forgotten", block.bias_forgotten, "bias_forgotten"),
+            Mistake("relu_before_bias", block.relu_before_bias, "relu_before_bias"),
+            Mistake("transposed", m.answer_transposed, "transposed_XW"),
+        ),
+        columns_are_keys=False,
+    ),
+    "predict_rows_changed": _prediction(
+        ("H", "W1", "b1", "W2", "b2", "row", "factor"),
+        predictions.rows_changed,
+        "explain_rows_changed",
+        (predictions.every_row, "predict_every_row"),
+        (predictions.no_row, "predict_no_row"),
+    ),
+}
+
+# ---------------------------------------------------------------- predictions in the exercises of lessons 4, 5 and 7
+
+STEP_TABLE |= {
+    "predict_top_key": _prediction(
+        ("Q", "K", "row", "key", "factor"),
+        predictions.top_key,
+        "explain_top_key",
+        (predictions.top_before_change, "predict_top_before"),
+        (predictions.the_changed_key, "predict_changed_key"),
+        optional=("d_k",),
+        answer=INDEX,
+    ),
+    "predict_output_width": _prediction(
+        ("Q", "K", "V"),
+        predictions.output_width,
+        "explain_output_width",
+        (predictions.width_n_k, "predict_width_n_k"),
+        (predictions.width_d_k, "predict_width_d_k"),
+        (predictions.width_n_q, "predict_width_n_q"),
+    ),
+    "predict_masked_row_sum": _prediction(
+        ("Q", "K", "mask", "row"),
+        predictions.masked_row_sum,
+        "explain_masked_row_sum",
+        (predictions.sum_when_masked_after_softmax, "predict_masked_after"),
+        (predictions.count_of_visible_keys, "predict_count"),
+        optional=("d_k",),
+    ),
+}
+
+# ---------------------------------------------------------------- lesson 12: word order (checker/positions.py)
+
+STEP_TABLE |= {
+    "reordered_output": PositionStep(
+        needs=("X", "W_q", "W_k", "W_v", "order"),
+        right_answer=pos.reordered_output,
+        symbol="O",
+        axes="axes_reordered",
+        entry="entry_reordered",
+        mistakes=(
+            Mistake("not_reordered", pos.not_reordered, "not_reordered"),
+            Mistake("inverse_order", pos.inverse_order, "inverse_order"),
+            Mistake("unscaled", pos.reordered_unscaled, "unscaled"),
+        ),
+        shape_hints=(ShapeHint(pos.transposed, "hint_transposed_O"),),
+        columns_are_keys=False,
+    ),
+    "sinusoidal": PositionStep(
+        needs=("n", "d"),
+        optional=("base",),
+        right_answer=pos.sinusoidal,
+        symbol="PE",
+        axes="axes_PE",
+        entry="entry_PE",
+        mistakes=(
+            Mistake("sin_cos_swapped", pos.sin_cos_swapped, "sin_cos_swapped"),
+            Mistake("sin_cos_halves", pos.sin_cos_halves, "sin_cos_halves"),
+            Mistake("exponent_pair_index", pos.exponent_pair_index, "exponent_pair_index"),
+            Mistake("exponent_column_index", pos.exponent_column_index, "exponent_column_index"),
+            Mistake("frequency_inverted", pos.frequency_inverted, "frequency_inverted"),
+            POSITIONS_FROM_1,
+        ),
+        shape_hints=(
+            ShapeHint(pos.transposed, "hint_PE_transposed"),
+            ShapeHint(pos.one_column_per_pair, "hint_PE_half"),
+        ),
+        columns_are_keys=False,
+    ),
+    "rope": PositionStep(
+        needs=("X", "positions"),
+        optional=("layout", "base"),
+        right_answer=pos.rope,
+        symbol="RoPE(x)",
+        axes="axes_rope",
+        entry="entry_rope",
+        mistakes=(
+            *ROPE_OTHER_LAYOUT,
+            Mistake("rope_negative_angle", pos.rope_negative_angle, "rope_negative_angle"),
+            Mistake("rope_not_rotated", pos.rope_not_rotated, "rope_not_rotated"),
+            POSITIONS_FROM_1,
+            Mistake("exponent_pair_index", pos.rope_exponent_pair_index, "exponent_pair_index"),
+        ),
+        shape_hints=(ShapeHint(pos.transposed, "hint_rope_transposed"),),
+        columns_are_keys=False,
+    ),
+    "positioned_scores": PositionStep(
+        needs=("X", "W_q", "W_k"),
+        optional=("base",),
+        right_answer=pos.positioned_scores,
+        symbol="S",
+        axes="axes_S",
+        entry="entry_S_pos",
+        mistakes=(
+            Mistake("pe_after_projection", pos.pe_after_projection, "pe_after_projection"),
+            Mistake("pe_not_added", pos.pe_not_added, "pe_not_added"),
+            Mistake("sin_cos_swapped", pos.scores_sin_cos_swapped, "sin_cos_swapped"),
+            Mistake("positions_from_1", pos.scores_positions_from_1, "positions_from_1"),
+            Mistake("unscaled", pos.scores_unscaled, "unscaled"),
+        ),
+        shape_hints=SCORES_SHAPES[:1],
+    ),
+    "shifted_scores": PositionStep(
+        needs=("q", "k", "i", "j", "shifts"),
+        optional=("layout", "base"),
+        right_answer=pos.shifted_scores,
+        symbol="scores",
+        axes="axes_shifted",
+        entry="entry_shifted",
+        mistakes=(
+            Mistake("query_shifted_only", pos.query_shifted_only, "query_shifted_only"),
+            Mistake("rope_not_rotated", pos.scores_not_rotated, "scores_not_rotated"),
+            Mistake("rope_other_layout", pos.scores_other_layout, "scores_other_layout"),
+            Mistake("rope_negative_angle", pos.scores_negative_angle, "scores_negative_angle"),
+        ),
+        shape_hints=(ShapeHint(pos.one_number, "hint_one_score"),),
+        columns_are_keys=False,
+    ),
+}

@@ -1,0 +1,466 @@
+"""What the grader writes: the table it prints, one CSV row per submission, the gradebook (one row per
+student across exercises, total out of 100), and the grade-import files of Moodle and Canvas.
+
+Columns (stable; CHANGELOG lists changes):
+
+- ``submissions.csv``: student_id, name, exercise, file, edition, submitted, days_late, points, possible,
+  percent, final_percent (after the late rule), status (codes, each with its cells: ``runtime_error(5,9)``),
+  details (``code: detail``, the detail as recorded: a size, an exception, or a code such as ``not_json``),
+  then one column per task: ``correct``, ``carried_forward``, ``not_attempted``, ``cell_error(N)`` (the cell N
+  that should define the variable raised) or the checker's code.
+- ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
+  not handed in), ``total (100 × points earned / points possible)``, missing. The total is the points earned
+  (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
+  and those named by ``--exercises``): an exercise with more points weighs more, one not handed in counts 0.
+- ``moodle_grades.csv`` (Moodle gradebook → Import → CSV file): ID number, Email address, Full name, and the
+  grade item's column. Moodle's import matches the user by a column you map: "ID number" to
+  useridnumber, or "Email address" to useremail (docs.moodle.org, "Grade import"); its export uses the same
+  column names.
+- ``moodle_worksheet.csv`` (Moodle assignment → "Upload grading worksheet"; written when the submissions
+  came from a Moodle download, whose folder names carry each student's participant number): Identifier
+  ("Participant 123"), Full name, Email address, Grade, Maximum Grade, Last modified (grade), Feedback
+  comments; the three columns Moodle's importer requires are Identifier, Grade and Last modified (grade)
+  (mod/assign/feedback/offline/importgradeslib.php), named as in Moodle's English language pack.
+- ``canvas_grades.csv`` (Canvas Gradebook → Import): Student, ID, SIS User ID, SIS Login ID, Section, then
+  the assignment's column, and a "Points Possible" row, as Canvas's gradebook importer reads them
+  (canvas-lms app/models/gradebook_importer.rb): "Student" then "ID" first, "Section" last of the student
+  columns; a student is matched by Canvas user ID, else by SIS User ID or SIS Login ID, else by name.
+
+With a roster, the LMS files hold only its students (an unknown user stops Moodle's whole import); a student
+outside it stays in submissions.csv and gradebook.csv as ``not_in_roster``. No LMS file gets a row without the
+identifier its importer matches on (the ID number for moodle_grades.csv, the participant number for the
+worksheet, a Canvas or SIS ID or login for Canvas). Names and e-mails come from the roster when the report is
+written (``current``).
+
+Every CSV is UTF-8 with a byte-order mark, which Excel needs to show Chinese and which Moodle and Canvas
+accept. Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
+"""
+
+import csv
+import os
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+from attn_core.lang import display_width
+
+from .. import exercises
+from ..messages import msg
+from .marks import exercise_mark, rounded, total
+from .results import Note, latest
+
+PASS_MARK, CARRIED_MARK = "✓", "✓*"
+MOODLE_GRADEBOOK = ("ID number", "Email address", "Full name")
+MOODLE_WORKSHEET = (
+    "Identifier",
+    "Full name",
+    "Email address",
+    "Grade",
+    "Maximum Grade",
+    "Last modified (grade)",
+    "Feedback comments",
+)
+CANVAS_STUDENT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+TOTAL_COLUMN = "total (100 × points earned / points possible)"
+
+
+def _write(path, rows):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w", newline="", encoding="utf-8-sig") as f:
+        csv.writer(f).writerows(rows)
+    os.replace(partial, path)
+
+
+def in_order(records):
+    """Records by exercise (the registry's order), then by student: the same order on every run."""
+    order = {name: i for i, name in enumerate(exercises.EXERCISES)}
+    return sorted(records, key=lambda r: (order.get(r.exercise, len(order)), r.student.key, r.label))
+
+
+def task_ids(records):
+    ids = []
+    for record in records:
+        for t in record.tasks:
+            if t.id not in ids:
+                ids.append(t.id)
+    return sorted(ids, key=lambda i: tuple(int(x) if x.isdigit() else x for x in i.split(".")))
+
+
+# ---------------------------------------------------------------- statuses, in words
+
+
+def cells_text(cells):
+    return msg("cells", numbers="、".join(map(str, cells))) if cells else ""
+
+
+def detail_text(detail):
+    """A status's or a skipped file's detail in the current language: a code (``not_json``, or ``code:value``
+    as in ``read_error:PermissionError``) that has words as ``detail_<code>``; anything else as it is (a size,
+    a file extension, an exception's name and message)."""
+    code, _, value = str(detail).partition(":")
+    key = f"detail_{code}"
+    return msg(key, value=detail_text(value.strip())) if code.isidentifier() and key in msg else detail
+
+
+def skip_text(entry):
+    """Why a file was skipped, in the current language."""
+    return msg(f"skip_{entry.reason}", detail=detail_text(entry.detail))
+
+
+def note_text(note):
+    """A status in the current language, e.g. "error in cell 5" / "运行出错（第 5 格）"."""
+    detail = detail_text(note.detail)
+    if note.code == "cells_changed" and detail:
+        detail = ", ".join(
+            msg(f"change_{kind}", number=number) if f"change_{kind}" in msg else part
+            for part in detail.split(", ")
+            for number, _, kind in [part.partition(" ")]
+        )
+    key = f"status_{note.code}"
+    if key not in msg:
+        return note.code
+    return msg(key, cells=cells_text(note.cells), detail=detail).strip()
+
+
+def status_text(record):
+    return "; ".join(note_text(n) for n in record.notes)
+
+
+def status_codes(record):
+    return "; ".join(n.csv_text() for n in record.notes)
+
+
+# ---------------------------------------------------------------- marks of a record
+
+
+@dataclass(frozen=True)
+class Mark:
+    earned: float
+    possible: float
+    percent: float
+    days_late: int
+    final: float  # percent after the late rule
+
+
+def mark(record, points, late):
+    if not record.exercise:
+        return Mark(0.0, 0.0, 0.0, 0, 0.0)
+    earned, possible, percent = exercise_mark(record.codes, record.exercise, points)
+    days = late.days_late(record.submitted, record.lms_late)
+    return Mark(earned, possible, percent, days, late.apply(percent, days))
+
+
+def with_late_note(record, late):
+    """The record's notes with "late" added when the deadline says so (it depends on the current rule)."""
+    days = late.days_late(record.submitted, record.lms_late)
+    notes = [n for n in record.notes if n.code != "late"]
+    return notes + [Note("late", detail=str(days))] if days else notes
+
+
+# ---------------------------------------------------------------- the records to report
+
+
+def current(records, roster=None):
+    """The records to report: one per student and exercise, the latest (``results.latest``), each naming its
+    student as ``roster`` knows them now (a result graded before the roster was given gets its name and
+    e-mail) and marked ``not_in_roster`` by this roster. The LMS's numbers (Moodle participant, Canvas user
+    ID) found in any record of a student are kept, so a resubmission that did not come through the LMS
+    still reaches the grading worksheet."""
+    resolved = []
+    numbers = {}  # student key -> {"participant": …, "canvas_id": …}, from every record, the latest known
+    for record in records:
+        student = roster.resolve(record.student) if roster else record.student
+        known = numbers.setdefault(student.key, {})
+        for name in ("participant", "canvas_id"):
+            if getattr(student, name):
+                known[name] = getattr(student, name)
+        resolved.append((record, student))
+    named = []
+    for record, student in resolved:
+        student = replace(student, **{k: v for k, v in numbers[student.key].items() if not getattr(student, k)})
+        notes = record.notes
+        if roster is not None:
+            notes = [n for n in notes if n.code != "not_in_roster"]
+            notes += [] if student.in_roster else [Note("not_in_roster")]
+        named.append(replace(record, student=student, notes=notes))
+    return latest(named)
+
+
+# ---------------------------------------------------------------- the printed table
+
+
+def _student_label(student):
+    if student.name and student.id:
+        return f"{student.name} {student.id}"
+    return student.name or student.id or student.key
+
+
+def table(records, points, late):
+    """One block per exercise: a row per submission, a column per task (✓, ✓* carried forward, or the
+    checker's code), the points, the percentage and the status; in the current language."""
+    blocks, groups = [], {}
+    for record in in_order(records):
+        groups.setdefault(record.exercise, []).append(record)
+    order = list(exercises.EXERCISES)
+    for exercise, group in sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99):
+        ids = task_ids(group)
+        rows = [[msg("col_student"), *ids, msg("col_points"), msg("col_percent"), msg("col_status")]]
+        for record in group:
+            m = mark(record, points, late)
+            marks = {
+                t.id: PASS_MARK if t.code == "correct" else CARRIED_MARK if t.ok else t.csv_text for t in record.tasks
+            }
+            percent = rounded(m.final) + ("" if m.final == m.percent else f" ({rounded(m.percent)})")
+            rows.append(
+                [
+                    _student_label(record.student),
+                    *[marks.get(i, "") for i in ids],
+                    f"{rounded(m.earned)}/{rounded(m.possible)}" if record.exercise else "",
+                    percent if record.exercise else "",
+                    "; ".join(note_text(n) for n in with_late_note(record, late)),
+                ]
+            )
+        widths = [max(display_width(row[c]) for row in rows) for c in range(len(rows[0]))]
+        title = exercise or msg("exercise_unknown")
+        if exercise in exercises.EXERCISES:
+            title = f"{exercise} · {exercises.EXERCISES[exercise].title}"
+        lines = [title] + [
+            "  ".join(cell + " " * (w - display_width(cell)) for cell, w in zip(row, widths)).rstrip() for row in rows
+        ]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+# ---------------------------------------------------------------- one row per submission
+
+
+SUBMISSION_COLUMNS = (
+    "student_id",
+    "name",
+    "exercise",
+    "file",
+    "edition",
+    "submitted",
+    "days_late",
+    "points",
+    "possible",
+    "percent",
+    "final_percent",
+    "status",
+    "details",
+)
+
+
+def _when(timestamp):
+    return datetime.fromtimestamp(timestamp).isoformat(sep=" ", timespec="minutes") if timestamp else ""
+
+
+def write_submissions(records, path, points, late):
+    ids = task_ids(records)
+    rows = [[*SUBMISSION_COLUMNS, *ids]]
+    for record in in_order(records):
+        m = mark(record, points, late)
+        notes = with_late_note(record, late)
+        details = "; ".join(f"{n.code}: {n.detail}" for n in notes if n.detail)
+        codes = {t.id: t.csv_text for t in record.tasks}
+        rows.append(
+            [
+                record.student.id,
+                record.student.name,
+                record.exercise or "",
+                record.label,
+                record.edition,
+                _when(record.submitted),
+                m.days_late,
+                rounded(m.earned),
+                rounded(m.possible),
+                rounded(m.percent),
+                rounded(m.final),
+                "; ".join(n.csv_text() for n in notes),
+                details,
+                *[codes.get(i, "") for i in ids],
+            ]
+        )
+    _write(path, rows)
+
+
+# ---------------------------------------------------------------- the gradebook: one row per student
+
+
+@dataclass
+class StudentRow:
+    student: object
+    finals: dict  # exercise -> final percent
+    marks: dict  # exercise -> Mark
+    total: float
+    missing: list
+
+
+def gradebook_rows(records, points, late, roster=None, include=()):
+    """One StudentRow per student (the roster's first, in its order, then anyone else by key), over the
+    exercises in ``include`` and every exercise handed in."""
+    names = [e for e in exercises.EXERCISES if e in set(include) | {r.exercise for r in records if r.exercise}]
+    by_key = {}
+    for student in roster.students if roster else ():
+        by_key[student.key] = StudentRow(student, {}, {}, 0.0, [])
+    in_roster = list(by_key)
+    for record in in_order(records):
+        if not record.exercise:
+            continue
+        key = record.student.key
+        if key not in by_key:
+            by_key[key] = StudentRow(record.student, {}, {}, 0.0, [])
+        else:  # what the LMS said about a roster student (participant number, Canvas ID) is kept
+            known = by_key[key].student
+            extra = {k: v for k, v in record.student.__dict__.items() if v and not getattr(known, k)}
+            by_key[key].student = replace(known, **extra)
+        m = mark(record, points, late)
+        by_key[key].marks[record.exercise] = m
+        by_key[key].finals[record.exercise] = m.final
+    for row in by_key.values():
+        pairs = []
+        for exercise in names:
+            possible = points.possible(exercise)
+            if exercise in row.marks:
+                pairs.append((row.marks[exercise].final / 100.0 * possible, possible))
+            else:
+                pairs.append((0.0, possible))
+                row.missing.append(exercise)
+        row.total = total(pairs)
+    others = sorted(key for key in by_key if key not in set(in_roster))
+    return [by_key[key] for key in in_roster + others], names
+
+
+def write_gradebook(rows, names, path):
+    table_rows = [["student_id", "name", "email", *names, TOTAL_COLUMN, "missing"]]
+    for row in rows:
+        table_rows.append(
+            [
+                row.student.id,
+                row.student.name,
+                row.student.email,
+                *[rounded(row.finals[n]) if n in row.finals else "" for n in names],
+                rounded(row.total),
+                " ".join(n.split("_")[0] for n in row.missing),
+            ]
+        )
+    _write(path, table_rows)
+
+
+def _feedback_line(row, names):
+    parts = []
+    for name in names:
+        if name in row.marks:
+            m = row.marks[name]
+            parts.append(f"{name.split('_')[0]}: {rounded(m.earned)}/{rounded(m.possible)}")
+        else:
+            parts.append(f"{name.split('_')[0]}: -")
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------- the LMS files
+
+
+def lms_rows(rows, roster=None):
+    """(the gradebook rows for the LMS files, the rows left out because their student is not in the roster).
+    Moodle's grade import stops altogether at a user it cannot find, so with a roster only its students go."""
+    if roster is None:
+        return list(rows), []
+    return [r for r in rows if r.student.in_roster], [r for r in rows if not r.student.in_roster]
+
+
+def _moodle_identifier(student):
+    return student.id  # the "ID number" column (useridnumber)
+
+
+def _canvas_identifier(student):
+    return student.canvas_id or student.id or student.login or student.email
+
+
+IDENTIFIERS = {  # file -> (what identifies a student's row, the columns named in a message)
+    "moodle_grades.csv": (_moodle_identifier, "ID number"),
+    "canvas_grades.csv": (_canvas_identifier, "ID / SIS User ID / SIS Login ID"),
+}
+
+
+def _names(rows, most=5):
+    labels = [_student_label(row.student) for row in rows]
+    return msg("list_separator").join(labels[:most]) + ("…" if len(labels) > most else "")
+
+
+def left_out_lines(rows, outside):
+    """What the grader says about students left out of the LMS files: those not in the roster (``outside``),
+    and, per file, those of ``rows`` without the identifier it needs."""
+    lines = []
+    if outside:
+        lines.append(msg("g_lms_not_in_roster", n=len(outside), students=_names(outside)))
+    for file, (identifier, columns) in IDENTIFIERS.items():
+        unnamed = [row for row in rows if not identifier(row.student)]
+        if unnamed:
+            students = _names(unnamed)
+            lines.append(msg("g_lms_no_identifier", file=file, n=len(unnamed), students=students, columns=columns))
+    return lines
+
+
+def total_legend(names, points):
+    """How the gradebook's total is computed, with each exercise's points possible."""
+    weights = msg("list_separator").join(
+        msg("g_exercise_points", exercise=name.split("_")[0], points=rounded(points.possible(name))) for name in names
+    )
+    return msg("g_total_legend", column=TOTAL_COLUMN, weights=weights)
+
+
+def write_moodle(rows, names, folder, item):
+    """``moodle_grades.csv`` (the rows with an ID number), and ``moodle_worksheet.csv`` when participant numbers
+    are known (those rows); returns the paths."""
+    written = [Path(folder) / "moodle_grades.csv"]
+    _write(
+        written[0],
+        [[*MOODLE_GRADEBOOK, item]]
+        + [
+            [row.student.id, row.student.email, row.student.name, rounded(row.total)]
+            for row in rows
+            if _moodle_identifier(row.student)
+        ],
+    )
+    with_participant = [row for row in rows if row.student.participant]
+    if with_participant:
+        now = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+        written.append(Path(folder) / "moodle_worksheet.csv")
+        _write(
+            written[1],
+            [list(MOODLE_WORKSHEET)]
+            + [
+                [
+                    f"Participant {row.student.participant}",
+                    row.student.name,
+                    row.student.email,
+                    rounded(row.total),
+                    "100",
+                    now,
+                    _feedback_line(row, names),
+                ]
+                for row in with_participant
+            ],
+        )
+    return written
+
+
+def write_canvas(rows, folder, item):
+    """``canvas_grades.csv``: the rows with a Canvas ID, SIS User ID or SIS Login ID; returns its path."""
+    path = Path(folder) / "canvas_grades.csv"
+    body = [[*CANVAS_STUDENT, item], ["Points Possible", "", "", "", "", "100"]]
+    for row in rows:
+        s = row.student
+        if _canvas_identifier(s):
+            body.append([s.name or s.key, s.canvas_id, s.id, s.login or s.email, s.section, rounded(row.total)])
+    _write(path, body)
+    return path
+
+
+def safe_name(text):
+    """A file name part from a student key or name: letters (any script), digits, - and _."""
+    return re.sub(r"[^\w\-]+", "_", str(text)).strip("_")[:80] or "student"

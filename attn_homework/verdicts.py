@@ -1,0 +1,278 @@
+"""What the exercise notebooks call to check a task: ``check("2.1")`` and ``progress("ex02")``, and the
+``diagnose_task`` behind them (the grader's too).
+
+    check("2.1")          reads the variable ``QKT`` from the notebook and prints one line:
+                          ✅ correct / ❌ what is wrong and a hint / ⏳ not attempted yet.
+                          It never raises, even if ``QKT`` is not defined.
+    diagnose_task(id, x)  the Diagnosis of answer ``x`` for task ``id`` (what check prints).
+    progress("ex02_scores")  one line per task of a notebook, read from the notebook's variables.
+    predicted("4.5")      whether a predict task's answer is written down (the cell showing it runs only then).
+"""
+
+import difflib
+import hashlib
+import inspect
+import os
+import warnings
+
+import numpy as np
+
+from . import checker
+from .checker import CallFailed, FunctionCalls
+from .exercises import TASKS, task, tasks
+from .messages import msg
+
+__all__ = [
+    "MISSING",
+    "CallFailed",
+    "FunctionCalls",
+    "call_function",
+    "check",
+    "diagnose_task",
+    "line",
+    "predicted",
+    "progress",
+    "right_for_earlier_answer",
+]
+
+
+class _Missing:
+    """Stands for an answer variable that does not exist in the notebook."""
+
+
+MISSING = _Missing()
+
+# Codes that say only what is wrong, not why: an answer that is exactly another task's right answer gets
+# "other_task" instead (a variable left over from the task before is the usual reason).
+_UNEXPLAINED = ("wrong_shape", "wrong_values", "not_normalized", "wrong_mask", "negative_weight")
+
+
+def call_function(function, arguments):
+    """``function`` called on each argument tuple (copies, so the learner cannot change the data), as
+    ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on."""
+    results = []
+    for args in arguments:
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")  # an overflow in the learner's function is a verdict, not a warning
+                results.append(function(*(np.array(a) if isinstance(a, np.ndarray) else a for a in args)))
+        except Exception as e:  # the learner's bug, reported by the checker, never raised
+            results.append(CallFailed(type(e).__name__, str(e)))
+    return FunctionCalls(tuple(arguments), tuple(results))
+
+
+def diagnose_task(task_id, answer, rng=None):
+    """The Diagnosis of ``answer`` for task ``task_id``: ``attn_homework.checker.diagnose`` with the
+    task's step and freshly built data. ``MISSING`` (variable not defined) counts as not attempted.
+
+    For a "function" task ``answer`` is the learner's function (called here, on argument tuples drawn by
+    ``task.probe_arguments(rng)``; ``rng`` defaults to a fresh generator) or a ``FunctionCalls`` made
+    elsewhere (by the grader)."""
+    try:
+        t = task(task_id)
+    except KeyError as e:
+        return checker.Diagnosis(False, "bad_task", e.args[0], None)
+    if answer is MISSING:
+        return checker.Diagnosis(False, "not_attempted", msg("no_variable", var=t.var), t.step)
+    if t.answer_kind == "function" and callable(answer):
+        answer = call_function(answer, t.probe_arguments(rng if rng is not None else np.random.default_rng()))
+    diagnosis = checker.diagnose(t.step, answer, **t.given())
+    if diagnosis.code in _UNEXPLAINED and t.answer_kind == "array":
+        other = _answer_of_another_task(t, answer)
+        if other is not None:
+            message = msg("other_task", var=t.var, other=other.id, other_var=other.var, task_id=t.id)
+            return checker.Diagnosis(False, "other_task", message, t.step)
+    return diagnosis
+
+
+def right_for_earlier_answer(t, answer, earlier_answer):
+    """Whether ``answer`` to task ``t`` is right when computed from the learner's own ``earlier_answer`` to
+    the task it builds on (``Task.builds_on``: 6.4's output from the weights of 6.3): error carried forward,
+    for the grader's marks and for ``check``. False when ``t`` builds on nothing, or either answer is missing or
+    not an array of finite numbers."""
+    if t.builds_on is None or any(a is MISSING or a is Ellipsis for a in (answer, earlier_answer)):
+        return False
+    try:
+        earlier = np.asarray(earlier_answer, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    if earlier.ndim < 2 or not np.all(np.isfinite(earlier)):
+        return False
+    given = t.builds_on.given_from(t.inputs(), earlier)
+    return bool(checker.diagnose(t.builds_on.step, answer, **given).ok)
+
+
+def _carried_forward(t, answer, earlier_answer, diagnosis):
+    """``diagnosis`` of a wrong ``answer``, or, when the earlier task it builds on is wrong too and ``answer``
+    is right for that wrong earlier answer, a ❌ that says so (fix the earlier task first; graded, this one
+    counts)."""
+    if t.builds_on is None or diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task"):
+        return diagnosis
+    earlier = task(t.builds_on.task_id)
+    if diagnose_task(earlier.id, earlier_answer).ok or not right_for_earlier_answer(t, answer, earlier_answer):
+        return diagnosis
+    message = msg("carried_forward_check", var=t.var, earlier=earlier.id, earlier_var=earlier.var)
+    return checker.Diagnosis(False, "carried_forward", message, diagnosis.step)
+
+
+def _answer_of_another_task(t, answer):
+    """The other array task of the same notebook whose right answer ``answer`` is, or None."""
+    for other in tasks(t.exercise):
+        if (
+            other.id != t.id
+            and other.answer_kind == "array"
+            and checker.diagnose(other.step, answer, **other.given()).ok
+        ):
+            return other
+    return None
+
+
+def line(task_id, diagnosis, note=""):
+    """One printed line for a task: ``✅ 2.1 · QKᵀ 正确！…``; a ``note`` (the value may be stale) goes first."""
+    icon, _, message = str(diagnosis).partition(" ")
+    return f"{icon} {task_id} · {note}{message}"
+
+
+def _lookup(frame, name):
+    """The value of ``name`` in a caller's frame (locals, then globals), or MISSING."""
+    if name in frame.f_locals:
+        return frame.f_locals[name]
+    return frame.f_globals.get(name, MISSING)
+
+
+def check(task_id, *answer):
+    """Print one line about task ``task_id``: ✅ / ❌ with a hint / ⏳ not attempted.
+
+    Without ``answer`` the task's variable (e.g. ``QKT`` for "2.1") is read from the caller's
+    namespace, so an undefined variable gives ⏳ rather than a NameError (naming a variable of a close
+    spelling, if there is one). A ❌ says so when the value may be stale: the cell run just before raised,
+    or the value is the one the previous check already found wrong. A task built on an earlier one (6.4 on
+    6.3) that is right for the learner's own wrong earlier answer is still ❌, and the line says so. Never
+    raises."""
+    try:
+        frame = inspect.currentframe().f_back
+        try:
+            names = set(frame.f_locals) | set(frame.f_globals)
+            t = TASKS.get(str(task_id))
+            if answer:
+                value = answer[0]
+            else:
+                value = _lookup(frame, t.var) if t is not None else None
+            earlier = _lookup(frame, task(t.builds_on.task_id).var) if t is not None and t.builds_on else MISSING
+        finally:
+            del frame
+        diagnosis = diagnose_task(task_id, value)
+        if value is MISSING:
+            diagnosis = _missing_variable(task(task_id).var, names, diagnosis)
+        elif t is not None:
+            diagnosis = _carried_forward(t, value, earlier, diagnosis)
+        print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
+    except Exception as e:  # a check must never show a traceback
+        print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
+        diagnosis = None
+    # Under nbgrader's autograder or validator a check cell is a test: it must fail to lose its points.
+    if os.environ.get("NBGRADER_EXECUTION") and not (diagnosis is not None and diagnosis.ok):
+        raise AssertionError(f"{task_id}: {diagnosis.message if diagnosis is not None else 'check failed'}")
+
+
+def predicted(task_id):
+    """Whether the prediction of predict task ``task_id`` has been written down (its variable holds something
+    other than ``...``). If not, prints one line asking for it first. The cell that shows a predict task's
+    answer starts ``if homework.predicted("4.5"):``, so the answer stays hidden until the learner commits
+    to a prediction (also in the committed student notebooks). Never raises."""
+    try:
+        frame = inspect.currentframe().f_back
+        try:
+            var = task(task_id).var
+            value = _lookup(frame, var)
+        finally:
+            del frame
+        if value is MISSING or value is Ellipsis:
+            print(msg("predict_first", var=var, task_id=task_id))
+            return False
+        return True
+    except Exception as e:  # a notebook cell must never show a traceback
+        print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
+        return False
+
+
+def _missing_variable(var, names, diagnosis):
+    """The "not answered" verdict for a variable that does not exist: naming a close spelling if one exists
+    (A_nwe, a_new for A_new), else asking to check the spelling too; said first if the last cell failed."""
+    close_names = difflib.get_close_matches(var, [n for n in names if not n.startswith("_")], n=1, cutoff=0.75)
+    close_names = close_names or [n for n in names if n.lower() == var.lower()]
+    if _previous_cell_failed():
+        message = msg("no_variable_failed", var=var)
+    elif close_names:
+        message = msg("no_variable_typo", var=var, close=close_names[0])
+    else:
+        message = diagnosis.message
+    return checker.Diagnosis(False, "not_attempted", message, diagnosis.step)
+
+
+# What each task's variable held at its last check, and whether that check passed (this kernel only).
+_LAST_CHECKED = {}
+
+
+def _stale_note(task_id, value, diagnosis):
+    """A few words to put before a ❌ whose value may be stale, or ""."""
+    fingerprint = _fingerprint(value)
+    before = _LAST_CHECKED.get(task_id)
+    _LAST_CHECKED[task_id] = fingerprint
+    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward") or value is MISSING:
+        return ""
+    var = task(task_id).var
+    if _previous_cell_failed():
+        return msg("stale_failed", var=var)
+    if fingerprint is not None and fingerprint == before:
+        return msg("stale_unchanged", var=var)
+    return ""
+
+
+def _fingerprint(value):
+    """A short digest of an answer (its numbers, or a function's code), or None when there is none."""
+    try:
+        if callable(value):
+            code = value.__code__
+            data = code.co_code + repr(code.co_consts).encode() + repr(code.co_names).encode()
+        else:
+            a = np.asarray(value)
+            if a.dtype == object:
+                return None
+            data = a.dtype.str.encode() + repr(a.shape).encode() + a.tobytes()
+        return hashlib.sha256(data).hexdigest()
+    except Exception:
+        return None
+
+
+def _previous_cell_failed():
+    """The notebook cell run just before this one raised (IPython only; False elsewhere)."""
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except Exception:
+        return False
+    return shell is not None and getattr(shell, "last_execution_succeeded", True) is False
+
+
+def progress(exercise):
+    """Print one line per task of an exercise notebook, reading the answers from the caller's namespace."""
+    try:
+        frame = inspect.currentframe().f_back
+        try:
+            values = [(t.id, _lookup(frame, t.var)) for t in tasks(exercise)]
+        finally:
+            del frame
+        by_id = dict(values)
+        diagnoses = [
+            _carried_forward(
+                t, value, by_id.get(t.builds_on.task_id) if t.builds_on else MISSING, diagnose_task(t.id, value)
+            )
+            for t, (_, value) in zip(tasks(exercise), values)
+        ]
+        for (task_id, _), d in zip(values, diagnoses):
+            print(line(task_id, d))
+        print(msg("progress_summary", total=len(diagnoses), done=sum(d.ok for d in diagnoses)))
+    except Exception as e:
+        print(msg("progress_failed", error=f"{type(e).__name__}: {e}"))

@@ -1,0 +1,298 @@
+"""Lesson 12: self-attention cannot see word order until positions enter the numbers.
+
+Choose the encoding (none / sinusoidal / RoPE), a query position i and a key position j, and a reordering
+of the four words. The picture: the score q·k of one query word at i and one key word at j as both
+positions shift together (flat for RoPE, which depends only on j − i; moving for sinusoidal encodings,
+which are added before the projections), one pair of features as hands on a dial (RoPE turns q and k by
+their positions; a sinusoidal encoding's pair is a hand at angle p), and each word's weights in the
+original and the reordered sentence, lined up word by word: identical without positions, different with.
+"""
+
+from functools import partial
+
+import numpy as np
+from ipywidgets import Dropdown, HBox, IntSlider, Layout, ToggleButtons, VBox
+
+from attn_core.examples import Example, four_words
+from attn_core.positions import (
+    ENCODINGS,
+    attention_with_positions,
+    positioned_qkv,
+    sinusoidal_positions,
+    with_even_width,
+)
+
+from .. import svg as draw
+from .base import (
+    DESCRIPTION_STYLE,
+    MARGIN,
+    PANEL_TITLE_SIZE,
+    PANELS_TOP,
+    SLIDER_WIDTH,
+    Box,
+    Explorer,
+    Frame,
+    Text,
+    check_token,
+    describe,
+    pick_example,
+    token_values,
+)
+
+MAX_POSITION = 15  # the position sliders run 0 … MAX_POSITION
+SHIFTS = 20  # the curve shifts both positions by s = 0 … SHIFTS
+
+# ---------------------------------------------------------------- layout (px)
+WIDTH = 920  # the height follows the heatmaps
+CURVE = Box(MARGIN, PANELS_TOP, 500, 270)  # top left: the score as both positions shift
+DIAL_TITLE_X, DIAL_CENTRE, DIAL_RADIUS = 560, (715, PANELS_TOP + 145), 85  # top right: one pair of features
+NOTE_LINE = 19  # the note under the dial, one or two lines
+HEATMAPS_TOP = PANELS_TOP + 300
+SMALL_CELL, LARGE_CELL, SHORT_SENTENCE = 34, 56, 6  # heatmap cells: small for a sentence longer than 6 tokens
+MAP_GAP = 40  # between the two heatmaps
+LEGEND_GAP, LEGEND_WIDTH, BELOW_GRID = 14, 200, 54  # the colour legend under the first heatmap
+
+
+def position_explorer(example: Example | None = None, query: str = "学习", key: str = "语言") -> Explorer:
+    """Lesson 12: word order, with no position encoding, sinusoidal encodings or RoPE.
+
+    The example (default four_words) is widened to an even d_model with a zero feature
+    (``positions.with_even_width``: without positions nothing changes). Controls: ``encoding``
+    ("none", "sinusoidal", "rope"; starts at "rope"), ``i`` and ``j`` (0 … 15: where ``query`` asks and
+    where ``key`` answers) and ``order`` (a reordering of the sentence, written as its words).
+    The curve shows q·k (not scaled) with ``query`` at i + s and ``key`` at j + s for s = 0 … 20: flat for
+    RoPE (only j − i counts) and without positions (nothing counts); it moves for sinusoidal encodings.
+    The dial shows pair 0 of the features (one radian per position). The heatmaps show every word's weights
+    in the original sentence and in the reordered one, both in the original word order.
+    """
+    text = Text()
+    example = pick_example(example, four_words, text)
+    tokens = example.tokens
+    check_token(query, tokens, text)
+    check_token(key, tokens, text, what="key")
+    wide = with_even_width(example)
+    qi, ki = tokens.index(query), tokens.index(key)
+    orders = reorderings(tokens)
+    controls = {
+        "encoding": ToggleButtons(
+            options=[(text(f"pos_encoding_{e}"), e) for e in ENCODINGS],
+            value="rope",
+            description=text("pos_control_encoding"),
+            style=DESCRIPTION_STYLE,
+        ),
+        "i": _position_slider(text("pos_control_i", token=query), 2),
+        "j": _position_slider(text("pos_control_j", token=key), 5),
+        "order": Dropdown(
+            options=list(orders),
+            value=next(iter(orders)),
+            description=text("pos_control_order"),
+            style=DESCRIPTION_STYLE,
+            layout=Layout(width=SLIDER_WIDTH),
+        ),
+    }
+    grids = {e: score_grid(wide, qi, ki, e) for e in ENCODINGS}
+    every_score = np.concatenate([g.ravel() for g in grids.values()])
+    low, high = np.floor(every_score.min()), np.ceil(every_score.max())  # one fixed axis for every setting
+    return Explorer(
+        "position_explorer",
+        controls,
+        partial(compute, example=wide, grids=grids, orders=orders, qi=qi, ki=ki),
+        partial(render, tokens=tokens, query=query, key=key, y_range=(float(low), float(high))),
+        text=text,
+        title=text("pos_title"),
+        control_box=VBox([controls["encoding"], HBox([controls["i"], controls["j"]]), controls["order"]]),
+    )
+
+
+def _position_slider(description: str, value: int) -> IntSlider:
+    return IntSlider(
+        min=0,
+        max=MAX_POSITION,
+        value=value,
+        description=description,
+        continuous_update=True,
+        style=DESCRIPTION_STYLE,
+        layout=Layout(width="400px"),
+    )
+
+
+def axis_ticks(low: float, high: float) -> list[float]:
+    """Whole numbers from ``low`` to ``high`` (both whole), at most about six of them, 0 among them."""
+    step = max(1, int(np.ceil((high - low) / 6)))
+    return [float(t) for t in range(int(low), int(high) + 1) if t % step == 0]
+
+
+def reorderings(tokens) -> dict[str, tuple[int, ...]]:
+    """A few reorderings of the sentence, named by the new sentence: reversed, the last word first, and
+    neighbours swapped. Value: the new order as indices of the original words."""
+    n = len(tokens)
+    candidates = [
+        tuple(range(n - 1, -1, -1)),
+        (n - 1, *range(n - 1)),
+        tuple(k ^ 1 if k ^ 1 < n else k for k in range(n)),
+    ]
+    return {" ".join(tokens[k] for k in order): order for order in dict.fromkeys(candidates)}
+
+
+def score_grid(example: Example, qi: int, ki: int, encoding: str) -> np.ndarray:
+    """G[a, b] = q·k (not scaled) with word ``qi`` asking at position a and word ``ki`` answering at b,
+    for a, b = 0 … MAX_POSITION + SHIFTS: shape (P, P)."""
+    positions = np.arange(MAX_POSITION + SHIFTS + 1)
+    W = (example.W_q, example.W_k, example.W_v)
+    Q, _, _ = positioned_qkv(np.repeat(example.X[qi : qi + 1], len(positions), 0), *W, positions, encoding)
+    _, K, _ = positioned_qkv(np.repeat(example.X[ki : ki + 1], len(positions), 0), *W, positions, encoding)
+    return Q @ K.T
+
+
+# ---------------------------------------------------------------- compute: the numbers, from attn_core
+
+
+def compute(values: dict, *, example, grids, orders, qi, ki) -> dict:
+    encoding, i, j = values["encoding"], int(values["i"]), int(values["j"])
+    order = np.array(orders[values["order"]])
+    shifts = np.arange(SHIFTS + 1)
+    curve = grids[encoding][i + shifts, j + shifts]
+    W = (example.W_q, example.W_k, example.W_v)
+    A = attention_with_positions(example.X, *W, encoding).A
+    reordered = attention_with_positions(example.X[order], *W, encoding).A
+    back = np.argsort(order)  # row r of the new sentence is word order[r]; word w sits at back[w]
+    A_by_word = reordered[np.ix_(back, back)]
+    if encoding == "sinusoidal":  # pair 0 of the position vectors themselves: (sin p, cos p)
+        hands = [sinusoidal_positions(max(i, j) + 1, example.X.shape[1])[p, :2] for p in (i, j)]
+    else:
+        Q, K, _ = positioned_qkv(example.X[[qi, ki]], *W, np.array([i, j]), encoding)
+        hands = [Q[0, :2], K[1, :2]]
+    ghosts = positioned_qkv(example.X[[qi, ki]], *W, np.zeros(2), "none")[:2] if encoding == "rope" else None
+    return dict(
+        encoding=encoding,
+        i=i,
+        j=j,
+        order=order,
+        shifts=shifts,
+        curve=curve,
+        A=A,
+        A_by_word=A_by_word,
+        hands=hands,
+        ghosts=None if ghosts is None else [ghosts[0][0, :2], ghosts[1][1, :2]],
+    )
+
+
+# ---------------------------------------------------------------- render: the picture
+
+
+def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> Frame:
+    text = explorer.text
+    encoding, i, j, curve = state["encoding"], state["i"], state["j"], state["curve"]
+    heading = text(f"pos_heading_{encoding}", query=query, key_word=key, i=i, j=j)
+    pic = explorer.picture(heading, WIDTH)
+
+    draw.line_chart(
+        pic,
+        CURVE.x,
+        CURVE.y,
+        state["shifts"],
+        curve,
+        width=CURVE.width,
+        height=CURVE.height,
+        vmin=y_range[0],
+        vmax=y_range[1],
+        title=text("pos_curve_title", query=query, key_word=key),
+        x_label=text("pos_curve_axis"),
+        mark=0,
+        ticks=axis_ticks(*y_range),
+        tick_digits=0,
+    )
+    _dial(pic, state, text)
+
+    n = len(tokens)
+    cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
+    order, back = state["order"], np.argsort(state["order"])
+    axes = dict(cell=cell, highlight_row=tokens.index(query), row_title=text("axis_queries"))
+    before_w, heat_h = draw.heatmap(
+        pic,
+        MARGIN,
+        HEATMAPS_TOP,
+        state["A"],
+        [text("pos_token_at", token=t, position=p) for p, t in enumerate(tokens)],
+        tokens,
+        title=text("pos_before", sentence=" ".join(tokens)),
+        col_title=text("axis_keys"),
+        **axes,
+    )
+    after_w, _ = draw.heatmap(
+        pic,
+        MARGIN + before_w + MAP_GAP,
+        HEATMAPS_TOP,
+        state["A_by_word"],
+        [text("pos_token_at", token=t, position=int(back[w])) for w, t in enumerate(tokens)],
+        tokens,
+        title=text("pos_after", sentence=" ".join(tokens[k] for k in order)),
+        col_title=text("pos_axis_keys_by_word"),
+        **axes,
+    )
+    draw.colorbar(
+        pic,
+        MARGIN + before_w - cell * n,
+        HEATMAPS_TOP + heat_h + LEGEND_GAP,
+        width=LEGEND_WIDTH,
+        label=text("legend_weight"),
+    )
+    pic.width = max(WIDTH, MARGIN + before_w + MAP_GAP + after_w + MARGIN)
+    pic.height = HEATMAPS_TOP + heat_h + BELOW_GRID
+
+    score, spread = float(curve[0]), float(curve.max() - curve.min())
+    change = float(np.abs(state["A_by_word"] - state["A"]).max())
+    qi = tokens.index(query)
+    readouts = {"score": score, "offset": float(j - i), "shift_spread": spread, "weight_change": change}
+    readouts.update({f"weight[{t}]": float(w) for t, w in zip(tokens, state["A"][qi])})
+    readouts.update({f"reordered_weight[{t}]": float(w) for t, w in zip(tokens, state["A_by_word"][qi])})
+    lines = [
+        text("pos_score", query=query, key_word=key, i=i, j=j, score=draw.fmt(score), offset=draw.fmt(j - i, 0)),
+        text(
+            f"pos_shift_{encoding}",
+            shifts=SHIFTS,
+            score=draw.fmt(score),
+            low=draw.fmt(curve.min()),
+            high=draw.fmt(curve.max()),
+        ),
+        text(
+            "pos_reorder_same" if encoding == "none" else "pos_reorder_differs",
+            sentence=" ".join(tokens[k] for k in order),
+            change=draw.fmt(change),
+        ),
+    ]
+    body = text(
+        "pos_desc",
+        query=query,
+        key_word=key,
+        shifts=SHIFTS,
+        low=draw.fmt(curve.min()),
+        high=draw.fmt(curve.max()),
+        sentence=" ".join(tokens[k] for k in order),
+        before=token_values(tokens, state["A"][qi], text),
+        after=token_values(tokens, state["A_by_word"][qi], text),
+    )
+    return Frame(pic, readouts, lines, describe(heading, body, text))
+
+
+def _dial(pic, state, text):
+    """Pair 0 of the features (one radian per position) as hands on a dial, with the angle between them."""
+    encoding, i, j = state["encoding"], state["i"], state["j"]
+    pic.text(DIAL_TITLE_X, PANELS_TOP + 20, text(f"pos_dial_{encoding}"), size=PANEL_TITLE_SIZE, bold=True)
+    vectors = [np.asarray(h, dtype=float) for h in state["hands"] + (state["ghosts"] or [])]
+    longest = max(float(np.hypot(*h)) for h in vectors) or 1.0
+    q, k = (h / longest for h in state["hands"])
+    name_q, name_k = ("PE", "PE") if encoding == "sinusoidal" else ("q", "k")
+    hands = [
+        (q[0], q[1], draw.BAR, text("pos_hand", name=name_q, position=i), False),
+        (k[0], k[1], draw.ACCENT, text("pos_hand", name=name_k, position=j), False),
+    ]
+    if state["ghosts"] is not None:
+        hands += [
+            (g[0] / longest, g[1] / longest, colour, "", True)
+            for g, colour in zip(state["ghosts"], (draw.BAR, draw.ACCENT))
+        ]
+    draw.dial(pic, *DIAL_CENTRE, DIAL_RADIUS, hands, arc=(0, 1))
+    note = text(f"pos_dial_note_{encoding}", offset=draw.fmt(j - i, 0))
+    for k, line in enumerate(note.split("\n")):
+        pic.text(DIAL_TITLE_X, DIAL_CENTRE[1] + DIAL_RADIUS + 46 + NOTE_LINE * k, line, size=14, fill=draw.MUTED)

@@ -1,0 +1,434 @@
+"""Every learner-facing message of the pictures (explorer labels and readouts, plot labels, errors),
+Chinese and English side by side. Use: ``from .messages import msg`` then ``msg("key", ...)``; an
+explorer uses ``msg.text("key", lang, ...)`` with the language it was built in.
+
+Words live here; notation stays in the code (d_k, q·k, ×1.5, "4 × 256", "/ log 4 = 1.39"). Numbers come
+in already formatted (``svg.fmt``) so that both languages show them alike. A test checks that each
+entry has both languages with the same {fields}.
+"""
+
+from attn_core.lang import Catalog
+
+msg = Catalog(
+    {
+        # ================================================================ explorers: every explorer (base)
+        "error_line": ("这个设置算不出结果：{error}", "This setting cannot be computed: {error}"),
+        "static_note": (
+            "静态图：当前设置。在 Jupyter 中运行这个单元格，就可以拖动控件。",
+            "Static picture of the current setting. Run this cell in Jupyter to use the controls.",
+        ),
+        "needs_kernel": (
+            "{name}：交互图（需要运行中的 Jupyter 内核）",
+            "{name}: interactive figure (needs a running Jupyter kernel)",
+        ),
+        "in_brackets": ("（{text}）", " ({text})"),
+        # ---------------------------------------------------------------- pictures in words (screen readers)
+        "alt_text": ("{title}。{description}", "{title}. {description}"),
+        "desc_sentences": ("{first}。{second}", "{first}. {second}"),
+        "list_sep": ("、", ", "),
+        "row_sep": ("；", "; "),
+        "token_value": ("{token} {value}", "{token} {value}"),
+        "row_values": ("{query} → {values}", "{query} → {values}"),
+        # ---------------------------------------------------------------- shared controls and labels
+        "control_query": ("查询（谁在问）", "query (who asks)"),
+        "control_scaled": ("除以 √d_k", "divide by √d_k"),
+        "control_key": ("键「{token}」×", "key “{token}” ×"),
+        "mode_scaled": ("除以 √d_k", "divided by √d_k"),
+        "mode_unscaled": ("不缩放", "unscaled"),
+        "axis_queries": ("查询（谁在问）", "queries (who asks)"),
+        "axis_keys": ("键（被问的词）→", "keys (who is asked) →"),
+        "legend_weight": ("权重", "weight"),
+        # ---------------------------------------------------------------- wrong settings and arguments
+        "unknown_control": (
+            "{explorer} 没有名为 {unknown} 的控件；它的控件是 {known}。",
+            "{explorer} has no control named {unknown}; its controls are {known}.",
+        ),
+        "not_a_choice": (
+            "{name}={value!r} 不是可选的值，可选的值是 {allowed}。",
+            "{name}={value!r} is not one of the choices {allowed}.",
+        ),
+        "not_a_switch": (
+            "{name} 是一个开关：请给 True 或 False，得到的是 {value!r}。",
+            "{name} is a switch: give True or False, got {value!r}.",
+        ),
+        "not_a_number": ("{name} 必须是一个数，得到的是 {value!r}。", "{name} must be a number, got {value!r}."),
+        "not_whole": ("{name} 必须是整数，得到的是 {value!r}。", "{name} must be a whole number, got {value!r}."),
+        "outside_range": (
+            "{name}={value!r} 超出了滑块的范围 {low} … {high}。",
+            "{name}={value!r} is outside the slider's range {low} … {high}.",
+        ),
+        "not_an_example": (
+            "example 必须是一个 attn_core.examples.Example（例如 four_words()），得到的是没有 .{attribute} 的 {type}。",
+            "example must be an attn_core.examples.Example (e.g. four_words()), got {type} without .{attribute}.",
+        ),
+        "tokens_not_distinct": (
+            "例子中的词必须互不相同，每个词才能对应一个滑块，得到的是 {tokens}。",
+            "the example's tokens must be distinct to name one slider each, got {tokens}.",
+        ),
+        "not_a_token": (
+            "{what}={token!r} 不是例子中的词；请从 {tokens} 中选一个。",
+            "{what}={token!r} is not a token of the example; choose one of {tokens}.",
+        ),
+        "seed_not_int": ("seed 必须是整数，得到的是 {seed!r}。", "seed must be an integer, got {seed!r}."),
+        # ================================================================ 1. why divide by √d_k (dk.py)
+        "dk_title": ("d_k 与 softmax 的尖锐程度", "d_k and how sharp softmax gets"),
+        "dk_heading": (
+            "查询「{query}」对 4 个键：d_k = {d_k}，{mode}",
+            "query “{query}” against 4 keys: d_k = {d_k}, {mode}",
+        ),
+        "dk_scores": ("进入 softmax 的分数 {formula}", "scores into softmax {formula}"),
+        "dk_weights": ("注意力权重（和为 1）", "attention weights (sum 1)"),
+        "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
+        "dk_gradient_gauge": ("softmax 梯度大小（相对均匀权重）", "softmax gradient size (vs uniform weights)"),
+        "dk_max_weight": (
+            "最大权重 {weight}（均匀时 0.25，全押在一个键上时 1）",
+            "max weight {weight} (0.25 if uniform, 1 if all on one key)",
+        ),
+        "dk_entropy": ("熵 {entropy}，最大可能值 log 4 = {most}", "entropy {entropy}, at most log 4 = {most}"),
+        "dk_gradient": (
+            "softmax 梯度大小 ‖J‖_F = {gradient}，是均匀权重时的 {percent}",
+            "softmax gradient size ‖J‖_F = {gradient}, {percent} of the uniform-weights value",
+        ),
+        "dk_spread": (
+            "原始分数 q·k 的标准差 {std}，√d_k = {sqrt_d_k}",
+            "std of the raw scores q·k {std}, √d_k = {sqrt_d_k}",
+        ),
+        "dk_desc": (
+            "左边的条形图是进入 softmax 的分数：{scores}；右边是 softmax 给出的权重：{weights}。下面两条量表：熵 {entropy}（最大 {most}），softmax 梯度大小是均匀权重时的 {percent}。",
+            "Bars on the left: the scores going into softmax: {scores}; on the right: the weights softmax gives: {weights}. Two meters below: entropy {entropy} (at most {most}), and the softmax gradient at {percent} of its size for uniform weights.",
+        ),
+        "dk_stuck": (
+            "几乎全部权重落在一个键上，梯度接近 0：训练时这一行几乎学不动。",
+            "Nearly all weight sits on one key and the gradient is close to 0: this row barely learns.",
+        ),
+        # ================================================================ 2. enlarge one key (keys.py)
+        "key_title": ("放大一个键", "enlarge one key"),
+        "key_heading": (
+            "「{query}」的注意力权重：每个键乘上滑块的倍数",
+            "weights of “{query}”: each key times its slider",
+        ),
+        "key_ghost": ("所有键 ×1 时", "all keys ×1"),
+        "key_weights": ("权重（与默认相比）：{weights}", "weights (vs default): {weights}"),
+        "key_sum": (
+            "权重之和 = {total}：一个键多拿，其余的键就少拿。",
+            "sum of weights = {total}: when one key takes more, the others get less.",
+        ),
+        "key_desc": (
+            "条形图：「{query}」给每个键的权重（括号里是键的倍数）：{weights}；虚线框是所有键 ×1 时的权重：{defaults}。",
+            "Bars: the weight “{query}” gives each key (its multiplier in brackets): {weights}; dashed outlines: the weights with every key ×1: {defaults}.",
+        ),
+        "key_negative": (
+            "「{token}」的分数是负的：放大这个键让分数更负，它的权重反而变小。",
+            "“{token}” has a negative score: enlarging its key makes the score more negative, so its weight falls.",
+        ),
+        # ================================================================ 3. the whole pipeline (pipeline.py)
+        "pipeline_title": ("自注意力全流程", "self-attention, all steps"),
+        "pipeline_heading": (
+            "d_k = {d_k}，{mode}；黑框 = 查询「{query}」这一行",
+            "d_k = {d_k}, {mode}; black outline = the row of query “{query}”",
+        ),
+        "pipeline_weights": ("注意力权重 A", "attention weights A"),
+        "pipeline_row": ("「{query}」这一行", "row of “{query}”"),
+        "pipeline_ghost": ("键都 ×1", "keys ×1"),
+        "pipeline_shapes": ("每一步的形状（来自 Trace）", "shape of every step (from the Trace)"),
+        "pipeline_shapes_header": ("步骤|符号|形状|含义", "step|symbol|shape|meaning"),
+        "pipeline_row_weights": ("「{query}」的权重：{weights}", "weights of “{query}”: {weights}"),
+        "pipeline_favourite": (
+            "最关注「{favourite}」（{weight}）；这一行之和 {total}",
+            "attends most to “{favourite}” ({weight}); row sum {total}",
+        ),
+        "pipeline_desc": (
+            "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出「{query}」这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",
+            "Heatmap: the {n}×{n} attention weights A, rows = queries (who asks), columns = keys (who is asked), brighter = larger; a black outline marks the row of “{query}”: {weights}. The bars on the right show the same row (key multipliers in brackets), dashed outlines with every key ×1: {ghost}",
+        ),
+        "pipeline_desc_shapes": (
+            "下面的表是每一步的形状：{shapes}。",
+            "The table below gives the shape of every step: {shapes}.",
+        ),
+        "pipeline_extra_columns": (
+            "前 {own} 列是例子自己的 W_Q、W_K，其余 {extra} 列是随机补上的（固定种子）。",
+            "The first {own} columns are the example's W_Q, W_K; the other {extra} are seeded random.",
+        ),
+        # ================================================================ 4. masks (masks.py)
+        "mask_title": ("注意力遮挡", "attention masks"),
+        "mask_control_mode": ("遮挡方式", "mask"),
+        "mask_control_padding": ("末尾填充词数", "padding tokens at the end"),
+        "mask_mode_none": ("不遮挡", "none"),
+        "mask_mode_causal": ("因果遮挡", "causal"),
+        "mask_mode_padding": ("填充遮挡", "padding"),
+        "mask_heading_none": ("不遮挡：每个词都能看所有词", "no mask: every token sees every token"),
+        "mask_heading_causal": ("因果遮挡：只能看自己和前面的词", "causal: a token sees itself and earlier ones"),
+        "mask_heading_padding": (
+            "填充遮挡：最后 {padding} 个词是填充，谁都不看它们",
+            "padding: the last {padding} tokens are padding, nobody attends to them",
+        ),
+        "mask_legend_masked": ("被遮住：−∞ → 权重 0", "masked: −∞ → weight 0"),
+        "mask_masked_cells": (
+            "被遮住的格子：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",
+            "masked cells: {count} (set to −∞ before softmax, weight exactly 0)",
+        ),
+        "mask_row_sums": ("每行之和：{sums}", "row sums: {sums}"),
+        "mask_desc": (
+            "热力图：{n}×{n} 的注意力权重，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；灰色划线的格子被遮住（{count} 个，权重为 0）。每一行没被遮住的权重：{rows}。",
+            "Heatmap: the {n}×{n} attention weights, rows = queries (who asks), columns = keys (who is asked), brighter = larger; grey struck-through cells are masked ({count} of them, weight 0). The unmasked weights of each row: {rows}.",
+        ),
+        "mask_padding_rows": (
+            "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢掉。",
+            "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
+        ),
+        # ================================================================ 5. heads (heads.py)
+        "head_title": ("多头注意力", "multi-head attention"),
+        "head_control": ("头", "head"),
+        "head_heading": (
+            "{n_heads} 个头，每个头宽 {width}；黑框 = 查询「{query}」",
+            "{n_heads} heads of width {width}; black outline = query “{query}”",
+        ),
+        "head_name": ("头 {head}", "head {head}"),
+        "head_average": ("{n_heads} 个头的平均", "average of {n_heads} heads"),
+        "head_average_name": ("平均", "average"),
+        "head_favourite": (
+            "{who}：「{query}」最关注「{favourite}」（{weight}）",
+            "{who}: “{query}” attends most to “{favourite}” ({weight})",
+        ),
+        "head_desc": (
+            "两张热力图，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大：左边是头 {head}，右边是 {n_heads} 个头的平均；黑框标出「{query}」这一行。头 {head} 里「{query}」的权重：{weights}。平均：{average}。",
+            "Two heatmaps, rows = queries (who asks), columns = keys (who is asked), brighter = larger: head {head} on the left, the average of {n_heads} heads on the right; a black outline marks the row of “{query}”. In head {head}, “{query}” gives: {weights}. Average: {average}.",
+        ),
+        "heads_not_divisor": (
+            "n_heads={n_heads!r} 必须能整除 d_model = {d_model}：这个探索器按 attn_core 的约定，把宽 d_model 的投影"
+            "平分给各个头（这是约定，不是注意力本身的要求，见第 8 课）；请从 {divisors} 中选一个。",
+            "n_heads={n_heads!r} must divide d_model = {d_model}: following attn_core's convention, this explorer "
+            "shares a projection of width d_model equally among the heads (a convention, not something attention "
+            "itself requires; see Lesson 8); choose one of {divisors}.",
+        ),
+        # ================================================================ 6. word order (positions.py)
+        "pos_title": ("词序与位置编码", "word order and position encodings"),
+        "pos_control_encoding": ("位置编码", "encoding"),
+        "pos_encoding_none": ("不加位置", "none"),
+        "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
+        "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
+        "pos_control_i": ("「{token}」的位置 i", "position i of “{token}”"),
+        "pos_control_j": ("「{token}」的位置 j", "position j of “{token}”"),
+        "pos_control_order": ("打乱成", "reorder to"),
+        "pos_heading_none": (
+            "不加位置：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+        ),
+        "pos_heading_sinusoidal": (
+            "正弦位置编码：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+        ),
+        "pos_heading_rope": (
+            "RoPE：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+        ),
+        "pos_curve_title": (
+            "q·k（未缩放）：「{query}」在 i + s，「{key_word}」在 j + s",
+            "q·k (unscaled): “{query}” at i + s, “{key_word}” at j + s",
+        ),
+        "pos_curve_axis": ("s：两个位置一起后移的步数", "s: both positions moved on by s"),
+        "pos_dial_none": ("第 0 对特征：不转", "feature pair 0: no turning"),
+        "pos_dial_sinusoidal": ("位置编码的第 0 对 (sin p, cos p)", "pair 0 of the encoding (sin p, cos p)"),
+        "pos_dial_rope": ("q、k 的第 0 对：按位置旋转", "pair 0 of q and k, turned by position"),
+        "pos_hand": ("{name}（位置 {position}）", "{name} at {position}"),
+        "pos_dial_note_none": ("i、j 怎么变，两只指针都不动", "the hands stay put whatever i and j"),
+        "pos_dial_note_sinusoidal": (
+            "位置 p 的指针转到 p 弧度，\n夹角只看 j − i = {offset}",
+            "the hand of position p points at p radians:\nthe angle is set by j − i = {offset}",
+        ),
+        "pos_dial_note_rope": (
+            "q 转 i 弧度，k 转 j 弧度（虚线：转之前），\n夹角只随 j − i = {offset} 变",
+            "q turns by i radians, k by j (dashed: before);\nthe angle moves only with j − i = {offset}",
+        ),
+        "pos_token_at": ("{token}（{position}）", "{token} ({position})"),
+        "pos_before": ("原句：{sentence}", "original: {sentence}"),
+        "pos_after": ("打乱后：{sentence}（按原来的词序排好）", "reordered: {sentence} (in the original word order)"),
+        "pos_axis_keys_by_word": ("键（按原来的词序）→", "keys (original word order) →"),
+        "pos_score": (
+            "「{query}」在位置 {i}、「{key_word}」在位置 {j}（j − i = {offset}）：q·k = {score}",
+            "“{query}” at position {i}, “{key_word}” at {j} (j − i = {offset}): q·k = {score}",
+        ),
+        "pos_shift_none": (
+            "两个位置一起后移 0 … {shifts} 步，分数一直是 {score}：不加位置，分数和位置毫无关系。",
+            "Moving both positions on by 0 … {shifts}, the score stays {score}: without positions it ignores them.",
+        ),
+        "pos_shift_sinusoidal": (
+            "两个位置一起后移 0 … {shifts} 步，分数在 {low} 与 {high} 之间变：正弦编码加在投影之前，q·k 不只取决于 j − i。",
+            "Moving both positions on by 0 … {shifts}, the score goes between {low} and {high}: the encoding is added "
+            "before the projections, so q·k depends on more than j − i.",
+        ),
+        "pos_shift_rope": (
+            "两个位置一起后移 0 … {shifts} 步，分数一直是 {score}：RoPE 让 q·k 只取决于 j − i。",
+            "Moving both positions on by 0 … {shifts}, the score stays {score}: with RoPE, q·k depends only on j − i.",
+        ),
+        "pos_reorder_same": (
+            "打乱成「{sentence}」：每个词的权重都没变（最大变化 {change}），只是行和列换了位置。",
+            "Reordered to “{sentence}”: no word's weights change (largest change {change}); only rows and columns moved.",
+        ),
+        "pos_reorder_differs": (
+            "打乱成「{sentence}」：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
+            "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
+        ),
+        # ================================================================ the classroom board (board.py)
+        "board_title": ("自注意力 · 课堂演示板", "Self-attention · classroom board"),
+        "board_language": ("语言", "language"),
+        "board_tab": ("第 {lesson} 课 · {name}", "Lesson {lesson} · {name}"),
+        "board_question": ("问全班：{question}", "Ask the room: {question}"),
+        "board_needs_kernel": (
+            "课堂演示板：交互图（需要运行中的 Jupyter 内核；投影时用 make demo 打开）",
+            "classroom board: interactive (needs a running Jupyter kernel; to project it, open it with make demo)",
+        ),
+        "board_bad_lang": (
+            "lang={language!r} 不是可选的语言，可选的是 {languages}。",
+            "lang={language!r} is not one of the languages {languages}.",
+        ),
+        "board_dk_name": ("为什么除以 √d_k", "why divide by √d_k"),
+        "board_dk_question": (
+            "不勾「除以 √d_k」，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。",
+            "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”.",
+        ),
+        "board_key_name": ("放大一个键", "enlarge one key"),
+        "board_key_question": (
+            "把「喜欢」的键放大到 2 倍：它的权重会翻倍吗？其他词呢？再放大「我」——它的分数是负的。",
+            "Enlarge the key of 喜欢 to 2×: does its weight double? What happens to the others? Then enlarge 我, whose score is negative.",
+        ),
+        "board_pipeline_name": ("五步全流程", "all five steps"),
+        "board_pipeline_question": (
+            "取消「除以 √d_k」，再把 d_k 拖大：「学习」这一行的权重会集中到哪个词上？为什么每一行的和始终是 1？",
+            "Untick “divide by √d_k” and drag d_k up: which word does the row of 学习 pile onto? Why does every row still sum to 1?",
+        ),
+        "board_mask_name": ("遮挡", "masks"),
+        "board_mask_question": (
+            "切换到因果遮挡：为什么第一行只剩一个 1.00？把填充词数拖到 4 会发生什么？",
+            "Switch to the causal mask: why is the first row a single 1.00? What happens when the padding reaches 4?",
+        ),
+        "board_head_name": ("多头", "several heads"),
+        "board_head_question": (
+            "两个头里，「它」最关注的是同一个词吗？取平均之后，哪个头的看法被冲淡了？",
+            "Does 它 attend most to the same word in both heads? After averaging, whose view is watered down?",
+        ),
+        "board_position_name": ("词序与位置", "word order"),
+        "board_position_question": (
+            "不加位置时，把句子打乱，「学习」的权重会变吗？换成 RoPE 呢？先猜，再拖。",
+            "Without positions, does shuffling the sentence change the weights of 学习? And with RoPE? Guess first, then drag.",
+        ),
+        # ================================================================ plots.py: labels
+        "plot_query_axis": ("查询（谁在问）", "query (who asks)"),
+        "plot_key_axis": ("键（被问的词）", "key (who is asked)"),
+        "plot_std": ("标准差", "std"),
+        "plot_count": ("次数", "count"),
+        "plot_dot_product": (r"点积 $q \cdot k$", r"dot product $q \cdot k$"),
+        "plot_dimension": ("第 {d} 维", "dim {d}"),
+        "plot_output": (r"输出 $O_i$（合计）", r"output $O_i$ (sum)"),
+        "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
+        "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
+        "pos_desc": (
+            "上：「{query}」问「{key_word}」的分数 q·k，两个位置一起后移 0 到 {shifts} 步时在 {low} 到 {high} 之间；"
+            "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。「{query}」一行，原句：{before}；"
+            "打乱成「{sentence}」后（按原来的词排好）：{after}。",
+            "Top: the score q·k of “{query}” asking “{key_word}” as both positions move on by 0 to {shifts}, "
+            "between {low} and {high}; top right: feature pair 0 as hands on a dial; below: every word's attention "
+            "weights before and after the reordering. The row of “{query}”, original sentence: {before}; "
+            "reordered as “{sentence}” (lined up by word): {after}.",
+        ),
+        "plot_position_features": (
+            "特征：第 k 对的 sin 和 cos（k 越大转得越慢）",
+            "feature: sin and cos of pair k (higher k turns more slowly)",
+        ),
+        "plot_position_rows": ("位置 p（从 0 数起）", "position p (counted from 0)"),
+        "plot_position_value": ("编码的值", "value"),
+        # ---------------------------------------------------------------- plots.py: the figure in words (alt text)
+        "alt_figure": ("图：{panels}。", "Figure: {panels}."),
+        "alt_panel_sep": ("。", ". "),
+        "alt_titled": ("「{title}」", " “{title}”"),
+        "alt_heatmap": (
+            "热力图{title}，行 = {rows}，列 = {cols}，颜色越亮数值越大（{low} 到 {high}）；{values}",
+            "heatmap{title}, rows = {rows}, columns = {cols}, brighter = larger ({low} to {high}); {values}",
+        ),
+        "alt_all_values": ("每一行：{rows}", "each row: {rows}"),
+        "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
+        "alt_bars": ("条形图{title}：{values}{highlight}", "bar chart{title}: {values}{highlight}"),
+        "alt_highlight": ("；突出显示「{label}」", "; highlighted: {label}"),
+        "alt_histograms": (
+            "{count} 个点积 q·k 的直方图，横轴相同：{items}",
+            "{count} histograms of the dot products q·k on one x axis: {items}",
+        ),
+        "alt_histogram": ("d_k = {d_k}：标准差 {std}，√d_k = {sqrt}", "d_k = {d_k}: std {std}, √d_k = {sqrt}"),
+        "alt_contributions": (
+            "堆叠条形图{title}：每一维上，各值行乘以权重的贡献叠在一起（{weights}）；黑线是输出 O_i：{outputs}",
+            "stacked bar chart{title}: in each dimension the value rows times their weights, stacked ({weights}); black lines mark the output O_i: {outputs}",
+        ),
+        "alt_line": (
+            "折线图{title}，横轴 {x}（{first} 到 {last}{xlog}），纵轴 {y}{ylog}：{curves}",
+            "line chart{title}, x axis {x} ({first} to {last}{xlog}), y axis {y}{ylog}: {curves}",
+        ),
+        "alt_log": ("，对数刻度", ", log scale"),
+        "alt_curve": ("「{name}」{trend}", "“{name}” {trend}"),
+        "alt_curve_plain": ("{trend}", "{trend}"),
+        "alt_rises": ("上升", "rises"),
+        "alt_falls": ("下降", "falls"),
+        "alt_level": ("基本持平", "stays about level"),
+        "alt_peak": ("在 {x} 处最高", "peaks at {x}"),
+        "alt_axes": ("坐标图{title}（横轴 {x}，纵轴 {y}）", "plot{title} (x axis {x}, y axis {y})"),
+        "alt_unlabelled": ("无标签", "unlabelled"),
+        # ---------------------------------------------------------------- plots.py: errors
+        "plot_not_numbers": (
+            "{name} 应该是数字数组，实际是 {type}。",
+            "{name} must be an array of numbers, got {type}.",
+        ),
+        "plot_wrong_ndim": (
+            "{name} 应该是 {ndim} 维数组，但形状是 {shape}。{hint}",
+            "{name} must be {ndim}-D, got shape {shape}. {hint}",
+        ),
+        "plot_use_heatmaps": ("多个头请用 plots.heatmaps。", "For several heads use plots.heatmaps."),
+        "plot_not_drawable": (
+            "{name} 含有无法画出的值（NaN 或 ∞），位置 {where}。",
+            "{name} has values that cannot be drawn (NaN or ∞) at {where}.",
+        ),
+        "plot_label_count": (
+            "{name} 有 {count} 个标签，但数据有 {n} 个{what}：每个{what}一个标签。",
+            "{name} has {count} labels but the data has {n} ({what}): one label each.",
+        ),
+        "plot_what_rows": ("行", "rows"),
+        "plot_what_columns": ("列", "columns"),
+        "plot_what_values": ("值", "values"),
+        "plot_what_matrices": ("矩阵", "matrices"),
+        "plot_what_value_rows": ("值行", "value rows"),
+        "plot_what_dimensions": ("维", "dimensions"),
+        "plot_no_matrices": ("Ms 是空的：至少给一个矩阵。", "Ms is empty: give at least one matrix."),
+        "plot_shapes_differ": (
+            "所有矩阵形状要相同：Ms[0] 是 {first}，Ms[{k}] 是 {shape}。",
+            "all matrices must have one shape: Ms[0] is {first}, Ms[{k}] is {shape}.",
+        ),
+        "plot_highlight_label": (
+            "highlight={highlight!r} 不在 labels {labels} 里。",
+            "highlight={highlight!r} is not one of the labels {labels}.",
+        ),
+        "plot_highlight_range": (
+            "highlight={highlight} 超出范围：只有 {n} 个柱子。",
+            "highlight={highlight} is out of range: there are {n} bars.",
+        ),
+        "plot_samples_dict": (
+            "samples 应该是非空字典：d_k -> 点积数组。",
+            "samples must be a non-empty dict d_k -> dot products.",
+        ),
+        "plot_samples_few": ("samples[{d_k}] 至少需要 2 个值。", "samples[{d_k}] needs at least 2 values."),
+        "plot_weights_rows": (
+            "weights 有 {n} 个权重，但 V 有 {rows} 行（形状 {shape}）：每个值行一个权重。",
+            "weights has {n} entries but V has {rows} rows (shape {shape}): one weight per value row.",
+        ),
+        "plot_curves_dict": (
+            "ys_by_label 应该是非空字典：图例标签 -> y 值。",
+            "ys_by_label must be a non-empty dict label -> y values.",
+        ),
+        "plot_curve_length": (
+            "“{label}” 有 {count} 个 y 值，但 xs 有 {n} 个。",
+            "{label!r} has {count} y values but xs has {n}.",
+        ),
+        "plot_logy": (
+            "logy=True 需要正的 y 值，但 “{label}” 里有 ≤ 0 的值。",
+            "logy=True needs positive y values, but {label!r} has values ≤ 0.",
+        ),
+        "plot_logx": ("logx=True 需要正的 x 值。", "logx=True needs positive x values."),
+    }
+)

@@ -5,8 +5,9 @@
 writes ``releases/NAME/`` with:
 
 - ``self-attention-EDITION/``: the lessons and the student exercise notebooks of one edition (in
-  ``notebooks/``), the ``attn_core``, ``attn_viz`` and ``attn_homework`` packages with ``pyproject.toml`` and ``requirements.txt`` (so
-  ``pip install -r requirements.txt`` sets everything up), the edition's ``jupyterlab-settings/EDITION``
+  ``notebooks/``), the ``attn_core``, ``attn_viz`` and ``attn_homework`` packages with ``pyproject.toml``
+  and ``requirements.txt`` (so ``pip install -r requirements.txt`` sets everything up),
+  the edition's ``jupyterlab-settings/EDITION``
   (JupyterLab's menus in the edition's language) and a README saying how, for Windows and macOS/Linux; no
   teacher folder and no solution (the command checks both before it writes the zip);
 - ``self-attention-EDITION.zip``: the same folder, zipped;

@@ -73,12 +73,14 @@ def test_release_holds_what_students_need_and_never_an_answer(released):
         "requirements.txt",
         "pyproject.toml",
         "attn_core/core.py",
+        "attn_viz/plots.py",
+        "attn_homework/verdicts.py",
         "notebooks/00_setup_check.ipynb",
         f"jupyterlab-settings/{edition}/overrides.json",
     ):
         assert top + needed in names, needed
     assert not [n for n in names if n.startswith(top + "jupyterlab-settings/") and f"/{edition}/" not in n]
-    exercises = sorted(n.removeprefix(top + "notebooks/exercises/") for n in names if "/exercises/" in n)
+    exercises = sorted(n.removeprefix(top + "notebooks/exercises/") for n in names if "/notebooks/exercises/" in n)
     assert exercises == sorted(f"{name}.ipynb" for name in homework.EXERCISES)
     lessons = sorted(n.removeprefix(top + "notebooks/") for n in names if re.fullmatch(top + r"notebooks/[^/]+", n))
     assert lessons == sorted(p.name for p in (NOTEBOOKS if edition == "zh" else NOTEBOOKS / "en").glob("[0-9]*.ipynb"))
@@ -314,7 +316,7 @@ def test_the_student_command_refuses_a_check_of_an_unknown_task(tmp_path, capsys
     nbformat.write(nb, teacher)
     assert student.main([str(teacher), "--out", str(tmp_path / "out"), "--no-execute"]) == 1
     err = capsys.readouterr().err
-    assert 'check("9.9")' in err and "exercises.py" in err and not (tmp_path / "out" / teacher.name).exists()
+    assert 'check("9.9")' in err and "attn_homework/exercises/" in err and not (tmp_path / "out" / teacher.name).exists()
 
 
 # ---------------------------------------------------------------- a class, graded from an LMS download

@@ -1,0 +1,89 @@
+"""Lesson 11: LayerNorm, the residual, the feed-forward network.
+
+Chinese and English side by side; merged into one catalog in ``__init__``."""
+
+MESSAGES = {
+    # ---------------------------------------------------------------- lesson 11: LayerNorm, residual, FFN
+    "norm_axis": (
+        "归一化取错了轴：你沿着列（位置，axis=0）算均值和方差；LayerNorm 对每一行（一个位置的特征，axis=−1）单独归一化。",
+        "Normalised along the wrong axis: your mean and variance run down the columns (over positions, "
+        "axis=0); LayerNorm normalises each row (one position's features, axis=−1) on its own.",
+    ),
+    "eps_forgotten": (
+        "根号里没有 ε：一行的数几乎相等时方差几乎是 0，除以 √方差 会把噪声放大（全相等时是 0/0 = NaN）。ε 加在根号里：√(方差 + ε)。",
+        "There is no ε under the square root: when a row's numbers are nearly equal, its variance is nearly 0 "
+        "and dividing by √variance blows up the noise (0/0 = NaN if they are all equal). ε goes under the "
+        "root: √(variance + ε).",
+    ),
+    "eps_value": (
+        "ε 的大小不对：你用的 ε 是 {eps}，题目给的是 ε = {task_eps}。这一行的方差和 ε 差不多大，ε 取多少在这里看得出来。",
+        "ε has the wrong size: you used ε = {eps}, the task gives ε = {task_eps}. This row's variance is about "
+        "as small as ε, so the size of ε shows there.",
+    ),
+    "eps_misplaced": (
+        "ε 放错了地方：它加在根号里面，√(方差 + ε)，不是加在根号外面，也不是加在结果上。",
+        "ε is in the wrong place: it goes under the square root, √(variance + ε), not after the root and "
+        "not onto the result.",
+    ),
+    "unbiased_variance": (
+        "方差除以了 d − 1（ddof=1）：LayerNorm 的方差除以 d（np.var 的默认）。",
+        "The variance is divided by d − 1 (ddof=1): LayerNorm's variance divides by d (np.var's default).",
+    ),
+    "not_centred": (
+        "忘了减去均值：先减去这一行的均值，再除以 √(方差 + ε)。",
+        "The mean is not subtracted: subtract the row's mean first, then divide by √(variance + ε).",
+    ),
+    "no_square_root": (
+        "除的是方差本身：应除以标准差，√(方差 + ε)。",
+        "Divided by the variance itself: divide by the standard deviation, √(variance + ε).",
+    ),
+    "residual_after_norm": (
+        "残差加晚了：题目要的是 LayerNorm(X + F)，先把 X 加到 F 上再归一化；你是先把 F 归一化再加 X，"
+        "LayerNorm(F) + X。（这也不是 pre-LN：pre-LN 归一化的是子层的输入，X + 子层(LayerNorm(X))。）",
+        "The residual comes too late: the task asks for LayerNorm(X + F), adding X to F before normalising; "
+        "you normalised F, then added X: LayerNorm(F) + X. (Nor is that pre-LN, which normalises the "
+        "sublayer's input: X + sublayer(LayerNorm(X)).)",
+    ),
+    "input_normed": (
+        "你归一化的是 X，再加上 F：题目要的是 LayerNorm(X + F)，先相加再归一化。",
+        "You normalised X and then added F: the task asks for LayerNorm(X + F), add first, then normalise.",
+    ),
+    "no_residual": (
+        "忘了残差：先把输入 X 加到子层的输出 F 上，再做 LayerNorm。",
+        "The residual is missing: add the input X to the sublayer's output F, then apply LayerNorm.",
+    ),
+    "no_norm": (
+        "这是 X + F：还要对每一行做 LayerNorm。",
+        "This is X + F: apply LayerNorm to each row as well.",
+    ),
+    "no_relu": (
+        "忘了 max(0, ·)（ReLU）：没有它，两层线性变换合起来还是一个线性变换。",
+        "max(0, ·) (ReLU) is missing: without it, the two linear layers together are still one linear map.",
+    ),
+    "relu_on_output": (
+        "ReLU 用在了输出上：它只作用在隐藏层 H·W1 + b1 上，输出层 ·W2 + b2 之后不再取 max(0, ·)。",
+        "ReLU is applied to the output: it acts on the hidden layer H·W1 + b1 only; no max(0, ·) after ·W2 + b2.",
+    ),
+    "bias_forgotten": (
+        "漏了偏置：隐藏层要加 b1，输出层要加 b2。",
+        "A bias is missing: the hidden layer adds b1 and the output layer adds b2.",
+    ),
+    "relu_before_bias": (
+        "b1 加晚了：先加 b1，再取 max(0, ·)：max(0, H·W1 + b1)。",
+        "b1 comes too late: add b1 first, then take max(0, ·): max(0, H·W1 + b1).",
+    ),
+    "explain_rows_changed": (
+        "前馈网络对每一行（每个位置）用同一组参数单独计算：改了 H 的一行，哪些行的输入变了？",
+        "The feed-forward network works on each row (position) on its own, with the same parameters: when "
+        "one row of H changes, which rows' inputs have changed?",
+    ),
+    "predict_every_row": (
+        "会影响每一行的是注意力，它把各个位置混合起来；前馈网络里，每一行只用它自己的输入。",
+        "Attention is what affects every row, since it mixes positions; in the feed-forward network each row "
+        "uses only its own input.",
+    ),
+    "predict_no_row": (
+        "那一行自己的输入变了：它的输出会变吗？",
+        "That row's own input changed: does its output?",
+    ),
+}

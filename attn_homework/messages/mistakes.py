@@ -1,0 +1,196 @@
+"""The mistakes of the five steps (what is wrong, why, the fix in words) and what usually produces a wrong shape.
+
+Chinese and English side by side; merged into one catalog in ``__init__``."""
+
+MESSAGES = {
+    # ---------------------------------------------------------------- the mistakes: what is wrong, why, the fix
+    "because_of_weights": ("{sym} 不对，问题出在权重上：", "{sym} is off because of the weights. "),
+    "transposed_XW": (
+        "你的 {sym} 是所要求矩阵的转置：应是 X 乘以 {w}，每行对应一个词。",
+        "Your {sym} is the transpose of the required matrix: it is X times {w}, one row per word.",
+    ),
+    "weight_transposed": ("{w} 被转置了：直接用 X 乘以 {w}。", "{w} got transposed: multiply X by {w} as it is."),
+    "transposed_qk": (
+        "行列颠倒了：分数的行对应查询、列对应键，所以要用 Q 乘以 K 的转置（QKᵀ），而不是 K 乘以 Q 的转置。",
+        "Rows and columns are swapped: score rows belong to queries and columns to keys, so use Q "
+        "times K transposed (QKᵀ), not K times Q transposed.",
+    ),
+    "transposed": (
+        "你的 {sym} 是所要求矩阵的转置：第 i 行应对应第 i 个查询，列对应键。",
+        "Your {sym} is the transpose of the required matrix: row i belongs to query i, columns to keys.",
+    ),
+    "missing_transpose": (
+        "K 没有转置：Q 的每一行要和 K 的每一行做点积，所以是 Q 乘以 K 的转置（QKᵀ），不是 Q 直接乘 K。",
+        "K is not transposed: every row of Q is dotted with every row of K, so it is Q times K "
+        "transposed (QKᵀ), not Q times K.",
+    ),
+    "unscaled": (
+        "忘了缩放：softmax 之前要把 QKᵀ 除以 √d_k，否则 d_k 越大分数越大，权重会挤到少数几个键上。",
+        "Scaling is missing: divide QKᵀ by √d_k before softmax, otherwise scores grow with d_k and the "
+        "weights crowd onto a few keys.",
+    ),
+    "scaled_by_dk": (
+        "除错了数：应除以 √d_k（d_k 的平方根），你除的是 d_k 本身。",
+        "Divided by the wrong number: divide by √d_k (the square root of d_k), not by d_k itself.",
+    ),
+    "scale_multiplied": (
+        "缩放反了：应当除以 √d_k，你乘了 √d_k。",
+        "Scaled the wrong way: divide by √d_k, not multiply.",
+    ),
+    "scaled_wrong_width": (
+        "除错了数：你除的是 {root}，也就是{what}的平方根；缩放用的是 √d_k，d_k 是每个查询和键的宽度"
+        "（Q、K 的列数，也就是每个点积有几项）。",
+        "Divided by the wrong number: you divided by {root}, the square root of {what}; the scale is √d_k, "
+        "d_k being the width of each query and key (the number of columns of Q and K, the number of terms "
+        "in each dot product).",
+    ),
+    "size_n_q": ("查询的个数 n_q（Q 的行数）", "the number of queries n_q (rows of Q)"),
+    "size_n_k": ("键的个数 n_k（K 的行数）", "the number of keys n_k (rows of K)"),
+    "size_d_v": ("值的宽度（d_v）", "the width of the values d_v"),
+    "size_d_model": ("输入的宽度（d_model）", "the width of the input d_model"),
+    "and": ("、", " and "),
+    "scaled_not_asked": (
+        "这一题不缩放：直接用 QKᵀ，不要除以 √d_k 或 d_k。",
+        "This exercise has no scaling: use QKᵀ as it is, without dividing by √d_k or d_k.",
+    ),
+    "softmax_axis": (
+        "softmax 的方向错了：你让每一列加起来为 1，应当让每一行（一个查询的全部权重）加起来为 1，"
+        "也就是沿最后一个轴归一化。",
+        "softmax along the wrong axis: your columns sum to 1, but each row (one query's weights) "
+        "should, i.e. normalise along the last axis.",
+    ),
+    "keepdims": (
+        "少了 keepdims=True：按行求和（或取最大值）得到形状 (n,) 的向量，除法时它沿着错误的方向广播，"
+        "第 j 列被第 j 行的和去除。写 .sum(axis=1, keepdims=True)，得到 (n, 1)，才是每行除以自己的和。",
+        "keepdims=True is missing: the row sums (or maxima) come out as an (n,) vector, which broadcasts "
+        "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=1, keepdims=True) to "
+        "get (n, 1): then each row is divided by its own sum.",
+    ),
+    "exp_not_divided": (
+        "取了 exp，但还没有除以每一行的和：softmax 要让每一行加起来为 1。",
+        "You took exp but never divided by each row's sum: softmax makes every row add up to 1.",
+    ),
+    "divided_by_total": (
+        "你除的是整个矩阵的和：要除以每一行自己的和（.sum(axis=1, keepdims=True)）。",
+        "You divided by the sum of the whole matrix: divide by each row's own sum (.sum(axis=1, keepdims=True)).",
+    ),
+    "mask_after_softmax": (
+        "遮罩加晚了：要在 softmax 之前把被遮住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",
+        "The mask comes too late: set masked scores to −∞ before softmax; zeroing weights after "
+        "softmax leaves rows that no longer sum to 1.",
+    ),
+    "mask_ignored": (
+        "没有用上遮罩：mask 为 False 的位置要在 softmax 之前设为 −∞，这样它们的权重才是 0。",
+        "The mask is not used: where mask is False the score must become −∞ before softmax, so that its weight is 0.",
+    ),
+    "mask_inverted": (
+        "遮罩用反了：True 表示可以关注、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
+        "The mask is inverted: True means may attend (keep it); −∞ goes where mask is False.",
+    ),
+    "mask_upper": (
+        "遮罩取成了上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，也就是下三角（np.tril，含对角线）。",
+        "The mask is the upper triangle: row i is position i asking, and it may see columns 0 to i only, "
+        "the lower triangle (np.tril, diagonal included).",
+    ),
+    "mask_no_diagonal": (
+        "对角线也被遮住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行才会是 NaN"
+        "（用很大的负数代替 −∞ 时，则变成平均分配）。",
+        "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
+        "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",
+    ),
+    "mask_zero": (
+        "被遮住的分数要设为 −∞，不是 0：exp(0) = 1，这些位置仍会分到权重。",
+        "Masked scores must become −∞, not 0: exp(0) = 1, so those positions would still get weight.",
+    ),
+    "no_softmax": (
+        "这还是分数，不是权重：还要对每一行做 softmax，让权重非负、每行之和为 1。",
+        "These are still scores, not weights: apply softmax to each row so the weights are non-negative "
+        "and each row sums to 1.",
+    ),
+    "wrong_mask": (
+        "{where}是被遮住的位置（mask 为 False），它的权重应当正好是 0，你的不是。",
+        "{where} is masked (mask False), so its weight must be exactly 0; yours is not.",
+    ),
+    "negative_weight": (
+        "{where}的权重是负数：softmax 的权重是 e^s 除以正数之和，永远不会小于 0。",
+        "The weight at {where} is negative: a softmax weight is e^s over a positive sum, never below 0.",
+    ),
+    "wrong_mask_S": (
+        "被遮住的位置（例如 {where}）分数应为 −∞，不是 0 或很大的负数：这样 softmax 后权重正好是 0。",
+        "A masked position (e.g. {where}) must hold −∞, not 0 or a large negative number, so that its "
+        "weight after softmax is exactly 0.",
+    ),
+    "not_normalized": (
+        "{where}的权重加起来不是 1，而 softmax 之后每一行都应当正好加起来为 1。",
+        "The weights of {where} do not add up to 1, as every row of softmax weights does.",
+    ),
+    "not_normalized_O": (
+        "权重没有归一化：exp 之后还要除以每一行的和，再乘以 V。",
+        "The weights are not normalised: after exp, divide by each row's sum, then multiply by V.",
+    ),
+    "used_scores": (
+        "你用分数乘了 V：要先对分数的每一行做 softmax 得到权重 A，再用 A 乘以 V。",
+        "You multiplied the scores by V: first turn each row of scores into weights A with softmax, "
+        "then multiply A by V.",
+    ),
+    "used_keys": (
+        "你乘的是 K 而不是 V：加权求和取回的是值 V，键 K 只用来打分。",
+        "You multiplied by K instead of V: the weighted sum fetches the values V; the keys K are only for scoring.",
+    ),
+    "transposed_O": (
+        "你的 {sym} 行列颠倒了：每一行对应一个查询，是 A 乘以 V，不要转置结果。",
+        "Your {sym} has rows and columns swapped: each row belongs to a query; it is A times V, untransposed.",
+    ),
+    "transposed_A": (
+        "你用了 A 的转置：A 的第 i 行就是第 i 个查询的权重，直接用 A 乘以 V。",
+        "You used A transposed: row i of A already holds query i's weights; multiply A itself by V.",
+    ),
+    "causal_inverted": (
+        "True/False 颠倒了：True 表示“可以关注”。每个位置可以看自己和前面的位置，你的 True 却在未来（右上方）。",
+        "True and False are swapped: True means may attend. Each position sees itself and earlier "
+        "ones, but your True marks the future (upper right).",
+    ),
+    "causal_upper": (
+        "你取的是上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，应当用 np.tril 取下三角（含对角线）。",
+        "That is the upper triangle: row i is position i asking and it may only see columns 0 to i; "
+        "take the lower triangle (np.tril, diagonal included).",
+    ),
+    "causal_no_diagonal": (
+        "对角线也应为 True：每个位置都可以关注它自己。",
+        "The diagonal must be True too: every position may attend to itself.",
+    ),
+    "causal_all_true": (
+        "全是 True 就等于没有遮罩：位置 i 不能看到它后面的位置。",
+        "All True is no mask at all: position i must not see the positions after it.",
+    ),
+    # ---------------------------------------------------------------- wrong shapes: what usually produces them
+    "hint_transposed_XW": (
+        "这是转置后的形状：每行应对应一个词。",
+        "That is the transposed shape: one row per word.",
+    ),
+    "hint_Xt": (
+        "这就是 X 的转置：X 不需要转置，它的每一行就是一个词；再乘以 {w}。",
+        "This is X transposed: X needs no transpose, each row is a word; then multiply it by {w}.",
+    ),
+    "hint_X_shape": ("这就是 X 本身：别忘了乘以 {w}。", "This is X itself: multiply it by {w}."),
+    "hint_transposed_S": (
+        "这是转置后的形状：行应对应查询（Q 的行），列对应键（K 的行）。",
+        "That is the transposed shape: rows belong to queries (rows of Q), columns to keys.",
+    ),
+    "hint_Q_shape": (
+        "这些数是 Q * K 逐元素相乘的结果：分数要用矩阵乘法，Q 乘以 K 的转置。",
+        "These are the numbers of Q * K, element by element: scores need the matrix product Q times K transposed.",
+    ),
+    "hint_QtK": (
+        "这些数是 Q 的转置乘以 K：那样比较的是特征而不是词；应是 Q 乘以 K 的转置。",
+        "These are the numbers of Q transposed times K, which compares features, not tokens; use Q times K transposed.",
+    ),
+    "hint_A_shape": (
+        "这就是权重 A：最后还要乘以 V。",
+        "These are the weights A: multiply them by V at the end.",
+    ),
+    "hint_transposed_O": (
+        "这是转置后的形状：O 的每一行对应一个查询，宽度是 d_v。",
+        "That is the transposed shape: each row of O belongs to a query and is d_v wide.",
+    ),
+}

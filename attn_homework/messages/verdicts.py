@@ -1,0 +1,325 @@
+"""The checker's verdicts, what the axes and one entry of each step mean, how a place in a matrix is named, and the lines ``check()`` and ``progress()`` print.
+
+Chinese and English side by side; merged into one catalog in ``__init__``."""
+
+MESSAGES = {
+    # ---------------------------------------------------------------- the checker's verdicts
+    "ok": ("{sym} 正确！形状 {shape}，每个数都对。", "{sym} is correct: shape {shape}, every number right."),
+    "ok_number": ("{sym} 预测对了！", "{sym}: right prediction!"),
+    "not_attempted": (
+        "还没作答：把 ... 换成你算出的 {sym}，再运行这一格。",
+        "Not answered yet: replace ... with your {sym} and run this cell again.",
+    ),
+    "is_none": (
+        "{sym} 是 None，不是{kind}：通常是函数最后忘了写 return，或者把 print(...) 之类不返回结果的调用赋给了变量。",
+        "{sym} is None, not {kind}: usually a function that ends without return, or a variable assigned "
+        "the result of a call that returns nothing, such as print(...).",
+    ),
+    "bad_task": (
+        "这道题的设置有误（不是你的错），请把这一行告诉老师：{e}",
+        "This exercise is set up wrongly (not your fault); please show this line to your teacher: {e}",
+    ),
+    "checker_error": (
+        "检查程序自己出错了（不是你的错），请告诉老师：{e}",
+        "The checker itself failed (not your fault); please tell your teacher: {e}",
+    ),
+    "wrong_type": ("{sym} 应当是{kind}，你给的是 {got}。{hint}", "{sym} must be {kind}; you gave {got}. {hint}"),
+    "kind_numbers": (
+        "数字数组（numpy 数组，或每行一样长的嵌套列表）",
+        "an array of numbers (a numpy array, or nested lists with rows of equal length)",
+    ),
+    "kind_boolean": ("布尔数组（True / False）", "a boolean array (True / False)"),
+    "kind_number": ("一个数（整数或小数）", "one number (an int or a float)"),
+    "kind_function": ("一个函数", "a function"),
+    "number_type": (
+        "写一个数本身（int 或 float），不加引号，也不是列表或数组。",
+        "Write the number itself (an int or a float), without quotes, not a list or an array.",
+    ),
+    "index_type": (
+        "写一个数本身（键的位置，从 0 数起），不加引号，也不是词、列表或数组。",
+        "Write the number itself (the key's position, counting from 0), without quotes, not a word, a list or "
+        "an array.",
+    ),
+    "mask_type": (
+        "创建时写 dtype=bool，或对 0/1 数组用 .astype(bool)。",
+        "Create it with dtype=bool, or use .astype(bool) on a 0/1 array.",
+    ),
+    "ragged": ("（各行长短不一）", " (rows of different lengths)"),
+    "not_finite": (
+        "{sym} 里有 {count} 个 NaN 或 ∞，第一个在 {where}。{hint}",
+        "{sym} contains {count} NaN or ∞, the first at {where}. {hint}",
+    ),
+    "finite": (
+        "NaN 来自 0/0 或 ∞ − ∞，∞ 来自除以 0 或溢出：看看那个位置是怎么算出来的。",
+        "NaN comes from 0/0 or ∞ − ∞, ∞ from a division by 0 or an overflow: look at how that entry was computed.",
+    ),
+    "finite_A": (
+        "softmax 之后的权重都在 0 到 1 之间，不会有 NaN 或 ∞：NaN 来自 0/0 或 ∞ − ∞，看看那一行是怎么算出来的。",
+        "Weights after softmax all lie between 0 and 1, never NaN or ∞: NaN comes from 0/0 or ∞ − ∞; "
+        "look at how that row was computed.",
+    ),
+    "finite_norm": (
+        "LayerNorm 的结果不会有 NaN：NaN 来自 0/0，比如一行的数全都相等、方差为 0 时又没有加 ε。",
+        "LayerNorm gives no NaN: NaN comes from 0/0, e.g. a row whose numbers are all equal (variance 0) "
+        "divided without ε.",
+    ),
+    "overflow": (
+        "exp 溢出了：这些分数很大，e^1000 超出浮点数范围变成 ∞，∞/∞ 是 NaN（用 np.nan_to_num 把它换成 0 也救不回权重）。"
+        "先从每一行减去这一行的最大值，再取 exp：结果不变，最大的指数变成 e^0 = 1。",
+        "exp overflowed: these scores are large, e^1000 is beyond floating point and becomes ∞, and ∞/∞ is NaN "
+        "(np.nan_to_num turns that into 0 but cannot bring the weights back). Subtract each row's maximum "
+        "before exp: the result is the same and the largest exponent becomes e^0 = 1.",
+    ),
+    "overflow_unexplained": (
+        "{sym} 在 {where} 有 NaN 或 ∞，而这道题的分数大到 exp 会溢出（e^710 已是 ∞）："
+        "先从每一行减去这一行的最大值，再取 exp。",
+        "{sym} has NaN or ∞ at {where}, and the scores of this task are large enough for exp to overflow "
+        "(e^710 is already ∞): subtract each row's maximum before exp.",
+    ),
+    "empty_row": (
+        "{sym} 的{row}整行都是 NaN：在你用的遮罩下，这个位置一个键也看不到（这一行的分数全是 −∞），"
+        "softmax 只能算 0/0。第 7 课讲过：每个位置至少要能看到一个键，因果掩码要保留对角线（自己）。"
+        "检查你的遮罩。",
+        "{row} of {sym} is NaN throughout: with the mask you used, that position sees no key at all (every "
+        "score of the row is −∞) and softmax computes 0/0. As lesson 7 shows, each position must see at "
+        "least one key; a causal mask keeps the diagonal (the position itself). Check your mask.",
+    ),
+    "int_dtype": (
+        "{sym} 的 dtype 是 {dtype}，只能存整数，小数部分被截掉了：通常是先用 np.zeros(..., dtype=int) "
+        "或整数数组建好再往里填。建成小数数组（不写 dtype=int），或者一个表达式直接算出来。",
+        "{sym} has dtype {dtype}, which holds whole numbers only, so every fraction was cut off: usually "
+        "an array made with np.zeros(..., dtype=int) or from integers and then filled in. Make it a float "
+        "array (leave out dtype=int), or compute it in one expression.",
+    ),
+    "int_dtype_values": (
+        "{sym} 的 dtype 是 {dtype}，里面只有整数，而正确答案有小数，所以它不可能对。看看它是怎么来的："
+        "要的是数值本身，不是位置或下标（例如 argmax 给的是位置，max 给的才是数值），数组也不能建成整数类型。",
+        "{sym} has dtype {dtype}: it holds whole numbers only, while the right answer has fractions, so it "
+        "cannot be right. Look at how it was made: the values themselves are asked for, not positions or "
+        "indices (argmax gives a position, max the value), and the array must not be of an integer type.",
+    ),
+    "almost_rounded": (
+        "非常接近了：每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
+        "（np.round 只用来打印）。",
+        "Very close: every number is the right one rounded to {decimals} decimals. The check compares "
+        "full precision, so do not round the answer (np.round is for printing).",
+    ),
+    "almost_float16": (
+        "非常接近了，但 {sym} 是 float16：它只有大约 3 位有效数字，不够精确。保留 float64（或 float32）。",
+        "Very close, but {sym} is float16, which keeps only about 3 significant digits: too coarse. "
+        "Keep float64 (or float32).",
+    ),
+    "almost_near": (
+        "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。中间是不是有数被取整了，或者换成了精度较低的类型？",
+        "Very close: every number is within 0.1 % of the right one, but not equal. Was something rounded "
+        "on the way, or converted to a lower precision?",
+    ),
+    "wrong_shape": (
+        "{sym} 的形状应为 {expected}（{axes}），你的是 {got}。{hint}",
+        "{sym} should have shape {expected} ({axes}); yours is {got}. {hint}",
+    ),
+    "fewer_axes": (
+        "你的答案维数太少：需要一个完整的矩阵，而不是一个数或一行。",
+        "Your answer has too few axes: a whole matrix is needed, not one number or one row.",
+    ),
+    "more_axes": (
+        "你的答案多了维度：检查是否多套了一层方括号。",
+        "Your answer has extra axes: look for extra brackets.",
+    ),
+    "shape": (
+        "在纸上写出每一次矩阵乘法的形状：(a × b) 乘 (b × c) 得 (a × c)。",
+        "Write down the shape of each matrix product on paper: (a × b) times (b × c) gives (a × c).",
+    ),
+    "shape_kept": (
+        "softmax 不改变形状：每个分数对应一个权重。",
+        "softmax keeps the shape: one weight for every score.",
+    ),
+    "shape_mask": (
+        "掩码每个位置占一行、一列：n × n，n 是位置的个数。",
+        "A mask has a row and a column for every position: n × n, n being the number of positions.",
+    ),
+    "shape_reshape": (
+        "在纸上写出每一次 reshape 和转置之后的形状，再和要求的形状对照。",
+        "Write down the shape after each reshape and transpose on paper, and compare it with the one asked for.",
+    ),
+    "wrong_prediction": ("{sym}：不是这个数。{explain}", "{sym}: not this one. {explain}"),
+    "wrong_values": (
+        "{sym} 的形状对了，但有的数不对，差得最多的在 {where}。{entry}",
+        "{sym} has the right shape but some numbers are off, most at {where}. {entry}",
+    ),
+    # ---------------------------------------------------------------- what the axes and one entry of a step mean
+    "axes_XW": ("n × d：每行对应一个词", "n × d: one row per word"),
+    "axes_S": ("n_q × n_k：行 = 查询，列 = 键", "n_q × n_k: rows = queries, columns = keys"),
+    "axes_O": ("n_q × d_v：行 = 查询，列 = 值的特征", "n_q × d_v: rows = queries, columns = value features"),
+    "axes_number": ("一个数", "one number"),
+    "axes_heads": (
+        "h × n × d_head：每个头一块，行 = 位置，列 = 这个头的特征",
+        "h × n × d_head: one block per head, rows = positions, columns = that head's features",
+    ),
+    "axes_merged": (
+        "n × (h·d_head)：行 = 位置，先是头 0 的列，再是头 1 的列……",
+        "n × (h·d_head): rows = positions, head 0's columns first, then head 1's, …",
+    ),
+    "axes_running": ("n_q × 1：每个查询行一个数", "n_q × 1: one number per query row"),
+    "axes_dV": ("n_k × d_v：和 V 一样", "n_k × d_v: the shape of V"),
+    "axes_dQ": ("n_q × d_k：和 Q 一样", "n_q × d_k: the shape of Q"),
+    "axes_dK": ("n_k × d_k：和 K 一样", "n_k × d_k: the shape of K"),
+    "axes_mask": (
+        "n × n：行 = 提问的位置，列 = 被关注的位置",
+        "n × n: rows = asking positions, columns = attended ones",
+    ),
+    "entry_XW": (
+        "这个数是第 {i} 个词的输入行与 {w} 第 {j} 列的点积。",
+        "This is token {i}'s input row dotted with column {j} of {w}.",
+    ),
+    "entry_QKT": ("这个数应是查询 {i} 与键 {j} 的点积。", "This should be query {i} dotted with key {j}."),
+    "entry_S": (
+        "这个数应是查询 {i} 与键 {j} 的点积除以 √d_k。",
+        "This should be query {i} dotted with key {j}, over √d_k.",
+    ),
+    "entry_A": (
+        "这个数是查询 {i} 分给键 {j} 的权重：检查这一行的分数和 softmax。",
+        "This is the weight query {i} gives key {j}: check this row's scores and its softmax.",
+    ),
+    "entry_O": (
+        "O 的第 {i} 行是用 A 的第 {i} 行对 V 的各行加权求和。",
+        "Row {i} of O is V's rows mixed by row {i} of A.",
+    ),
+    "entry_heads": (
+        "这个数属于某个头、某个位置：每个头应当拿到 Q 的全部 n 行，以及相邻的 d_head 列。",
+        "This entry belongs to one head and one position: each head must get all n rows of Q and a block "
+        "of d_head neighbouring columns.",
+    ),
+    "entry_merged": (
+        "第 {i} 行应当是位置 {i} 在各个头里的输出，按头的顺序并排。",
+        "Row {i} should be position {i}'s outputs from every head, side by side in head order.",
+    ),
+    "entry_multi_head": (
+        "第 {i} 行是位置 {i} 的输出：拆头、逐头注意力、拼接，再乘以 W_O；逐步检查形状。",
+        "Row {i} is position {i}'s output: split into heads, attention per head, merge, then W_O; check "
+        "each step's shape.",
+    ),
+    "entry_running": (
+        "第 {i} 行是查询 {i} 看完第 1 块之后的累计量：只用 S1 的第 {i} 行，第 2 块的分数这时还没见到。",
+        "Row {i} is query {i}'s running quantity after block 1: it uses row {i} of S1 only; block 2's scores "
+        "have not been seen yet.",
+    ),
+    "entry_running_both": (
+        "第 {i} 行是查询 {i} 看完两块之后的分母：两块里这一行的分数都算在内，每一项都以新的最大值 m2 为基准。",
+        "Row {i} is query {i}'s denominator after both blocks: that row's scores in both blocks count, each "
+        "term measured against the new maximum m2.",
+    ),
+    "entry_acc": (
+        "第 {i} 行是查询 {i} 的累计分子：两块各自的 exp(分数 − m2) 乘以各自的值，再相加。",
+        "Row {i} is query {i}'s running numerator: each block's exp(score − m2) times that block's values, added.",
+    ),
+    "entry_online_O": (
+        "第 {i} 行应当与稠密注意力的第 {i} 行完全相同：acc2 除以 l2。",
+        "Row {i} should equal row {i} of dense attention exactly: acc2 divided by l2.",
+    ),
+    "entry_dV": (
+        "第 {i} 行是值 {i} 的梯度：所有查询对键 {i} 的权重，乘以各自输出的梯度再相加。",
+        "Row {i} is the gradient of value {i}: every query's weight on key {i} times that query's output "
+        "gradient, added up.",
+    ),
+    "entry_dA": (
+        "这个数是查询 {i} 的输出梯度与值 {j} 的点积。",
+        "This is query {i}'s output gradient dotted with value {j}.",
+    ),
+    "entry_dS": (
+        "这一行要用这一行的权重 A 和 dA 算：softmax 的雅可比逐行作用。",
+        "This row comes from this row's weights A and dA: the softmax Jacobian acts row by row.",
+    ),
+    "entry_dQ": (
+        "第 {i} 行是查询 {i} 的梯度：dS 的第 {i} 行把各个键混合起来，再乘以 1/√d_k。",
+        "Row {i} is query {i}'s gradient: row {i} of dS mixes the keys, then the factor 1/√d_k.",
+    ),
+    "entry_dK": (
+        "第 {i} 行是键 {i} 的梯度：dS 的第 {i} 列把各个查询混合起来，再乘以 1/√d_k。",
+        "Row {i} is key {i}'s gradient: column {i} of dS mixes the queries, then the factor 1/√d_k.",
+    ),
+    "entry_norm": (
+        "第 {i} 行要用这一行自己的均值和方差来归一化。",
+        "Row {i} is normalised with its own mean and variance.",
+    ),
+    "entry_residual": (
+        "第 {i} 行是 X 与 F 的第 {i} 行相加之后，再按这一行归一化。",
+        "Row {i} is row {i} of X plus row {i} of F, then normalised along that row.",
+    ),
+    "entry_ffn": (
+        "第 {i} 行只由 H 的第 {i} 行算出：乘 W1、加 b1、取 max(0, ·)、乘 W2、加 b2。",
+        "Row {i} comes from row {i} of H alone: times W1, plus b1, max(0, ·), times W2, plus b2.",
+    ),
+    "entry_mask": (
+        "第 {i} 行说明位置 {i} 可以关注哪些位置：它自己和它之前的位置。",
+        "Row {i} says which positions position {i} may attend to: itself and the ones before it.",
+    ),
+    # ---------------------------------------------------------------- places: "[2, 1]（第 2 行“学习”、第 1 列“喜欢”；从 0 数起）"
+    "the_number": ("这个数", "the number"),
+    "row": ("第 {i} 行", "row {i}"),
+    "column": ("第 {j} 列", "column {j}"),
+    "token": ("“{token}”", " “{token}”"),
+    "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
+    "of_head": ("，头 {h}", " of head {h}"),
+    # ---------------------------------------------------------------- tasks, check() and progress()
+    "no_task": ("没有编号为 {task_id!r} 的题目；已有的编号：{ids}", "no task {task_id!r}; the tasks are {ids}"),
+    "no_exercise": (
+        "没有名为 {exercise!r} 的练习；已有：{names}",
+        "no exercise {exercise!r}; the exercises are {names}",
+    ),
+    "no_variable": (
+        "还没有变量 {var}：运行上面的答案格子（把 ... 换成你的答案）；如果已经运行过，检查变量名是不是正好写成 {var}。",
+        "there is no variable {var} yet: run the answer cell above (replace ... with your answer); if you "
+        "did, check that the variable is spelt {var}.",
+    ),
+    "no_variable_typo": (
+        "还没有变量 {var}，但有一个 {close}：检查读取的是 {var}，名字要一字不差。",
+        "there is no variable {var}, but there is {close}: the check reads {var}, spelt exactly so.",
+    ),
+    "no_variable_failed": (
+        "还没有变量 {var}：在这之前运行的那一格出错停下了，改好那里的错误，再运行一次。",
+        "there is no variable {var}: the cell run just before this one stopped with an error; fix it and run it again.",
+    ),
+    "stale_failed": (
+        "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",
+        "(The cell run just before this one stopped with an error, so {var} may still hold an earlier "
+        "value: fix the error and run it again.) ",
+    ),
+    "carried_forward_check": (
+        "{var} 按你在 {earlier} 里自己算的 {earlier_var} 是对的，但 {earlier} 本身不对：先改好 {earlier}，再运行这一格。"
+        "批改时这一题照样计分（一个错误只扣一次分）。",
+        "{var} is right for your own {earlier_var} from {earlier}, which is wrong: fix {earlier} first, then run "
+        "this cell again. Graded, this task would still get its points (error carried forward: one mistake costs "
+        "marks only once).",
+    ),
+    "stale_unchanged": (
+        "（{var} 和上次检查时完全一样：改了答案格子之后运行过它吗？运行过的话，新写法算出的数和上次相同。）",
+        "({var} is exactly as it was at your last check: did you run the answer cell after editing it? If "
+        "you did, the new version gives the same numbers as the last one.) ",
+    ),
+    "predict_other_row_factor": (
+        "这是第 {r} 行（从 0 数起）的换算因子，题目问的是第 {row} 行：用第 {row} 行的旧最大值和新最大值。",
+        "That is the factor of row {r} (counting from 0); the task asks about row {row}: use row {row}'s old "
+        "and new maxima.",
+    ),
+    "several_reasons": (
+        "这个数可以有不止一种来历。",
+        "This number can come from more than one line of reasoning. ",
+    ),
+    "or_perhaps": ("或者：", " Or: "),
+    "other_task": (
+        "{var} 正好是题 {other} 的答案（{other_var}）：是不是沿用了那道题的变量或数据？题 {task_id} 用的是它自己的数据。",
+        "{var} is exactly the answer of task {other} ({other_var}): was a variable or the data of that task "
+        "reused? Task {task_id} uses its own data.",
+    ),
+    "check_failed": (
+        "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
+        "{task_id} ❌ the check itself failed ({error}); please tell your teacher.",
+    ),
+    "predict_first": (
+        "⏳ 先在上面写下你的预测（{var}），运行题 {task_id} 的检查，再运行这一格。",
+        "⏳ Write your prediction ({var}) above and run the check of task {task_id} first, then run this cell.",
+    ),
+    "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
+    "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
+}

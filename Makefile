@@ -62,9 +62,9 @@ test: lint
 	$(ODD_MACHINE) $(PY) -m pytest $(PARALLEL) $(NBVAL) notebooks
 
 # Tiers a contributor can run on their own:
-# unit and property tests: no kernel, no browser (under a minute)
+# unit and property tests: no kernel, no browser (under a minute: one worker per core)
 test-fast: $(VENV)/.installed-dev
-	$(PY) -m pytest -m "not kernel and not browser" tests benchmarks
+	$(PY) -m pytest -n auto -m "not kernel and not browser" tests benchmarks
 # every notebook under strict nbval, here and on the odd machine; then the tests that start kernels
 test-notebooks: $(VENV)/.installed-dev
 	$(PY) -m pytest $(PARALLEL) $(NBVAL) notebooks

@@ -21,8 +21,14 @@ $(VENV)/.installed: requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	@touch $@
 
-$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+# The test tools go into .venv too, but nbgrader (a teacher's tool, with JupyterLab and server extensions)
+# goes into .venv/teacher-tools, where the learner's JupyterLab never loads it; an nbgrader that an older
+# `make test` put into .venv itself is removed.
+TEACHER_TOOLS := $(VENV)/teacher-tools
+$(VENV)/.installed-dev: requirements-dev.txt requirements-teacher.txt $(VENV)/.installed
 	$(PY) -m pip install -r requirements-dev.txt
+	-$(PY) -m pip uninstall -y -q nbgrader
+	$(PY) -m pip install -q --no-deps --upgrade --target $(TEACHER_TOOLS) -r requirements-teacher.txt
 	@touch $@
 
 # Jupyter refuses to run as root unless told; root is common in containers.

@@ -60,11 +60,28 @@ def _links_out(text):
     return re.sub(r"\]\([^)]*\)", "]()", text)
 
 
+# nbgrader lives beside the learner's environment (make test installs it there), never in it.
+TEACHER_TOOLS = Path(sys.prefix) / "teacher-tools"
+
+
+def test_the_learners_environment_has_no_nbgrader():
+    """Its JupyterLab would show an Nbgrader menu, a Validate button and a Create Assignment sidebar."""
+    assert importlib.util.find_spec("nbgrader") is None, "pip uninstall nbgrader: it belongs in .venv/teacher-tools"
+
+
 @pytest.mark.kernel
 @pytest.mark.parametrize("edition", list(EDITIONS))
 def test_nbgrader_generates_the_student_versions(tmp_path, edition):
+    if not (TEACHER_TOOLS / "nbgrader").is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"nbgrader is not installed in {TEACHER_TOOLS} (make test installs it)")
+        pytest.skip(f"nbgrader is not installed in {TEACHER_TOOLS}: run make test (or make .venv/.installed-dev)")
     course = tool.make_course(tmp_path / "course", NOTEBOOKS, edition)
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(TEACHER_TOOLS), os.environ.get("PYTHONPATH")])),
+    }
     run = subprocess.run(
         [sys.executable, "-m", "nbgrader", "generate_assignment", "--CourseDirectory.assignment_id=*", "--force"],
         cwd=course,

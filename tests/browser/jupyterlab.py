@@ -370,3 +370,27 @@ def check_dk_readouts(explorer, edition):
     box.click()
     wait_for_new_picture(explorer, before, "scaled checkbox")
     assert readout(explorer, text["max_weight"]) < 0.95
+
+
+# What a teacher's tools would add to JupyterLab (nbgrader's menu, toolbar button and sidebars). They are
+# installed beside the learner's environment (Makefile: .venv/teacher-tools), never in it.
+TEACHER_TOOLING = ("Nbgrader", "Validate", "Create Assignment", "Formgrader", "Assignment List", "Course List")
+
+
+def learners_lab_has_no_teacher_tooling(open_notebook):
+    nb = open_notebook(NOTEBOOKS[0])
+    menus = nb.page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+    assert len(menus) >= 5, f"JupyterLab's menu bar did not load: {menus}"
+    for name in ("View", "Help"):  # JupyterLab's own menus, to show the page is the one we think
+        if name in menus:
+            break
+    else:
+        assert any(m in menus for m in ("查看", "帮助")), menus
+    text = nb.page.evaluate("() => document.body.innerText")
+    labels = nb.page.evaluate(
+        "() => [...document.querySelectorAll('[title], [aria-label], [data-command]')]"
+        ".map(e => [e.getAttribute('title'), e.getAttribute('aria-label'), e.getAttribute('data-command')].join(' '))"
+    )
+    found = [t for t in TEACHER_TOOLING if t in text or any(t in label for label in labels)]
+    found += [label for label in labels if "nbgrader" in label.lower()]
+    assert not found, f"teacher tooling in the learner's JupyterLab: {found[:5]}"

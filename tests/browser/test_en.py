@@ -3,7 +3,7 @@ pytest-xdist (--dist loadscope) can give each edition to a worker of its own."""
 
 import pytest
 
-from .jupyterlab import explorer_notebooks, explorers_answer, homework_round_trip
+from .jupyterlab import explorer_notebooks, explorers_answer, homework_round_trip, learners_lab_has_no_teacher_tooling
 
 pytestmark = pytest.mark.browser
 EDITION = "en/"
@@ -16,3 +16,7 @@ def test_explorers_answer_in_jupyterlab(open_notebook, shots_dir, record_propert
 
 def test_homework_check_cell_names_a_transposed_answer_then_passes(open_notebook):
     homework_round_trip(open_notebook, EDITION)
+
+
+def test_the_learners_jupyterlab_shows_no_teacher_tooling(open_notebook):
+    learners_lab_has_no_teacher_tooling(open_notebook)

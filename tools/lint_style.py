@@ -120,8 +120,12 @@ ZH_TERMS = (
     Term(r"\bet al\.?", "等人"),
     Term(r"配套练习|课后作业|练习题", "课后练习"),
     Term(r"份量", "分量"),
+    Term(r"[一两几每]条序列", "个序列（“序列”的量词用“个”）"),
     Term(r"注意力汇聚", "注意力汇点（attention sink）；d2l-zh 的“注意力汇聚”是 pooling"),
-    Term(r"(?<!层归一化（)LayerNorm(?!\()", "正文写“层归一化”（LayerNorm 只用在公式和代码名里，或首次出现时的“层归一化（LayerNorm）”）"),
+    Term(
+        r"(?<!层归一化（)LayerNorm(?!\()",
+        "正文写“层归一化”（LayerNorm 只用在公式和代码名里，或首次出现时的“层归一化（LayerNorm）”）",
+    ),
     Term(r"相对均匀权重", "“与均匀权重相比”（“相对均匀”读成“比较均匀”）"),
     Term(r"你应当能够", "你应该能够"),
     # register
@@ -231,7 +235,7 @@ def _context(text, start, end, width=12):
     return text[max(0, start - width) : end + width].replace("\n", " ")
 
 
-SENTENCE_START = re.compile(r"(?:^|[.!?:|·—]|\(\w\))\s*$")
+SENTENCE_START = re.compile(r"(?:^|[.!?:|·—]|\(\w\)|\n[ \t]*\n)\s*$")
 
 
 def check_terms(text, terms=ZH_TERMS):
@@ -286,7 +290,11 @@ def check_spaced_words(text):
         left = re.split(r"\s", text[: m.start()])[-1]
         if re.search(r"[√∑‖^_A-Za-z0-9]", left):  # the space closes a formula (除以 √方差 会…)
             continue
-        yield "spacing", _context(text, m.start(), m.end(), 6), "汉字之间不留空格；要突出一个词，给它加引号：“学习”的输出"
+        yield (
+            "spacing",
+            _context(text, m.start(), m.end(), 6),
+            "汉字之间不留空格；要突出一个词，给它加引号：“学习”的输出",
+        )
 
 
 def check_cross_refs(text):
@@ -373,14 +381,20 @@ def check_section_refs(prose, numbers):
         if re.search(r"(?:课|论文|原文|文章)\s*的?\s*$", prose[max(0, m.start() - 4) : m.start()]):
             continue  # 第 5 课第 2 节, 论文第 4 节: a section of another text
         if int(m.group(1)) not in numbers:
-            yield "xref", _context(prose, m.start(), m.end(), 6), (
-                f"这一课没有 `## {m.group(1)}.` 这一节：交叉引用要与节标题一致"
+            yield (
+                "xref",
+                _context(prose, m.start(), m.end(), 6),
+                (f"这一课没有 `## {m.group(1)}.` 这一节：交叉引用要与节标题一致"),
             )
 
 
 def check_operators_in_code(code, what):
     for m in OPERATOR_RE.finditer(code):
-        yield "operator", _context(code, m.start(), m.end(), 10), f"{what}里不用非 ASCII 运算符：{OPERATORS[m.group(0)]}"
+        yield (
+            "operator",
+            _context(code, m.start(), m.end(), 10),
+            f"{what}里不用非 ASCII 运算符：{OPERATORS[m.group(0)]}",
+        )
 
 
 def check_operators_in_words(text, what):

@@ -121,7 +121,7 @@ def test_a_python_list_of_chinese_tokens_in_an_output_is_not_a_quote():
 # ---------------------------------------------------------------------------------------------- spacing
 def test_a_word_marked_by_spaces_is_named_but_token_lists_and_formulas_are_not():
     assert rules(code('print(f"学习 的输出 = {o}")\n')) == ["spacing"]
-    assert rules(md("例句写成词元：我 喜欢 学习 语言。")) == []
+    assert rules(md("例句写成词元（token）：我 喜欢 学习 语言。")) == []
     assert rules(md("除以 √方差 会把噪声放大；d 维的向量。")) == []
 
 
@@ -165,6 +165,13 @@ def test_learning_goals_have_the_one_lead_in_and_one_point_per_line():
         )
         == []
     )
+
+
+def test_a_term_is_glossed_at_its_first_use_in_a_lesson():
+    assert rules(md("权重接近独热。"), md("独热（one-hot）向量。")) == ["gloss"]
+    assert rules(md("注意力 dropout 用在哪里。")) == ["gloss"]
+    assert rules(md("权重接近独热（one-hot）。"), md("还是独热。")) == []
+    assert rules(md("“注意力汇点”（attention sink）不是注意力汇聚……")) == ["term"]  # the note needs the allow-list
 
 
 def test_register_phrases_are_named():
@@ -226,7 +233,7 @@ def test_the_english_edition_uses_one_term_and_lower_case_softmax():
 # ---------------------------------------------------------------------------------------------- allow-list and output
 def test_the_allow_list_keeps_only_the_hit_it_names(tmp_path):
     (tmp_path / "notebooks").mkdir()
-    quoted = "d2l-zh 的注意力汇聚是 pooling，不是这里的注意力汇点。"
+    quoted = "d2l-zh 的注意力汇聚是 pooling，不是这里的注意力汇点（attention sink）。"
     (tmp_path / "notebooks" / "12_x.ipynb").write_text(json.dumps(nb(md(quoted), md(quoted))), encoding="utf-8")
     everything = lint.lint_paths(tmp_path, catalogs=(), allow_list=())
     assert [h.where for h in everything] == ["cell 0 (markdown)", "cell 1 (markdown)"]

@@ -151,7 +151,7 @@ msg = Catalog(
         ),
         # ================================================================ 4. masks (masks.py)
         "mask_title": ("注意力掩码", "attention masks"),
-        "mask_control_mode": ("掩码", "mask"),
+        "mask_control_mode": ("掩码类型", "mask"),
         "mask_control_padding": ("末尾填充词数", "padding tokens at the end"),
         "mask_mode_none": ("无掩码", "none"),
         "mask_mode_causal": ("因果掩码", "causal"),

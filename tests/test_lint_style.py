@@ -223,6 +223,8 @@ def test_the_english_edition_uses_one_term_and_lower_case_softmax():
     assert en_rules(md("Then the score table becomes symmetric.")) == ["term"]
     assert en_rules(md("We take the Softmax of each row.")) == ["term"]
     assert en_rules(md("The batch dimension is real.")) == ["term"]
+    assert en_rules(md("Both call the same kernel.")) == ["term"]
+    assert en_rules(md("Restart the kernel; OpenBLAS's compute kernel differs.")) == []
     assert (
         en_rules(md("## Softmax along rows\n\nSoftmax turns scores into weights. A `Softmax` class; | Softmax taken |"))
         == []

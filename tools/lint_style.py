@@ -134,6 +134,10 @@ EN_TERMS = (
     Term(r"\blayer norm\b|\blayer normali[sz]ation\b(?<!normalization\b)", "layer normalization"),
     Term(r"\b(?:batch|last|feature|first) dimension\b", "axis (an array's axes): “batch axis”, “last axis”"),
     Term(r"\bSoftmax\b", "softmax (lower case except at a sentence start)", start_ok=True),
+    Term(
+        r"\battention \*?kernel\b|\bsame \*{0,2}kernel\b|\boutside the kernel\b",
+        "“kernel” is the Jupyter kernel: say “the attention function” / “the same computation”",
+    ),
 )
 
 CROSS_REF = (

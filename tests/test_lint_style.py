@@ -139,6 +139,11 @@ def test_cross_references_use_arabic_numerals_and_name_a_section_that_exists():
     assert rules(heading, md("见第 3 节。")) == []
     assert rules(heading, md("见第 4 节。")) == ["xref"]
     assert rules(heading, md("论文第 4 节就是这样说的；第 5 课第 2 节也是。")) == []
+    lessons = {9: {1, 2, 3, 4, 5}}
+    found = lint.lint_zh_notebook(
+        "notebooks/exercises/ex09.ipynb", nb(md("见第 9 课第 5 节和第 9 课第 6 节。")), None, lessons
+    )
+    assert [h.text for h in found] == ["第 9 课第 6 节"]
 
 
 def test_links_agree_with_the_lesson_they_open():

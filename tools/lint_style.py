@@ -365,10 +365,26 @@ def check_links(source, here, titles):
 
 
 SECTION_REF = re.compile(r"第 (\d+) 节")
+LESSON_SECTION_REF = re.compile(r"第 (\d+) 课(?:的)?第 (\d+) 节")
 
 
-def check_section_refs(prose, numbers):
-    """第 N 节 inside one lesson names a section `## N.` of that lesson."""
+def section_numbers(nb):
+    """The numbers of a notebook's sections `## N. …`."""
+    numbers = set()
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            numbers |= {int(n) for n in re.findall(r"^## (\d+)\. ", source, re.M)}
+    return numbers
+
+
+def check_section_refs(prose, numbers, lessons=None):
+    """第 N 节 inside one lesson names a section `## N.` of that lesson; 第 L 课第 N 节 a section of lesson L
+    (``lessons``: lesson number → its section numbers)."""
+    for m in LESSON_SECTION_REF.finditer(prose):
+        lesson, section = int(m.group(1)), int(m.group(2))
+        if lessons and lesson in lessons and section not in lessons[lesson]:
+            yield "xref", m.group(0), f"第 {lesson} 课没有 `## {section}.` 这一节：交叉引用要与节标题一致"
     for m in SECTION_REF.finditer(prose):
         if re.search(r"(?:课|论文|原文|文章)\s*的?\s*$", prose[max(0, m.start() - 4) : m.start()]):
             continue  # 第 5 课第 2 节, 论文第 4 节: a section of another text
@@ -453,13 +469,9 @@ def _string_content(literal):
     return m.group(2) if m else literal
 
 
-def lint_zh_notebook(path, nb, titles=None):
+def lint_zh_notebook(path, nb, titles=None, lessons=None):
     titles = titles or {}
-    numbers = set()
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "markdown":
-            source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-            numbers |= {int(n) for n in re.findall(r"^## (\d+)\. ", source, re.M)}
+    numbers = section_numbers(nb)
     prose_cells = []
     for index, cell in enumerate(nb["cells"]):
         source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
@@ -477,7 +489,7 @@ def lint_zh_notebook(path, nb, titles=None):
                 yield Hit(path, where, *hit)
             for hit in check_links(source, Path(path), titles):
                 yield Hit(path, where, *hit)
-            for hit in check_section_refs(prose, numbers):
+            for hit in check_section_refs(prose, numbers, lessons):
                 yield Hit(path, where, *hit)
             for fragment in code:
                 for hit in check_operators_in_code(fragment, "代码片段"):
@@ -575,10 +587,14 @@ def lint_paths(root, paths=None, catalogs=CATALOGS, allow_list=ALLOW):
     if paths is None:
         zh, en = notebook_paths(root)
         paths = zh + en
-    titles = {}
+    titles, lessons = {}, {}
     for nb_path in sum(notebook_paths(root), []):
         rel = nb_path.relative_to(root).as_posix()
-        titles[rel] = notebook_title(json.loads(nb_path.read_text(encoding="utf-8")))
+        notebook = json.loads(nb_path.read_text(encoding="utf-8"))
+        titles[rel] = notebook_title(notebook)
+        lesson = re.fullmatch(r"notebooks/(\d+)_\w+\.ipynb", rel)
+        if lesson:
+            lessons[int(lesson.group(1))] = section_numbers(notebook)
     hits = []
     for path in paths:
         path = Path(path)
@@ -587,7 +603,7 @@ def lint_paths(root, paths=None, catalogs=CATALOGS, allow_list=ALLOW):
         if rel.startswith("notebooks/en/"):
             hits += lint_en_notebook(rel, nb)
         else:
-            hits += lint_zh_notebook(rel, nb, titles)
+            hits += lint_zh_notebook(rel, nb, titles, lessons)
     for name in catalogs:
         hits += lint_catalog(name, importlib.import_module(name).msg.messages)
     return [hit for hit in dict.fromkeys(hits) if not allowed(hit, allow_list)]

@@ -84,6 +84,7 @@ lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(BIN)/lint-imports
+	$(PY) tools/lint_style.py
 
 bench: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_explorers.py

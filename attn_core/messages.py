@@ -36,7 +36,7 @@ msg = Catalog(
             "Build it with np.array([...], dtype=float).",
         ),
         "too_few_axes": (
-            "{name} 至少要有 {min_ndim} 个维度（行 × 特征），得到的形状是 {shape}。"
+            "{name} 至少要有 {min_ndim} 个轴（行 × 特征），得到的形状是 {shape}。"
             "单个向量 v 可以写成一行的矩阵：v[None, :]。",
             "{name} must have at least {min_ndim} axes (rows × features), got shape {shape}. "
             "A single vector v can be written as a one-row matrix: v[None, :].",
@@ -58,16 +58,17 @@ msg = Catalog(
             "(one per feature of {x}, d_model). Is {w} transposed, or built for another d_model?",
         ),
         "qk_width": (
-            "Q 的形状是 {Q}，K 的形状是 {K}：QKᵀ 要拿每个查询和每个键做点积，两者的最后一维 d_k 必须相同"
+            "Q 的形状是 {Q}，K 的形状是 {K}：QKᵀ 要拿每个查询和每个键做点积，两者最后一个轴的大小 d_k 必须相同"
             "（现在是 {d_q} 和 {d_k}）。W_Q 和 W_K 要投影到同一个宽度 d_k。",
             "Q has shape {Q} and K has shape {K}: Q·Kᵀ compares each query with each key, so both need the "
             "same last axis d_k (got {d_q} and {d_k}). W_Q and W_K must project to the same width d_k.",
         ),
         "av_shape": (
-            "A 的形状是 {A}，V 的形状是 {V}：A·V 要求每个键对应一行值，即 A 的列数（{cols}）= V 的行数（{rows}）。"
-            "是不是把 V 转置了？另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
-            "A has shape {A} and V has shape {V}: A·V needs one value row per key, i.e. A's columns ({cols}) "
-            "= V's rows ({rows}). Is V transposed? Also, K and V must come from the same sequence (same n_k).",
+            "A 的形状是 {A}，V 的形状是 {V}：A·V 要求每个键对应一行值，即 A 的列数必须等于 V 的行数"
+            "（现在 A 有 {cols} 列，V 有 {rows} 行）。是不是把 V 转置了？另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
+            "A has shape {A} and V has shape {V}: A·V needs one value row per key, i.e. A's number of columns "
+            "must equal V's number of rows (A has {cols} columns, V has {rows} rows). Is V transposed? Also, K and "
+            "V must come from the same sequence (same n_k).",
         ),
         "kv_rows": (
             "K 的形状是 {K}，V 的形状是 {V}：每个键都要有自己的值，所以 K 和 V 的行数 n_k 必须相同"
@@ -76,19 +77,19 @@ msg = Catalog(
             "number of rows n_k (got {n_k} and {n_v}). Project K and V from the same sequence.",
         ),
         "batch_axes": (
-            "{a} 的形状是 {a_shape}，{b} 的形状是 {b_shape}：前面的批量维 {a_batch} 和 {b_batch} 无法广播。",
+            "{a} 的形状是 {a_shape}，{b} 的形状是 {b_shape}：前面的批量轴 {a_batch} 和 {b_batch} 无法广播。",
             "{a} has shape {a_shape} and {b} has shape {b_shape}: their leading (batch) axes {a_batch} and "
             "{b_batch} do not broadcast.",
         ),
         "mask_dtype": (
-            "mask 必须是布尔数组，True = 可以关注（True = may attend），得到的是 dtype {dtype}。"
-            "0/1 数组用 mask.astype(bool)；0/−inf 的加性掩码用 (mask == 0)。",
+            "mask 必须是布尔数组（True 表示可以关注），得到的是 dtype {dtype}。"
+            "0/1 数组用 mask.astype(bool)；0/−∞ 的加性掩码用 (mask == 0)。",
             "mask must be boolean with True = may attend, got dtype {dtype}. "
-            "From 0/1 use mask.astype(bool); from an additive 0/−inf mask use (mask == 0).",
+            "From 0/1 use mask.astype(bool); from an additive 0/−∞ mask use (mask == 0).",
         ),
         "mask_shape": (
             "mask 的形状是 {mask}，而分数的形状是 {scores}（n_q × n_k）：掩码必须能广播到分数上。"
-            "自注意力可用 causal_mask(n)；只遮键的填充掩码用形状 (1, n_k)。",
+            "自注意力可用 causal_mask(n)；只挡住键的填充掩码用形状 (1, n_k)。",
             "mask has shape {mask} but the scores have shape {scores} (n_q × n_k): the mask must broadcast "
             "to the scores. For self-attention use causal_mask(n); for a padding mask over keys use shape "
             "(1, n_k).",
@@ -103,7 +104,7 @@ msg = Catalog(
         "at_batch": ("（批量下标 {where}）", " (at batch index {where})"),
         # ---------------------------------------------------------------- the five steps (core)
         "softmax_empty_row": (
-            "softmax 收到一整行都是 −∞（所有键都被遮住）：这一行的权重会是 NaN。让每个查询至少能关注一个键。",
+            "softmax 收到一整行都是 −∞（所有键都被挡住）：这一行的权重会是 NaN。让每个查询至少能关注一个键。",
             "softmax got a row that is −∞ everywhere (every key masked): its weights would be NaN. "
             "Let every query attend to at least one key.",
         ),
@@ -115,7 +116,7 @@ msg = Catalog(
         "trace_QKT": ("原始分数：行=谁在问，列=问谁", "raw scores: row = who asks, column = who is asked"),
         "trace_S": ("缩放后的分数 QKᵀ/√d_k", "scaled scores QKᵀ/√d_k"),
         "trace_S_unscaled": ("未缩放：S = QKᵀ", "unscaled: S = QKᵀ"),
-        "trace_masked": ("，被遮住处为 −∞", ", −∞ where masked"),
+        "trace_masked": ("，被挡住处为 −∞", ", −∞ where masked"),
         "trace_A": ("注意力权重，每行和为 1", "attention weights, each row sums to 1"),
         "trace_O": ("输出 A·V，宽度 d_v", "output A·V, width d_v"),
         # ---------------------------------------------------------------- multi-head
@@ -145,7 +146,7 @@ msg = Catalog(
         ),
         "causal_empty_row": (
             "mask 加上 causal=True 之后，查询第 {row} 行{batch}没有任何键可以关注（共 {count} 行如此）："
-            "它只能看键 0..{row}，而 mask 把它们全遮住了。每行至少留一个更早的键，例如查询自己。",
+            "它只能看键 0..{row}，而 mask 把它们全挡住了。每行至少留一个更早的键，例如查询自己。",
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "
             "them. Allow at least one earlier key per row, e.g. the query itself.",

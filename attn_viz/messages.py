@@ -32,7 +32,7 @@ msg = Catalog(
         # ---------------------------------------------------------------- shared controls and labels
         "control_query": ("查询（谁在问）", "query (who asks)"),
         "control_scaled": ("除以 √d_k", "divide by √d_k"),
-        "control_key": ("键「{token}」×", "key “{token}” ×"),
+        "control_key": ("键“{token}”×", "key “{token}” ×"),
         "mode_scaled": ("除以 √d_k", "divided by √d_k"),
         "mode_unscaled": ("不缩放", "unscaled"),
         "axis_queries": ("查询（谁在问）", "queries (who asks)"),
@@ -73,13 +73,13 @@ msg = Catalog(
         # ================================================================ 1. why divide by √d_k (dk.py)
         "dk_title": ("d_k 与 softmax 的尖锐程度", "d_k and how sharp softmax gets"),
         "dk_heading": (
-            "查询「{query}」对 4 个键：d_k = {d_k}，{mode}",
+            "查询“{query}”对 4 个键：d_k = {d_k}，{mode}",
             "query “{query}” against 4 keys: d_k = {d_k}, {mode}",
         ),
         "dk_scores": ("进入 softmax 的分数 {formula}", "scores into softmax {formula}"),
         "dk_weights": ("注意力权重（和为 1）", "attention weights (sum 1)"),
         "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
-        "dk_gradient_gauge": ("softmax 梯度大小（相对均匀权重）", "softmax gradient size (vs uniform weights)"),
+        "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重相比）", "softmax gradient size (vs uniform weights)"),
         "dk_max_weight": (
             "最大权重 {weight}（均匀时 0.25，全押在一个键上时 1）",
             "max weight {weight} (0.25 if uniform, 1 if all on one key)",
@@ -104,7 +104,7 @@ msg = Catalog(
         # ================================================================ 2. enlarge one key (keys.py)
         "key_title": ("放大一个键", "enlarge one key"),
         "key_heading": (
-            "「{query}」的注意力权重：每个键乘上滑块的倍数",
+            "“{query}”的注意力权重：每个键乘上滑块的倍数",
             "weights of “{query}”: each key times its slider",
         ),
         "key_ghost": ("所有键 ×1 时", "all keys ×1"),
@@ -114,31 +114,31 @@ msg = Catalog(
             "sum of weights = {total}: when one key takes more, the others get less.",
         ),
         "key_desc": (
-            "条形图：「{query}」给每个键的权重（括号里是键的倍数）：{weights}；虚线框是所有键 ×1 时的权重：{defaults}。",
+            "条形图：“{query}”给每个键的权重（括号里是键的倍数）：{weights}；虚线框是所有键 ×1 时的权重：{defaults}。",
             "Bars: the weight “{query}” gives each key (its multiplier in brackets): {weights}; dashed outlines: the weights with every key ×1: {defaults}.",
         ),
         "key_negative": (
-            "「{token}」的分数是负的：放大这个键让分数更负，它的权重反而变小。",
+            "“{token}”的分数是负的：放大这个键让分数更负，它的权重反而变小。",
             "“{token}” has a negative score: enlarging its key makes the score more negative, so its weight falls.",
         ),
         # ================================================================ 3. the whole pipeline (pipeline.py)
         "pipeline_title": ("自注意力全流程", "self-attention, all steps"),
         "pipeline_heading": (
-            "d_k = {d_k}，{mode}；黑框 = 查询「{query}」这一行",
+            "d_k = {d_k}，{mode}；黑框 = 查询“{query}”这一行",
             "d_k = {d_k}, {mode}; black outline = the row of query “{query}”",
         ),
         "pipeline_weights": ("注意力权重 A", "attention weights A"),
-        "pipeline_row": ("「{query}」这一行", "row of “{query}”"),
+        "pipeline_row": ("“{query}”这一行", "row of “{query}”"),
         "pipeline_ghost": ("键都 ×1", "keys ×1"),
         "pipeline_shapes": ("每一步的形状（来自 Trace）", "shape of every step (from the Trace)"),
         "pipeline_shapes_header": ("步骤|符号|形状|含义", "step|symbol|shape|meaning"),
-        "pipeline_row_weights": ("「{query}」的权重：{weights}", "weights of “{query}”: {weights}"),
+        "pipeline_row_weights": ("“{query}”的权重：{weights}", "weights of “{query}”: {weights}"),
         "pipeline_favourite": (
-            "最关注「{favourite}」（{weight}）；这一行之和 {total}",
+            "最关注“{favourite}”（{weight}）；这一行之和 {total}",
             "attends most to “{favourite}” ({weight}); row sum {total}",
         ),
         "pipeline_desc": (
-            "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出「{query}」这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",
+            "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出“{query}”这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",
             "Heatmap: the {n}×{n} attention weights A, rows = queries (who asks), columns = keys (who is asked), brighter = larger; a black outline marks the row of “{query}”: {weights}. The bars on the right show the same row (key multipliers in brackets), dashed outlines with every key ×1: {ghost}",
         ),
         "pipeline_desc_shapes": (
@@ -150,26 +150,26 @@ msg = Catalog(
             "The first {own} columns are the example's W_Q, W_K; the other {extra} are seeded random.",
         ),
         # ================================================================ 4. masks (masks.py)
-        "mask_title": ("注意力遮挡", "attention masks"),
-        "mask_control_mode": ("遮挡方式", "mask"),
+        "mask_title": ("注意力掩码", "attention masks"),
+        "mask_control_mode": ("掩码类型", "mask"),
         "mask_control_padding": ("末尾填充词数", "padding tokens at the end"),
-        "mask_mode_none": ("不遮挡", "none"),
-        "mask_mode_causal": ("因果遮挡", "causal"),
-        "mask_mode_padding": ("填充遮挡", "padding"),
-        "mask_heading_none": ("不遮挡：每个词都能看所有词", "no mask: every token sees every token"),
-        "mask_heading_causal": ("因果遮挡：只能看自己和前面的词", "causal: a token sees itself and earlier ones"),
+        "mask_mode_none": ("无掩码", "none"),
+        "mask_mode_causal": ("因果掩码", "causal"),
+        "mask_mode_padding": ("填充掩码", "padding"),
+        "mask_heading_none": ("无掩码：每个词都能看所有词", "no mask: every token sees every token"),
+        "mask_heading_causal": ("因果掩码：只能看自己和前面的词", "causal: a token sees itself and earlier ones"),
         "mask_heading_padding": (
-            "填充遮挡：最后 {padding} 个词是填充，谁都不看它们",
+            "填充掩码：最后 {padding} 个词是填充，谁都不看它们",
             "padding: the last {padding} tokens are padding, nobody attends to them",
         ),
-        "mask_legend_masked": ("被遮住：−∞ → 权重 0", "masked: −∞ → weight 0"),
+        "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
         "mask_masked_cells": (
-            "被遮住的格子：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",
+            "被挡住的方格：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",
             "masked cells: {count} (set to −∞ before softmax, weight exactly 0)",
         ),
         "mask_row_sums": ("每行之和：{sums}", "row sums: {sums}"),
         "mask_desc": (
-            "热力图：{n}×{n} 的注意力权重，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；灰色划线的格子被遮住（{count} 个，权重为 0）。每一行没被遮住的权重：{rows}。",
+            "热力图：{n}×{n} 的注意力权重，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；灰色划线的方格被挡住（{count} 个，权重为 0）。每一行没被挡住的权重：{rows}。",
             "Heatmap: the {n}×{n} attention weights, rows = queries (who asks), columns = keys (who is asked), brighter = larger; grey struck-through cells are masked ({count} of them, weight 0). The unmasked weights of each row: {rows}.",
         ),
         "mask_padding_rows": (
@@ -180,18 +180,18 @@ msg = Catalog(
         "head_title": ("多头注意力", "multi-head attention"),
         "head_control": ("头", "head"),
         "head_heading": (
-            "{n_heads} 个头，每个头宽 {width}；黑框 = 查询「{query}」",
+            "{n_heads} 个头，每个头宽 {width}；黑框 = 查询“{query}”",
             "{n_heads} heads of width {width}; black outline = query “{query}”",
         ),
         "head_name": ("头 {head}", "head {head}"),
         "head_average": ("{n_heads} 个头的平均", "average of {n_heads} heads"),
         "head_average_name": ("平均", "average"),
         "head_favourite": (
-            "{who}：「{query}」最关注「{favourite}」（{weight}）",
+            "{who}：“{query}”最关注“{favourite}”（{weight}）",
             "{who}: “{query}” attends most to “{favourite}” ({weight})",
         ),
         "head_desc": (
-            "两张热力图，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大：左边是头 {head}，右边是 {n_heads} 个头的平均；黑框标出「{query}」这一行。头 {head} 里「{query}」的权重：{weights}。平均：{average}。",
+            "两张热力图，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大：左边是头 {head}，右边是 {n_heads} 个头的平均；黑框标出“{query}”这一行。头 {head} 里“{query}”的权重：{weights}。平均：{average}。",
             "Two heatmaps, rows = queries (who asks), columns = keys (who is asked), brighter = larger: head {head} on the left, the average of {n_heads} heads on the right; a black outline marks the row of “{query}”. In head {head}, “{query}” gives: {weights}. Average: {average}.",
         ),
         "heads_not_divisor": (
@@ -207,23 +207,23 @@ msg = Catalog(
         "pos_encoding_none": ("不加位置", "none"),
         "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
         "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
-        "pos_control_i": ("「{token}」的位置 i", "position i of “{token}”"),
-        "pos_control_j": ("「{token}」的位置 j", "position j of “{token}”"),
+        "pos_control_i": ("“{token}”的位置 i", "position i of “{token}”"),
+        "pos_control_j": ("“{token}”的位置 j", "position j of “{token}”"),
         "pos_control_order": ("打乱成", "reorder to"),
         "pos_heading_none": (
-            "不加位置：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "不加位置：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
             "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
         ),
         "pos_heading_sinusoidal": (
-            "正弦位置编码：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "正弦位置编码：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
             "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
         ),
         "pos_heading_rope": (
-            "RoPE：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "RoPE：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
             "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
         ),
         "pos_curve_title": (
-            "q·k（未缩放）：「{query}」在 i + s，「{key_word}」在 j + s",
+            "q·k（未缩放）：“{query}”在 i + s，“{key_word}”在 j + s",
             "q·k (unscaled): “{query}” at i + s, “{key_word}” at j + s",
         ),
         "pos_curve_axis": ("s：两个位置一起后移的步数", "s: both positions moved on by s"),
@@ -245,7 +245,7 @@ msg = Catalog(
         "pos_after": ("打乱后：{sentence}（按原来的词序排好）", "reordered: {sentence} (in the original word order)"),
         "pos_axis_keys_by_word": ("键（按原来的词序）→", "keys (original word order) →"),
         "pos_score": (
-            "「{query}」在位置 {i}、「{key_word}」在位置 {j}（j − i = {offset}）：q·k = {score}",
+            "“{query}”在位置 {i}、“{key_word}”在位置 {j}（j − i = {offset}）：q·k = {score}",
             "“{query}” at position {i}, “{key_word}” at {j} (j − i = {offset}): q·k = {score}",
         ),
         "pos_shift_none": (
@@ -262,11 +262,11 @@ msg = Catalog(
             "Moving both positions on by 0 … {shifts}, the score stays {score}: with RoPE, q·k depends only on j − i.",
         ),
         "pos_reorder_same": (
-            "打乱成「{sentence}」：每个词的权重都没变（最大变化 {change}），只是行和列换了位置。",
+            "打乱成“{sentence}”：每个词的权重都没变（最大变化 {change}），只是行和列换了位置。",
             "Reordered to “{sentence}”: no word's weights change (largest change {change}); only rows and columns moved.",
         ),
         "pos_reorder_differs": (
-            "打乱成「{sentence}」：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
+            "打乱成“{sentence}”：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
             "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
         ),
         # ================================================================ the classroom board (board.py)
@@ -284,32 +284,32 @@ msg = Catalog(
         ),
         "board_dk_name": ("为什么除以 √d_k", "why divide by √d_k"),
         "board_dk_question": (
-            "不勾「除以 √d_k」，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。",
+            "不勾“除以 √d_k”，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。",
             "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”.",
         ),
         "board_key_name": ("放大一个键", "enlarge one key"),
         "board_key_question": (
-            "把「喜欢」的键放大到 2 倍：它的权重会翻倍吗？其他词呢？再放大「我」——它的分数是负的。",
+            "把“喜欢”的键放大到 2 倍：它的权重会翻倍吗？其他词呢？再放大“我”——它的分数是负的。",
             "Enlarge the key of 喜欢 to 2×: does its weight double? What happens to the others? Then enlarge 我, whose score is negative.",
         ),
         "board_pipeline_name": ("五步全流程", "all five steps"),
         "board_pipeline_question": (
-            "取消「除以 √d_k」，再把 d_k 拖大：「学习」这一行的权重会集中到哪个词上？为什么每一行的和始终是 1？",
+            "取消“除以 √d_k”，再把 d_k 拖大：“学习”这一行的权重会集中到哪个词上？为什么每一行的和始终是 1？",
             "Untick “divide by √d_k” and drag d_k up: which word does the row of 学习 pile onto? Why does every row still sum to 1?",
         ),
-        "board_mask_name": ("遮挡", "masks"),
+        "board_mask_name": ("掩码", "masks"),
         "board_mask_question": (
-            "切换到因果遮挡：为什么第一行只剩一个 1.00？把填充词数拖到 4 会发生什么？",
+            "切换到因果掩码：为什么第一行只剩一个 1.00？把填充词数拖到 4 会发生什么？",
             "Switch to the causal mask: why is the first row a single 1.00? What happens when the padding reaches 4?",
         ),
         "board_head_name": ("多头", "several heads"),
         "board_head_question": (
-            "两个头里，「它」最关注的是同一个词吗？取平均之后，哪个头的看法被冲淡了？",
+            "两个头里，“它”最关注的是同一个词吗？取平均之后，哪个头的看法被冲淡了？",
             "Does 它 attend most to the same word in both heads? After averaging, whose view is watered down?",
         ),
         "board_position_name": ("词序与位置", "word order"),
         "board_position_question": (
-            "不加位置时，把句子打乱，「学习」的权重会变吗？换成 RoPE 呢？先猜，再拖。",
+            "不加位置时，把句子打乱，“学习”的权重会变吗？换成 RoPE 呢？先猜，再拖。",
             "Without positions, does shuffling the sentence change the weights of 学习? And with RoPE? Guess first, then drag.",
         ),
         # ================================================================ plots.py: labels
@@ -323,9 +323,9 @@ msg = Catalog(
         "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
         "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
         "pos_desc": (
-            "上：「{query}」问「{key_word}」的分数 q·k，两个位置一起后移 0 到 {shifts} 步时在 {low} 到 {high} 之间；"
-            "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。「{query}」一行，原句：{before}；"
-            "打乱成「{sentence}」后（按原来的词排好）：{after}。",
+            "上：“{query}”问“{key_word}”的分数 q·k，两个位置一起后移 0 到 {shifts} 步时在 {low} 到 {high} 之间；"
+            "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。“{query}”一行，原句：{before}；"
+            "打乱成“{sentence}”后（按原来的词排好）：{after}。",
             "Top: the score q·k of “{query}” asking “{key_word}” as both positions move on by 0 to {shifts}, "
             "between {low} and {high}; top right: feature pair 0 as hands on a dial; below: every word's attention "
             "weights before and after the reordering. The row of “{query}”, original sentence: {before}; "
@@ -340,7 +340,7 @@ msg = Catalog(
         # ---------------------------------------------------------------- plots.py: the figure in words (alt text)
         "alt_figure": ("图：{panels}。", "Figure: {panels}."),
         "alt_panel_sep": ("。", ". "),
-        "alt_titled": ("「{title}」", " “{title}”"),
+        "alt_titled": ("“{title}”", " “{title}”"),
         "alt_heatmap": (
             "热力图{title}，行 = {rows}，列 = {cols}，颜色越亮数值越大（{low} 到 {high}）；{values}",
             "heatmap{title}, rows = {rows}, columns = {cols}, brighter = larger ({low} to {high}); {values}",
@@ -348,7 +348,7 @@ msg = Catalog(
         "alt_all_values": ("每一行：{rows}", "each row: {rows}"),
         "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
         "alt_bars": ("条形图{title}：{values}{highlight}", "bar chart{title}: {values}{highlight}"),
-        "alt_highlight": ("；突出显示「{label}」", "; highlighted: {label}"),
+        "alt_highlight": ("；突出显示“{label}”", "; highlighted: {label}"),
         "alt_histograms": (
             "{count} 个点积 q·k 的直方图，横轴相同：{items}",
             "{count} histograms of the dot products q·k on one x axis: {items}",
@@ -363,7 +363,7 @@ msg = Catalog(
             "line chart{title}, x axis {x} ({first} to {last}{xlog}), y axis {y}{ylog}: {curves}",
         ),
         "alt_log": ("，对数刻度", ", log scale"),
-        "alt_curve": ("「{name}」{trend}", "“{name}” {trend}"),
+        "alt_curve": ("“{name}”{trend}", "“{name}” {trend}"),
         "alt_curve_plain": ("{trend}", "{trend}"),
         "alt_rises": ("上升", "rises"),
         "alt_falls": ("下降", "falls"),

@@ -24,7 +24,7 @@ def close_figures():
 
 def test_a_small_heatmap_is_read_row_by_row_with_every_value():
     words = alt_text.describe_figure(plots.heatmap(A, EX.tokens, EX.tokens, title="权重 $QK^\\top$"))
-    assert words.startswith("图：热力图「权重 QKᵀ」，行 = 查询（谁在问），列 = 键（被问的词）")
+    assert words.startswith("图：热力图“权重 QKᵀ”，行 = 查询（谁在问），列 = 键（被问的词）")
     for i, query in enumerate(EX.tokens):
         row = "、".join(f"{key} {A[i, j]:.2f}" for j, key in enumerate(EX.tokens))
         assert f"{query} → {row}" in words
@@ -45,7 +45,7 @@ def test_labels_changed_after_plotting_are_the_ones_read_and_panels_share_them()
     fig.axes[0].set_ylabel("输出位置")
     words = alt_text.describe_figure(fig)
     assert words.count("行 = 输出位置") == 2  # the right panel has no y label of its own
-    assert "热力图「左」" in words and "热力图「右」" in words
+    assert "热力图“左”" in words and "热力图“右”" in words
 
 
 def test_masked_scores_are_read_as_minus_infinity():
@@ -74,7 +74,7 @@ def test_a_figure_drawn_without_plots_is_described_by_its_titles_and_labels():
     fig, ax = plt.subplots()
     ax.plot([0, 1], [1, 0])
     ax.set(title="损失", xlabel="步数", ylabel="loss")
-    assert alt_text.describe_figure(fig) == "图：坐标图「损失」（横轴 步数，纵轴 loss）。"
+    assert alt_text.describe_figure(fig) == "图：坐标图“损失”（横轴 步数，纵轴 loss）。"
 
 
 def test_a_kernel_shows_the_figure_as_an_image_with_its_alt_text():

@@ -1,0 +1,271 @@
+"""tools/lint_style.py: each rule of docs/terminology.md fires on a bad example and stays quiet on a good one
+(quotes and operators inside code spans, formulas and URLs included), and the allow-list keeps what it names."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("lint_style", ROOT / "tools" / "lint_style.py")
+lint = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lint)
+
+
+def md(source):
+    return {"cell_type": "markdown", "metadata": {}, "source": source}
+
+
+def code(source, outputs=()):
+    return {"cell_type": "code", "metadata": {}, "source": source, "outputs": list(outputs), "execution_count": 1}
+
+
+def stream(text):
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def nb(*cells):
+    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def zh_rules(*cells, titles=None):
+    return [(h.rule, h.where) for h in lint.lint_zh_notebook("notebooks/99_x.ipynb", nb(*cells), titles)]
+
+
+def rules(*cells, **kw):
+    return sorted({rule for rule, _ in zh_rules(*cells, **kw)})
+
+
+def en_rules(*cells):
+    return sorted({h.rule for h in lint.lint_en_notebook("notebooks/en/99_x.ipynb", nb(*cells))})
+
+
+def catalog_rules(zh, en="An English text."):
+    return sorted({h.rule for h in lint.lint_catalog("some.messages", {"k": (zh, en)})})
+
+
+# ---------------------------------------------------------------------------------------------- terms
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "先用遮罩挡住未来。",
+        "切换到因果遮挡。",
+        "被遮住的键权重为 0。",
+        "对分数做 Softmax。",
+        "每行 softmax 之后和为 1。",
+        "第 2 课的相关性矩阵。",
+        "沿最后一维求和。",
+        "这一步是注意力的内核。",
+        "被挡住的格子。",
+        "运行最大值随块更新。",
+        "Vaswani et al. 2017。",
+        "这是配套练习。",
+        "你应当能够说出形状。",
+        "两条序列。",
+    ],
+)
+def test_a_banned_variant_in_prose_is_named(bad):
+    assert rules(md(bad)) == ["term"]
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        "先用掩码挡住未来：因果掩码。",
+        "逐行 softmax 之后每行和为 1。",
+        "分数矩阵 $QK^\\top$ 与注意力分数。",
+        "沿最后一个轴求和；批量轴在前。",
+        "需要运行中的 Jupyter 内核。",
+        "`Softmax` 只是一个类名，公式 $\\mathrm{Softmax}(x)$ 也不算正文。",
+        "层归一化（LayerNorm）：H = `LayerNorm(X + F)`。",
+        "Vaswani 等人（2017）。",
+    ],
+)
+def test_the_chosen_terms_and_code_spans_pass(good):
+    assert rules(md(good)) == []
+
+
+def test_terms_are_checked_in_code_strings_comments_and_saved_outputs():
+    cell = code('print("被遮住的方格")  # 遮罩\n', [stream("被遮住的格子：6 个\n")])
+    wheres = {where for rule, where in zh_rules(cell) if rule == "term"}
+    assert wheres == {"cell 0 (code)", "cell 0 (output)"}
+    assert rules(code('print("被挡住的方格")\n', [stream("被挡住的方格：6 个\n")])) == []
+
+
+# ---------------------------------------------------------------------------------------------- quotes
+@pytest.mark.parametrize("bad", ['"学习"的输出最大。', "「学习」的输出最大。", "点积越'野'，softmax 越尖。"])
+def test_ascii_and_corner_quotes_around_chinese_are_named(bad):
+    assert rules(md(bad)) == ["quotes"]
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        "“学习”的输出最大，里面再引用用‘我’。",
+        '写成 `layout="half"` 或 `print("学习")`。',
+        '公式 $f("学习")$ 不是正文。',
+        '见 [文档](https://example.org/a"学习"b)。',
+        '取值 "interleaved"（相邻两个特征一对）或 "half"。',
+    ],
+)
+def test_quotes_in_code_spans_formulas_urls_and_around_english_pass(good):
+    assert rules(md(good)) == []
+
+
+def test_a_python_list_of_chinese_tokens_in_an_output_is_not_a_quote():
+    assert rules(code("print(tokens)\n", [stream("['我', '喜欢', '学习', '语言']\n")])) == []
+    assert rules(code("print(x)\n", [stream("S 的'学习'行\n")])) == ["quotes"]
+
+
+# ---------------------------------------------------------------------------------------------- spacing
+def test_a_word_marked_by_spaces_is_named_but_token_lists_and_formulas_are_not():
+    assert rules(code('print(f"学习 的输出 = {o}")\n')) == ["spacing"]
+    assert rules(md("例句写成词元（token）：我 喜欢 学习 语言。")) == []
+    assert rules(md("除以 √方差 会把噪声放大；d 维的向量。")) == []
+
+
+# ---------------------------------------------------------------------------------------------- sections
+def test_section_headings_use_arabic_numerals_and_a_full_stop():
+    assert rules(md("## 一、因果掩码")) == ["section"]
+    assert rules(md("## 1、因果掩码")) == ["section"]
+    assert rules(md("## 1. 因果掩码")) == []
+    assert rules(md("## 学习目标\n\n学完这一课，你应该能够：\n\n1. 说出形状。")) == []
+
+
+def test_cross_references_use_arabic_numerals_and_name_a_section_that_exists():
+    heading = md("## 3. 填充掩码")
+    assert rules(heading, md("见第三节。")) == ["xref"]
+    assert rules(heading, md("见第 3 节。")) == []
+    assert rules(heading, md("见第 4 节。")) == ["xref"]
+    assert rules(heading, md("论文第 4 节就是这样说的；第 5 课第 2 节也是。")) == []
+    lessons = {9: {1, 2, 3, 4, 5}}
+    found = lint.lint_zh_notebook(
+        "notebooks/exercises/ex09.ipynb", nb(md("见第 9 课第 5 节和第 9 课第 6 节。")), None, lessons
+    )
+    assert [h.text for h in found] == ["第 9 课第 6 节"]
+
+
+def test_links_agree_with_the_lesson_they_open():
+    titles = {"notebooks/05_weighted_sum.ipynb": "第 5 课 · 加权求和：O = AV"}
+    assert rules(md("[下一课：加权求和：O = AV →](05_weighted_sum.ipynb)"), titles=titles) == []
+    assert rules(md("[下一课：加权求和 →](05_weighted_sum.ipynb)"), titles=titles) == []
+    assert rules(md("[下一课：加权求和 O = AV →](05_weighted_sum.ipynb)"), titles=titles) == ["link"]
+    assert rules(md("[第 4 课](05_weighted_sum.ipynb)"), titles=titles) == ["link"]
+    assert rules(md("[第 5 课](05_weighted_sum.ipynb)"), titles=titles) == []
+
+
+# ---------------------------------------------------------------------------------------------- goals
+def test_learning_goals_have_the_one_lead_in_and_one_point_per_line():
+    assert rules(md("## 学习目标\n\n1. 说出形状。")) == ["goals"]
+    long_goal = (
+        "写出数值稳定的 softmax，并解释朴素写法为什么会溢出，以及它在 GPU 常用的 float16 里为什么更早溢出，"
+        "还要说出它和对数域的关系、它的代价以及在训练中什么时候会真正出问题。"
+    )
+    assert len(long_goal) > lint.GOAL_MAX
+    assert rules(md(f"## 学习目标\n\n学完这一课，你应该能够：\n\n1. {long_goal}")) == ["goals"]
+    assert (
+        rules(
+            md("## 学习目标\n\n学完这一课，你应该能够：\n\n1. 写出数值稳定的 softmax；\n2. 解释朴素写法为什么会溢出。")
+        )
+        == []
+    )
+
+
+def test_a_term_is_glossed_at_its_first_use_in_a_lesson():
+    assert rules(md("权重接近独热。"), md("独热（one-hot）向量。")) == ["gloss"]
+    assert rules(md("注意力 dropout 用在哪里。")) == ["gloss"]
+    assert rules(md("权重接近独热（one-hot）。"), md("还是独热。")) == []
+    assert rules(md("“注意力汇点”（attention sink）不是注意力汇聚……")) == ["term"]  # the note needs the allow-list
+
+
+def test_register_phrases_are_named():
+    assert rules(md("课程说缩放事关训练成败。")) == ["register"]
+    assert rules(md("缩放让训练保持在梯度不为零的区间。")) == []
+
+
+# ---------------------------------------------------------------------------------------------- operators
+@pytest.mark.parametrize(
+    "cell",
+    [
+        code("A = softmax(S, axis=\u22121)\n"),
+        code("# use axis=\u22121 here\nA = softmax(S, axis=-1)\n"),
+        md("沿 `axis=\u22121` 做 softmax。"),
+        md("```python\nx = a \u00d7 b\n```"),
+        code('scores[mask] = float("\u22121e6")  # \u22121e6\n'),
+    ],
+)
+def test_a_non_ascii_operator_in_copyable_code_is_named(cell):
+    assert rules(cell) == ["operator"]
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        md("被挡住的分数设为 \u2212\u221e；4 \u00d7 256 的矩阵；输出 A\u00b7V；公式 $a \u2212 b$。"),
+        code("O = A @ V  # O = A\u00b7V, one row per query\n"),
+        code('print("每个分数都是 \u2212\u221e")\n'),
+    ],
+)
+def test_operators_in_prose_formulas_and_printed_math_pass(cell):
+    assert rules(cell) == []
+
+
+def test_operators_in_messages_are_checked_in_both_languages():
+    hits = lint.lint_catalog("m", {"norm_axis": ("沿 axis=\u22121 归一化。", "normalise along axis=\u22121.")})
+    assert {(h.rule, h.where) for h in hits} == {("operator", "key norm_axis (zh)"), ("operator", "key norm_axis (en)")}
+    assert catalog_rules("O = A\u00b7V：每个查询一行；被挡住处为 \u2212\u221e。", "O = A\u00b7V") == []
+
+
+# ---------------------------------------------------------------------------------------------- English left in Chinese
+def test_english_left_in_a_chinese_message_is_named():
+    assert catalog_rules("mask 必须是布尔数组，True = 可以关注（True = may attend）。") == ["english"]
+    assert catalog_rules("mask 必须是布尔数组（True 表示可以关注）；投影时用 make demo 打开，见 RoFormer 论文。") == []
+
+
+# ---------------------------------------------------------------------------------------------- English edition
+def test_the_english_edition_uses_one_term_and_lower_case_softmax():
+    assert en_rules(md("Then the score table becomes symmetric.")) == ["term"]
+    assert en_rules(md("We take the Softmax of each row.")) == ["term"]
+    assert en_rules(md("The batch dimension is real.")) == ["term"]
+    assert en_rules(md("Both call the same kernel.")) == ["term"]
+    assert en_rules(md("Restart the kernel; OpenBLAS's compute kernel differs.")) == []
+    assert (
+        en_rules(md("## Softmax along rows\n\nSoftmax turns scores into weights. A `Softmax` class; | Softmax taken |"))
+        == []
+    )
+    assert en_rules(md("The score matrix, the last axis, softmax of each row.")) == []
+
+
+# ---------------------------------------------------------------------------------------------- allow-list and output
+def test_the_allow_list_keeps_only_the_hit_it_names(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    quoted = "d2l-zh 的注意力汇聚是 pooling，不是这里的注意力汇点（attention sink）。"
+    (tmp_path / "notebooks" / "12_x.ipynb").write_text(json.dumps(nb(md(quoted), md(quoted))), encoding="utf-8")
+    everything = lint.lint_paths(tmp_path, catalogs=(), allow_list=())
+    assert [h.where for h in everything] == ["cell 0 (markdown)", "cell 1 (markdown)"]
+    allow = (lint.Allow("notebooks/12_x.ipynb", 0, "term", "注意力汇聚", "the note that names d2l-zh's term"),)
+    kept = lint.lint_paths(tmp_path, catalogs=(), allow_list=allow)
+    assert [h.where for h in kept] == ["cell 1 (markdown)"]
+    by_key = (lint.Allow("m", "k", "term", "遮罩", "quoted on purpose"),)
+    hits = [
+        h for h in lint.lint_catalog("m", {"k": ("遮罩", "mask"), "j": ("遮罩", "mask")}) if not lint.allowed(h, by_key)
+    ]
+    assert [h.where for h in hits] == ["key j"]
+
+
+def test_a_hit_prints_file_place_rule_text_and_fix(tmp_path, capsys):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "07_x.ipynb").write_text(json.dumps(nb(md("切换到因果遮挡。"))), encoding="utf-8")
+    assert lint.main(["--root", str(tmp_path), "--no-catalogs"]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("notebooks/07_x.ipynb:cell 0 (markdown): [term] ")
+    assert "因果遮挡" in line and "因果掩码" in line
+    (tmp_path / "notebooks" / "07_x.ipynb").write_text(json.dumps(nb(md("切换到因果掩码。"))), encoding="utf-8")
+    assert lint.main(["--root", str(tmp_path), "--no-catalogs"]) == 0
+
+
+@pytest.mark.parametrize("module", ["attn_core.messages", "attn_viz.messages"])
+def test_the_math_and_picture_catalogs_follow_the_table(module):
+    messages = importlib.import_module(module).msg.messages
+    assert [h.line() for h in lint.lint_catalog(module, messages) if not lint.allowed(h)] == []

@@ -26,8 +26,8 @@ import pytest
 from attn_homework.grading.reports import TOTAL_COLUMN
 
 from .repo import ROOT, TEACHER_DIR
-from .test_sandbox import needs_sandbox
 from .submissions import EX02, EX02_IDS, FLOOD, HOG, ORPHAN, PARENT_KILLER, TAMPER, cell_number, percent, submission
+from .test_sandbox import needs_sandbox
 
 pytestmark = pytest.mark.kernel  # every submission runs in a kernel of its own
 

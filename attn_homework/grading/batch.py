@@ -115,7 +115,7 @@ class Watchdog(threading.Thread):
                 failures += 1
                 if failures <= 5 or failures % 100 == 0:  # said, but a repeated fault cannot flood the terminal
                     with contextlib.suppress(Exception):
-                        print(f"attn-grade watchdog: {type(e).__name__}: {e} (#{failures})", file=sys.stderr, flush=True)
+                        print(f"attn-grade watchdog: {type(e).__name__}: {e} (#{failures})", file=sys.stderr)
 
     def round(self):
         """One look at the process table: memory, time, orphans."""

@@ -1,9 +1,19 @@
 """Start a submission's kernel inside its limits: the launcher the worker puts in front of the kernel command.
 
-    python -m attn_homework.grading.confine [--memory BYTES] [--file-size BYTES] [--writable DIR]... -- CMD...
-    python -m attn_homework.grading.confine --self-test --writable DIR --forbidden DIR
+    python -m attn_homework.grading.confine [--memory B] [--file-size B] [--writable DIR]... [--sandbox] -- CMD
+    python -m attn_homework.grading.confine --self-test [--sandbox] --writable DIR --forbidden DIR
 
-It sets the limits on itself, then replaces itself with ``CMD`` (``exec``: the same process, so the
+With ``--sandbox`` (Linux, bubblewrap installed): it sets the limits below, then runs ``CMD`` under
+bubblewrap (``sandbox_command``): new mount, PID, network, IPC, UTS and user namespaces, every capability
+dropped (as root too) and no user namespace inside; /usr and the other system folders, a few files of /etc,
+the Python install, the virtual environment and the course's packages read-only; an empty /tmp; only the
+``--writable`` folders (the kernel's working folder and its connection folder, where its UNIX sockets are)
+visible and writable: no other submission, no other kernel's connection file, no teacher notebook, no home
+folder. No network: the kernel talks to its worker over those UNIX sockets only. Its environment is reduced
+to what a kernel needs (``sandbox_env``). The self-test then also checks that a read outside and a TCP
+connection to a listener on 127.0.0.1 fail; the grader uses the sandbox only if all of it holds.
+
+Without it (no bubblewrap, macOS), it sets the limits on itself, then replaces itself with ``CMD`` (``exec``: the same process, so the
 kernel and everything it starts inherit them):
 
 - memory: an address-space limit (RLIMIT_AS; Linux; macOS does not enforce it, the grader's watchdog
@@ -148,7 +158,8 @@ def _python_folders():
         if not entry or not os.path.exists(entry):
             continue
         real = os.path.realpath(entry)
-        if os.path.isfile(real) or real.startswith(prefixes) or os.path.basename(real) in ("site-packages", "dist-packages"):
+        site = os.path.basename(real) in ("site-packages", "dist-packages")
+        if site or os.path.isfile(real) or real.startswith(prefixes):
             folders.add(entry)
     for name in PACKAGES:
         with contextlib.suppress(ImportError, ValueError, AttributeError):

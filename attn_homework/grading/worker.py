@@ -7,7 +7,8 @@ starts in a tenth of a second. It starts a fresh kernel through the ``confine`` 
 with bubblewrap a sandbox of its own, see ``confine.sandbox_command``; else write confinement) in an empty
 temporary working folder, and talks to it over local sockets (IPC) in its connection folder rather than TCP
 ports, so kernels started side by side never race for a port. In the sandbox those two folders are all the
-kernel sees of this machine's files besides the system and Python, so no kernel finds another's sockets. It runs the submission's code cells in order,
+kernel sees of this machine's files besides the system and Python, so no kernel finds another's sockets.
+It runs the submission's code cells in order,
 continuing past cells that raise; after each cell that mentions an answer variable it reads the answers
 (the code for that comes with the job, see ``answers.DUMP``) and reports them at once, so a crash, a hang
 or a killed worker later costs only what came after.

@@ -13,8 +13,8 @@ folder. No network: the kernel talks to its worker over those UNIX sockets only.
 to what a kernel needs (``sandbox_env``). The self-test then also checks that a read outside and a TCP
 connection to a listener on 127.0.0.1 fail; the grader uses the sandbox only if all of it holds.
 
-Without it (no bubblewrap, macOS), it sets the limits on itself, then replaces itself with ``CMD`` (``exec``: the same process, so the
-kernel and everything it starts inherit them):
+Without it (no bubblewrap, macOS), it sets the limits on itself, then replaces itself with ``CMD``
+(``exec``: the same process, so the kernel and everything it starts inherit them):
 
 - memory: an address-space limit (RLIMIT_AS; Linux; macOS does not enforce it, the grader's watchdog
   counts resident memory there); no core files; no file larger than ``--file-size``; on Linux and macOS, at

@@ -199,6 +199,26 @@ def test_a_submission_cannot_reach_a_unix_socket_outside_its_folder(hostile):
     assert not connected["unix"]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux's")
+def test_without_a_sandbox_the_grader_says_so_and_grades_one_at_a_time(tmp_path):
+    for key in ("one", "two"):
+        nbformat.write(submission(EX02), tmp_path / f"{key}_ex02.ipynb")
+    env = {k: v for k, v in os.environ.items() if k != "ATTN_GRADE_TEST_NO_SANDBOX"}
+    env["PATH"] = str(tmp_path)  # no bwrap to be found
+    run = subprocess.run(
+        [sys.executable, "-m", "attn_homework.grade", str(tmp_path), "--csv", str(tmp_path / "r.csv")]
+        + ["--jobs", "2", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "note: no sandbox here (bubblewrap on Linux)" in run.stderr and "one at a time" in run.stderr
+    assert "bubblewrap)" not in run.stderr.splitlines()[0]
+
+
 # ---------------------------------------------------------------- the watchdog under faults
 
 

@@ -343,6 +343,7 @@ class Batch:
         self.settings, self.store = settings, store
         self.progress = progress or (lambda done, total, graded: None)
         self.worker_peak_mib = 0  # the largest resident memory any worker reached (the flood's test)
+        self.jobs_at_once = max(1, settings.jobs)  # 1 when no sandbox can be had (set by ``run``)
 
     def prepare(self, submissions, skipped=()):
         """(jobs to run, records ready without running, skipped files, reused records). A file that cannot be
@@ -467,10 +468,11 @@ class Batch:
             return graded, skipped, reused
         limits = self.settings.limits
         jobs_at_once = max(1, self.settings.jobs)
-        if not limits.sandbox and jobs_at_once > 1 and os.environ.get(SANDBOX_OFF) != "1":
+        if not limits.sandbox and os.environ.get(SANDBOX_OFF) != "1":
             # without a sandbox a kernel could reach the kernels graded beside it: one at a time
             print(msg("g_no_sandbox"), file=sys.stderr, flush=True)
             jobs_at_once = 1
+        self.jobs_at_once = jobs_at_once
         watchdog = Watchdog(limits, self.settings.subreaper)
         watchdog.start()
         try:

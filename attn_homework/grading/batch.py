@@ -14,6 +14,7 @@ started is killed and its temporary folder removed. A limit hit is a status of t
 always ends with every submission in the results.
 """
 
+import contextlib
 import hashlib
 import json
 import os
@@ -25,13 +26,14 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
 from attn_core import lang
 
 from .. import exercises
+from ..messages import msg
 from .answers import RESULT_NAME, dump_code
 from .checking import check_answers, draw_probes, not_graded
 from .collect import Skipped, Submission, lms_name
@@ -43,6 +45,7 @@ from .roster import Roster, identify
 
 WORKER = Path(__file__).with_name("worker.py")  # run as scripts: they import nothing of attn_core, so start fast
 CONFINE = Path(__file__).with_name("confine.py")
+SANDBOX_OFF = "ATTN_GRADE_TEST_NO_SANDBOX"  # tests only: no bubblewrap, --jobs kept (confine.OFF_SWITCH)
 START_ALLOWANCE = 90.0  # seconds a worker gets beyond --timeout: its kernel's start and the last reads
 MAX_REPORT_LINE = 64 << 20
 WATCH_INTERVAL = 0.25
@@ -58,6 +61,7 @@ class Limits:
     memory: int = 2 << 30
     file_size: int = 256 << 20
     confine: bool = True
+    sandbox: bool = False  # each kernel in a bubblewrap sandbox (set by ``confinement_check``)
 
 
 @dataclass
@@ -101,34 +105,54 @@ class Watchdog(threading.Thread):
             self.running.pop(token, None)
 
     def run(self):
+        """Until stopped: whatever goes wrong in one round (a process table read mid-change, a bug) is
+        written to standard error and the next round runs; the watchdog never ends before the batch."""
+        failures = 0
         while not self.stopping.wait(WATCH_INTERVAL):
-            procs = snapshot()
-            now = time.monotonic()
-            with self.lock:
-                jobs = list(self.running.values())
-                ours = set(self.our_children)
-            for job in jobs:
-                if job.killed:
-                    continue
+            try:
+                self.round()
+            except Exception as e:
+                failures += 1
+                if failures <= 5 or failures % 100 == 0:  # said, but a repeated fault cannot flood the terminal
+                    with contextlib.suppress(Exception):
+                        print(f"attn-grade watchdog: {type(e).__name__}: {e} (#{failures})", file=sys.stderr)
+
+    def round(self):
+        """One look at the process table: memory, time, orphans."""
+        procs = snapshot()
+        now = time.monotonic()
+        with self.lock:
+            jobs = list(self.running.values())
+            ours = set(self.our_children)
+        for job in jobs:
+            if job.killed:
+                continue
+            try:
                 if procs and job.tracker.memory(procs) > self.limits.memory:
                     self.kill(job, "memory_limit")
                 elif now > job.deadline:
                     self.kill(job, "timeout")
-            if self.subreaper and procs:
-                strays = [p.pid for p in procs.values() if p.ppid == os.getpid() and p.pid not in ours]
-                for pid in strays:
-                    if not procs[pid].zombie:
-                        try:
-                            os.kill(pid, 9)
-                        except OSError:
-                            pass
-                reap(strays)
+            except Exception:
+                if now > job.deadline:  # whatever failed, a submission past its time is ended
+                    self.kill(job, "timeout")
+                raise
+        if self.subreaper and procs:
+            strays = [p.pid for p in procs.values() if p.ppid == os.getpid() and p.pid not in ours]
+            for pid in strays:
+                if not procs[pid].zombie:
+                    try:
+                        os.kill(pid, 9)
+                    except OSError:
+                        pass
+            reap(strays)
 
     def kill(self, job, reason):
         job.killed = reason
-        job.tracker.end()
-        if job.process is not None and job.process.poll() is None:
-            job.process.kill()
+        try:
+            job.tracker.end()
+        finally:
+            if job.process is not None and job.process.poll() is None:
+                job.process.kill()
 
 
 @dataclass
@@ -163,6 +187,7 @@ def run_worker(job_spec, limits, watchdog, log_dir=None):
     try:
         spec = {**job_spec, "nonce": nonce, "base": str(base)}
         spec.update(timeout=limits.timeout, memory=limits.memory, file_size=limits.file_size, confine=limits.confine)
+        spec.update(sandbox=limits.sandbox)
         # Started under the watchdog's lock: it must never see this worker before knowing it is ours.
         with open(log_path, "wb") as log, watchdog.lock:
             process = subprocess.Popen(
@@ -204,44 +229,87 @@ def run_worker(job_spec, limits, watchdog, log_dir=None):
         process.stdout.close()
         process.wait()
     finally:
-        watchdog.remove(token)
-        running.tracker.end()
-        with watchdog.lock:
-            watchdog.our_children.discard(getattr(running.process, "pid", None))
-        if running.process is not None and running.process.poll() is None:
-            running.process.kill()
-            running.process.wait()
-        tail = ""
-        try:
-            tail = log_path.read_bytes()[-600:].decode("utf-8", "replace")
-        except OSError:
-            pass
-        shutil.rmtree(base, ignore_errors=True)
+        tail = _clean_up(watchdog, token, running, log_path, base)
     return events, running.killed, time.monotonic() - start, tail
 
 
-def confinement_check(limits):
-    """Run the confine launcher's self-test; returns (limits to use, a description of the confinement)."""
-    if not limits.confine or os.name != "posix":
-        return Limits(limits.timeout, limits.memory, limits.file_size, False), None
+def _clean_up(watchdog, token, running, log_path, base):
+    """End everything a submission started and remove its folder; each step runs whatever the one before
+    did (an exception in one is kept and raised after the rest). Returns the tail of the worker's log."""
+    process = running.process
+    tail, errors = "", []
+
+    def step(action):
+        try:
+            action()
+        except Exception as e:
+            errors.append(e)
+
+    def kill_worker():
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+
+    def read_tail():
+        nonlocal tail
+        with contextlib.suppress(OSError):
+            tail = log_path.read_bytes()[-600:].decode("utf-8", "replace")
+
+    def forget():
+        with watchdog.lock:
+            watchdog.our_children.discard(getattr(process, "pid", None))
+
+    step(lambda: watchdog.remove(token))
+    step(running.tracker.end)
+    step(kill_worker)
+    step(running.tracker.end)  # once more: what the worker started while it was being ended
+    step(forget)
+    step(read_tail)
+    step(lambda: shutil.rmtree(base, ignore_errors=True))
+    if errors:
+        raise errors[0]
+    return tail
+
+
+def _self_test(*flags):
     with tempfile.TemporaryDirectory(prefix="attn_grade_check_") as folder:
         writable, forbidden = Path(folder, "w"), Path(folder, "f")
         writable.mkdir()
         forbidden.mkdir()
         try:
             run = subprocess.run(
-                [sys.executable, str(CONFINE), "--self-test"]
+                [sys.executable, str(CONFINE), "--self-test", *flags]
                 + ["--writable", str(writable), "--forbidden", str(forbidden)],
                 capture_output=True,
                 text=True,
                 timeout=120,
             )
-            report = json.loads(run.stdout.strip().splitlines()[-1])
+            return json.loads(run.stdout.strip().splitlines()[-1])
         except (OSError, subprocess.SubprocessError, ValueError, IndexError):
-            report = {}
+            return {}
+
+
+def confinement_check(limits):
+    """Run the confine launcher's self-tests; returns (limits to use, a description of the confinement).
+    The sandbox (bubblewrap) counts only when, inside it, writing, reading and connecting outside all fail;
+    else Landlock or ``sandbox-exec`` (writes only), else nothing."""
+    if not limits.confine or os.name != "posix":
+        return replace(limits, confine=False, sandbox=False), None
+    if sandbox_program():
+        report = _self_test("--sandbox")
+        if all(report.get(k) for k in ("writes_blocked", "reads_blocked", "network_blocked")):
+            return replace(limits, sandbox=True), report
+    report = _self_test()
     if report.get("confinement") and report.get("writes_blocked"):
-        return limits, report
-    return Limits(limits.timeout, limits.memory, limits.file_size, False), report or None
+        return replace(limits, sandbox=False), report
+    return replace(limits, confine=False, sandbox=False), report or None
+
+
+def sandbox_program():
+    """bubblewrap where it can be used (Linux, installed, not switched off for a test), else None."""
+    if not sys.platform.startswith("linux") or os.environ.get(SANDBOX_OFF) == "1":
+        return None
+    return shutil.which("bwrap")
 
 
 def default_jobs(memory):
@@ -275,6 +343,7 @@ class Batch:
         self.settings, self.store = settings, store
         self.progress = progress or (lambda done, total, graded: None)
         self.worker_peak_mib = 0  # the largest resident memory any worker reached (the flood's test)
+        self.jobs_at_once = max(1, settings.jobs)  # 1 when no sandbox can be had (set by ``run``)
 
     def prepare(self, submissions, skipped=()):
         """(jobs to run, records ready without running, skipped files, reused records). A file that cannot be
@@ -398,10 +467,16 @@ class Batch:
         if not jobs:
             return graded, skipped, reused
         limits = self.settings.limits
+        jobs_at_once = max(1, self.settings.jobs)
+        if not limits.sandbox and os.environ.get(SANDBOX_OFF) != "1":
+            # without a sandbox a kernel could reach the kernels graded beside it: one at a time
+            print(msg("g_no_sandbox"), file=sys.stderr, flush=True)
+            jobs_at_once = 1
+        self.jobs_at_once = jobs_at_once
         watchdog = Watchdog(limits, self.settings.subreaper)
         watchdog.start()
         try:
-            with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
+            with ThreadPoolExecutor(max_workers=jobs_at_once) as pool:
                 futures = {pool.submit(self._run_one, job, limits, watchdog): job for job in jobs}
                 for future in as_completed(futures):
                     job = futures[future]

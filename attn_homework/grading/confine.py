@@ -1,10 +1,20 @@
 """Start a submission's kernel inside its limits: the launcher the worker puts in front of the kernel command.
 
-    python -m attn_homework.grading.confine [--memory BYTES] [--file-size BYTES] [--writable DIR]... -- CMD...
-    python -m attn_homework.grading.confine --self-test --writable DIR --forbidden DIR
+    python -m attn_homework.grading.confine [--memory B] [--file-size B] [--writable DIR]... [--sandbox] -- CMD
+    python -m attn_homework.grading.confine --self-test [--sandbox] --writable DIR --forbidden DIR
 
-It sets the limits on itself, then replaces itself with ``CMD`` (``exec``: the same process, so the
-kernel and everything it starts inherit them):
+With ``--sandbox`` (Linux, bubblewrap installed): it sets the limits below, then runs ``CMD`` under
+bubblewrap (``sandbox_command``): new mount, PID, network, IPC, UTS and user namespaces, every capability
+dropped (as root too) and no user namespace inside; /usr and the other system folders, a few files of /etc,
+the Python install, the virtual environment and the course's packages read-only; an empty /tmp; only the
+``--writable`` folders (the kernel's working folder and its connection folder, where its UNIX sockets are)
+visible and writable: no other submission, no other kernel's connection file, no teacher notebook, no home
+folder. No network: the kernel talks to its worker over those UNIX sockets only. Its environment is reduced
+to what a kernel needs (``sandbox_env``). The self-test then also checks that a read outside and a TCP
+connection to a listener on 127.0.0.1 fail; the grader uses the sandbox only if all of it holds.
+
+Without it (no bubblewrap, macOS), it sets the limits on itself, then replaces itself with ``CMD``
+(``exec``: the same process, so the kernel and everything it starts inherit them):
 
 - memory: an address-space limit (RLIMIT_AS; Linux; macOS does not enforce it, the grader's watchdog
   counts resident memory there); no core files; no file larger than ``--file-size``; on Linux and macOS, at
@@ -23,11 +33,24 @@ grader runs it once per batch and grades without write confinement, saying so, i
 import argparse
 import contextlib
 import ctypes
+import importlib.util
 import json
 import os
 import resource
+import shutil
+import socket
 import sys
 from pathlib import Path
+
+# Tests only: set to "1", the grader runs kernels without bubblewrap (Landlock alone, as before) and keeps
+# --jobs, so that a test of the sandbox can show that it fails without it. Never for grading a class.
+OFF_SWITCH = "ATTN_GRADE_TEST_NO_SANDBOX"
+PACKAGES = ("attn_core", "attn_homework", "attn_viz")  # visible (read-only) in the sandbox: the course's code
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "passwd", "group", "nsswitch.conf", "alternatives")
+_ENV_NAMES = {"PATH", "PYTHONPATH", "LANG", "LANGUAGE", "TERM", "TZ", "MPLBACKEND", "TMPDIR", "TEMP", "TMP"}
+_ENV_PREFIXES = ("LC_", "PYTHON", "OPENBLAS_", "OMP_", "MKL_", "NPY_", "MALLOC_", "ATTN_", "COVERAGE_", "IPYTHON")
+_TMPFS_SIZE = 64 << 20  # the sandbox's own /tmp and /dev/shm (its temporary folder is its working folder)
 
 # Landlock (linux/landlock.h): the write rights a sandboxed kernel keeps only inside the writable folders
 _WRITE_FILE, _REMOVE_DIR, _REMOVE_FILE = 1 << 1, 1 << 4, 1 << 5
@@ -117,6 +140,75 @@ def _sandbox_profile(writable):
     )
 
 
+def bwrap():
+    """The bubblewrap program, or None (not Linux, not installed, or switched off for a test)."""
+    if not sys.platform.startswith("linux") or os.environ.get(OFF_SWITCH) == "1":
+        return None
+    return shutil.which("bwrap")
+
+
+def _python_folders():
+    """What the kernel's Python needs to see (read-only): its install, the virtual environment, the
+    site-packages folders on its path and the course's packages. Other folders on the path (a repository
+    put there with PYTHONPATH: its teacher notebooks) stay out; only the packages inside them are shown."""
+    folders = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix}
+    folders.add(os.path.dirname(os.path.realpath(sys.executable)))
+    prefixes = tuple(os.path.join(os.path.realpath(f), "") for f in folders)
+    for entry in sys.path:
+        if not entry or not os.path.exists(entry):
+            continue
+        real = os.path.realpath(entry)
+        site = os.path.basename(real) in ("site-packages", "dist-packages")
+        if site or os.path.isfile(real) or real.startswith(prefixes):
+            folders.add(entry)
+    for name in PACKAGES:
+        with contextlib.suppress(ImportError, ValueError, AttributeError):
+            spec = importlib.util.find_spec(name)
+            folders.update(spec.submodule_search_locations or ())
+    folders.add(os.path.dirname(os.path.abspath(__file__)))  # this launcher and the worker
+    found = set()
+    for folder in folders:
+        found |= {folder, os.path.realpath(folder)}
+    return sorted((f for f in found if os.path.exists(f)), key=len)
+
+
+def sandbox_command(program, writable, command):
+    """The bubblewrap command that runs ``command`` in a sandbox of its own: new mount, PID, network, IPC,
+    UTS and user namespaces, no capabilities (root too), no new user namespaces inside; the system and the
+    Python install read-only; an empty /tmp; only the ``writable`` folders (its working folder, then its
+    connection folder) writable, and nothing else of this machine's files visible; its own session; it dies
+    with the worker. The kernel talks to the worker over UNIX sockets inside its connection folder."""
+    args = [program, "--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
+    args += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    for path in _SYSTEM:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for name in _ETC:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMPFS_SIZE), "--tmpfs", "/dev/shm"]
+    args += ["--size", str(_TMPFS_SIZE), "--tmpfs", "/tmp"]
+    for folder in _python_folders():
+        args += ["--ro-bind", folder, folder]
+    for folder in writable:
+        args += ["--bind", folder, folder]
+    args += ["--chdir", writable[0], "--"]
+    return args + list(command)
+
+
+def sandbox_env(environ, home):
+    """The kernel's environment in the sandbox: the settings a kernel needs, nothing else of the grader's
+    (no tokens, no JPY_PARENT_PID: its parent is the sandbox's own first process); HOME is its working folder."""
+    env = {k: v for k, v in environ.items() if k in _ENV_NAMES or k.startswith(_ENV_PREFIXES)}
+    env.pop("JPY_PARENT_PID", None)
+    marker = environ.get("ATTN_GRADE_JOB")
+    if marker:
+        env["ATTN_GRADE_JOB"] = marker
+    env.update(HOME=home, PATH=environ.get("PATH") or "/usr/bin:/bin")
+    return env
+
+
 def _set_limit(kind, value):
     with contextlib.suppress(ValueError, OSError, AttributeError):
         soft, hard = resource.getrlimit(kind)
@@ -189,7 +281,20 @@ if sys.platform.startswith("linux"):
         signals = True
     except OSError:
         signals = None
-print(json.dumps({"writes_blocked": blocked, "signals_blocked": signals}))
+report = {"writes_blocked": blocked, "signals_blocked": signals}
+if len(sys.argv) > 4:  # the sandbox: reads outside and the network must fail too
+    try:
+        open(os.path.join(forbidden, "secret")).read()
+        report["reads_blocked"] = False
+    except OSError:
+        report["reads_blocked"] = True
+    import socket
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[4])), timeout=5).close()
+        report["network_blocked"] = False
+    except OSError:
+        report["network_blocked"] = True
+print(json.dumps(report))
 """
 
 
@@ -199,12 +304,23 @@ def main(argv=None):
     parser.add_argument("--file-size", type=int, default=None, help="largest file the kernel may write, bytes")
     parser.add_argument("--writable", action="append", default=[], help="a folder the kernel may write in")
     parser.add_argument("--no-confine", action="store_true", help="limits only, no write confinement")
+    parser.add_argument("--sandbox", action="store_true", help="run the command under bubblewrap (Linux)")
     parser.add_argument("--self-test", action="store_true")
     parser.add_argument("--forbidden", help="(self-test) a folder the confined check must fail to write in")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     limit(args.memory, args.file_size)
+    if args.sandbox:
+        program = bwrap()
+        if program is None:
+            parser.error("bubblewrap is not available")
+        if args.self_test:
+            return _sandbox_self_test(program, args.writable, args.forbidden)
+        if not command:
+            parser.error("no command to run")
+        argv = sandbox_command(program, args.writable, command)
+        os.execve(program, argv, sandbox_env(os.environ, args.writable[0]))
     how, prefix = (None, None) if args.no_confine else confine_writes(args.writable)
     if args.self_test:
         command = [sys.executable, "-c", _SELF_TEST, args.writable[0], args.forbidden, str(os.getppid())]
@@ -225,6 +341,31 @@ def main(argv=None):
         command = prefix + command
     os.execv(command[0], command)
     return 1  # pragma: no cover - execv does not return
+
+
+def _sandbox_self_test(program, writable, forbidden):
+    """The self-test in the sandbox: writes inside, and no write, read or TCP connection outside."""
+    import subprocess
+
+    Path(forbidden, "secret").write_text("teacher", encoding="utf-8")
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        code = [sys.executable, "-c", _SELF_TEST, writable[0], forbidden, str(os.getpid()), str(port)]
+        try:
+            run = subprocess.run(
+                sandbox_command(program, writable, code),
+                env=sandbox_env(os.environ, writable[0]),
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            report = json.loads(run.stdout.strip().splitlines()[-1])
+        except (IndexError, ValueError, OSError, subprocess.SubprocessError) as e:
+            report = {"error": (locals().get("run") and (run.stderr or run.stdout)[-500:]) or str(e)}
+    print(json.dumps({"confinement": "bubblewrap", **report}))
+    return 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -135,18 +136,25 @@ def reap(pids):
 class Tracker:
     """Every process of one submission: those below ``root`` (its worker), those that share a process
     group with one of them, and, on Linux, those that carry its marker. Processes once seen stay
-    tracked after they detach."""
+    tracked after they detach. The watchdog's thread and the submission's own share it: every method
+    holds its lock (re-entrant: ``end`` calls ``watch``)."""
 
     def __init__(self, token):
         self.token = token
         self.roots = set()
         self.seen = {}  # pid -> start
+        self.lock = threading.RLock()
 
     def add_root(self, pid):
-        self.roots.add(pid)
+        with self.lock:
+            self.roots.add(pid)
 
     def watch(self, procs):
         """Update the tracked set from a snapshot; return the live tracked processes."""
+        with self.lock:
+            return self._watch(procs)
+
+    def _watch(self, procs):
         children = {}
         for p in procs.values():
             children.setdefault(p.ppid, []).append(p.pid)
@@ -174,6 +182,10 @@ class Tracker:
         is left; return how many were killed. Processes are stopped first so that none can fork meanwhile."""
         if not hasattr(os, "killpg"):  # Windows: the grader ends the worker itself
             return 0
+        with self.lock:
+            return self._end(rounds)
+
+    def _end(self, rounds):
         killed = set()
         for _ in range(rounds):
             procs = snapshot()
@@ -189,7 +201,7 @@ class Tracker:
                     and carries_marker(p.pid, self.token)
                 ]
             if not procs and self.roots:  # no process table here: the roots' groups are all we can reach
-                for pid in self.roots:
+                for pid in list(self.roots):
                     with contextlib.suppress(OSError):
                         os.killpg(pid, signal.SIGKILL)
                 return len(self.roots)

@@ -3,9 +3,12 @@
     python attn_homework/grading/worker.py   (a job as JSON on standard input; started by the grader)
 
 It is run as a script, importing nothing of attn_core (only the standard library and zmq), so that it
-starts in a tenth of a second. It starts a fresh kernel through the ``confine`` launcher (limits, write
-confinement) in an empty temporary working folder, and talks to it over local sockets (IPC) rather than TCP
-ports, so kernels started side by side never race for a port. It runs the submission's code cells in order,
+starts in a tenth of a second. It starts a fresh kernel through the ``confine`` launcher (limits; on Linux
+with bubblewrap a sandbox of its own, see ``confine.sandbox_command``; else write confinement) in an empty
+temporary working folder, and talks to it over local sockets (IPC) in its connection folder rather than TCP
+ports, so kernels started side by side never race for a port. In the sandbox those two folders are all the
+kernel sees of this machine's files besides the system and Python, so no kernel finds another's sockets.
+It runs the submission's code cells in order,
 continuing past cells that raise; after each cell that mentions an answer variable it reads the answers
 (the code for that comes with the job, see ``answers.DUMP``) and reports them at once, so a crash, a hang
 or a killed worker later costs only what came after.
@@ -103,6 +106,25 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _descendants(root):
+    """The processes below ``root`` (Linux, /proc), bubblewrap's own excepted."""
+    children = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    text = f.read().decode("ascii", "replace")
+                comm, fields = text[text.find("(") + 1 : text.rfind(")")], text[text.rfind(")") + 2 :].split()
+                children.setdefault(int(fields[1]), []).append((int(name), comm))
+    found, frontier = [], [root]
+    while frontier:
+        for pid, comm in children.get(frontier.pop(), ()):
+            frontier.append(pid)
+            if comm != "bwrap":
+                found.append(pid)
+    return found
+
+
 class KernelStartError(Exception):
     """A kernel that did not start: a code the grader puts in words (``kernel_stopped``, ``kernel_silent:<s>``),
     or another exception's name and message."""
@@ -131,6 +153,7 @@ class Kernel:
         connection_file = self.conn / "kernel.json"
         connection_file.write_text(json.dumps(info))
         command = []
+        self.sandboxed = bool(job.get("sandbox")) and os.name == "posix"
         if os.name == "posix":  # the launcher sets the limits (Windows has neither rlimits nor these sandboxes)
             command = [sys.executable, str(CONFINE)]
             if job.get("memory"):
@@ -138,7 +161,9 @@ class Kernel:
             if job.get("file_size"):
                 command += ["--file-size", str(int(job["file_size"]))]
             command += ["--writable", str(self.work), "--writable", str(self.conn)]
-            if not job.get("confine", True):
+            if self.sandboxed:  # bubblewrap: only these two folders exist for the kernel, no network
+                command.append("--sandbox")
+            elif not job.get("confine", True):
                 command.append("--no-confine")
             command.append("--")
         command += [sys.executable, "-m", "ipykernel_launcher", "-f", str(connection_file)]
@@ -169,6 +194,11 @@ class Kernel:
         return self.process.poll() is None
 
     def interrupt(self):
+        if self.sandboxed:  # the kernel is in a session of its own below bubblewrap, which passes no signal on
+            for pid in _descendants(self.process.pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGINT)
+            return
         try:
             if os.name == "posix":
                 os.killpg(self.process.pid, signal.SIGINT)

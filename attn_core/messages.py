@@ -58,16 +58,17 @@ msg = Catalog(
             "(one per feature of {x}, d_model). Is {w} transposed, or built for another d_model?",
         ),
         "qk_width": (
-            "Q 的形状是 {Q}，K 的形状是 {K}：QKᵀ 要拿每个查询和每个键做点积，两者的最后一维 d_k 必须相同"
+            "Q 的形状是 {Q}，K 的形状是 {K}：QKᵀ 要拿每个查询和每个键做点积，两者最后一个轴的大小 d_k 必须相同"
             "（现在是 {d_q} 和 {d_k}）。W_Q 和 W_K 要投影到同一个宽度 d_k。",
             "Q has shape {Q} and K has shape {K}: Q·Kᵀ compares each query with each key, so both need the "
             "same last axis d_k (got {d_q} and {d_k}). W_Q and W_K must project to the same width d_k.",
         ),
         "av_shape": (
-            "A 的形状是 {A}，V 的形状是 {V}：A·V 要求每个键对应一行值，即 A 的列数（{cols}）= V 的行数（{rows}）。"
-            "是不是把 V 转置了？另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
-            "A has shape {A} and V has shape {V}: A·V needs one value row per key, i.e. A's columns ({cols}) "
-            "= V's rows ({rows}). Is V transposed? Also, K and V must come from the same sequence (same n_k).",
+            "A 的形状是 {A}，V 的形状是 {V}：A·V 要求每个键对应一行值，A 的列数必须等于 V 的行数，"
+            "现在分别是 {cols} 和 {rows}。是不是把 V 转置了？另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
+            "A has shape {A} and V has shape {V}: A·V needs one value row per key, so A's number of columns must "
+            "equal V's number of rows; here they are {cols} and {rows}. Is V transposed? Also, K and V must come "
+            "from the same sequence (same n_k).",
         ),
         "kv_rows": (
             "K 的形状是 {K}，V 的形状是 {V}：每个键都要有自己的值，所以 K 和 V 的行数 n_k 必须相同"

@@ -64,11 +64,11 @@ msg = Catalog(
             "same last axis d_k (got {d_q} and {d_k}). W_Q and W_K must project to the same width d_k.",
         ),
         "av_shape": (
-            "A 的形状是 {A}，V 的形状是 {V}：A·V 要求每个键对应一行值，即 A 的列数必须等于 V 的行数"
-            "（现在 A 有 {cols} 列，V 有 {rows} 行）。是不是把 V 转置了？另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
-            "A has shape {A} and V has shape {V}: A·V needs one value row per key, i.e. A's number of columns "
-            "must equal V's number of rows (A has {cols} columns, V has {rows} rows). Is V transposed? Also, K and "
-            "V must come from the same sequence (same n_k).",
+            "A 的形状是 {A}，V 的形状是 {V}：A·V 要求每个键对应一行值，A 的列数必须等于 V 的行数，"
+            "现在分别是 {cols} 和 {rows}。是不是把 V 转置了？另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
+            "A has shape {A} and V has shape {V}: A·V needs one value row per key, so A's number of columns must "
+            "equal V's number of rows; here they are {cols} and {rows}. Is V transposed? Also, K and V must come "
+            "from the same sequence (same n_k).",
         ),
         "kv_rows": (
             "K 的形状是 {K}，V 的形状是 {V}：每个键都要有自己的值，所以 K 和 V 的行数 n_k 必须相同"

@@ -73,13 +73,13 @@ msg = Catalog(
         # ================================================================ 1. why divide by √d_k (dk.py)
         "dk_title": ("d_k 与 softmax 的尖锐程度", "d_k and how sharp softmax gets"),
         "dk_heading": (
-            "查询“{query}”对 4 个键：d_k = {d_k}，{mode}",
-            "query “{query}” against 4 keys: d_k = {d_k}, {mode}",
+            "随机向量：查询“{query}”对 4 个键（词只是标签），d_k = {d_k}，{mode}",
+            "random vectors: “{query}” vs 4 keys, d_k = {d_k}, {mode}",
         ),
         "dk_scores": ("进入 softmax 的分数 {formula}", "scores into softmax {formula}"),
         "dk_weights": ("注意力权重（和为 1）", "attention weights (sum 1)"),
         "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
-        "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重相比）", "softmax gradient size (vs uniform weights)"),
+        "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重时相比）", "softmax gradient size (vs uniform weights)"),
         "dk_max_weight": (
             "最大权重 {weight}（均匀时 0.25，全押在一个键上时 1）",
             "max weight {weight} (0.25 if uniform, 1 if all on one key)",
@@ -90,12 +90,12 @@ msg = Catalog(
             "softmax gradient size ‖J‖_F = {gradient}, {percent} of the uniform-weights value",
         ),
         "dk_spread": (
-            "原始分数 q·k 的标准差 {std}，√d_k = {sqrt_d_k}",
-            "std of the raw scores q·k {std}, √d_k = {sqrt_d_k}",
+            "这 4 个原始分数 q·k 的标准差 {std}（只有 4 个数，只能粗看），√d_k = {sqrt_d_k}",
+            "std of these 4 raw scores q·k {std} (only 4 numbers: a rough guide), √d_k = {sqrt_d_k}",
         ),
         "dk_desc": (
-            "左边的条形图是进入 softmax 的分数：{scores}；右边是 softmax 给出的权重：{weights}。下面两条量表：熵 {entropy}（最大 {most}），softmax 梯度大小是均匀权重时的 {percent}。",
-            "Bars on the left: the scores going into softmax: {scores}; on the right: the weights softmax gives: {weights}. Two meters below: entropy {entropy} (at most {most}), and the softmax gradient at {percent} of its size for uniform weights.",
+            "查询和键都是随机向量，例词只是标签。左边的条形图是进入 softmax 的分数：{scores}；右边是 softmax 给出的权重：{weights}。下面两条量表：熵 {entropy}（最大 {most}），softmax 梯度大小是均匀权重时的 {percent}。",
+            "The query and keys are random vectors; the example's words are only labels. Bars on the left: the scores going into softmax: {scores}; on the right: the weights softmax gives: {weights}. Two meters below: entropy {entropy} (at most {most}), and the softmax gradient at {percent} of its size for uniform weights.",
         ),
         "dk_stuck": (
             "几乎全部权重落在一个键上，梯度接近 0：训练时这一行几乎学不动。",
@@ -284,8 +284,8 @@ msg = Catalog(
         ),
         "board_dk_name": ("为什么除以 √d_k", "why divide by √d_k"),
         "board_dk_question": (
-            "不勾“除以 √d_k”，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。",
-            "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”.",
+            "不勾“除以 √d_k”，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。（向量是随机抽的，词只是标签。）",
+            "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”. (The vectors are random; the words are only labels.)",
         ),
         "board_key_name": ("放大一个键", "enlarge one key"),
         "board_key_question": (

@@ -15,7 +15,7 @@ from ..task_data import (
 )
 from .model import Exercise, Task, _no_givens
 
-EXERCISE = Exercise("ex04_softmax", "04_softmax.ipynb", "按行 softmax", "Softmax along rows")
+EXERCISE = Exercise("ex04_softmax", "04_softmax.ipynb", "逐行 softmax", "Row-wise softmax")
 
 TASKS = (
     Task(
@@ -33,7 +33,7 @@ TASKS = (
         "ex04_softmax",
         var="A_new",
         step="softmax",
-        title_zh="新数据：3 × 5 的分数按行 softmax",
+        title_zh="新数据：3 × 5 的分数逐行 softmax",
         title_en="Fresh data: softmax of 3 × 5 scores",
         inputs=fresh_scores,
         given_from=lambda d: {"S": d["S_new"]},

@@ -1,6 +1,7 @@
 """Lessons 03–04: why the scores are divided by √d_k.
 
-A query q and four keys k_j are random vectors of width d_k; the raw scores q·k_j then spread like √d_k.
+A query q and four keys k_j are random vectors of width d_k (the example's words are borrowed as labels
+only, and the heading says so); the raw scores q·k_j then spread like √d_k.
 Unscaled, softmax turns a wide spread into a near one-hot row and its gradient vanishes: that row stops
 learning. Divided by √d_k the scores keep a spread of about 1 and the weights stay in a working range.
 The picture: the scores going into softmax and the weights coming out, as bars; under them two gauges,
@@ -52,7 +53,7 @@ ENTROPY_GAUGE_TOP, GRADIENT_GAUGE_TOP = 362, 414  # the two gauges under the bar
 def dk_explorer(query: str = "学习", seed: int = 0) -> Explorer:
     """Why scores are divided by √d_k: random q and 4 keys, d_k from 1 to 512, scaled or not.
 
-    For every d_k the query q and the keys k_j (labelled 我 / 喜欢 / 学习 / 语言) are the first d_k
+    For every d_k the query q and the keys k_j (labelled 我 / 喜欢 / 学习 / 语言, labels only) are the first d_k
     columns of one seeded standard-normal draw of shape (5, 512): the same d_k always shows the same
     vectors, and moving the slider adds dimensions instead of redrawing everything. The raw scores
     q·k_j then spread like √d_k. Unscaled, softmax turns that spread into a near one-hot row and its

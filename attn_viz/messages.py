@@ -180,18 +180,18 @@ msg = Catalog(
         "head_title": ("多头注意力", "multi-head attention"),
         "head_control": ("头", "head"),
         "head_heading": (
-            "{n_heads} 个头，每个头宽 {width}；黑框 = 查询「{query}」",
+            "{n_heads} 个头，每个头宽 {width}；黑框 = 查询“{query}”",
             "{n_heads} heads of width {width}; black outline = query “{query}”",
         ),
         "head_name": ("头 {head}", "head {head}"),
         "head_average": ("{n_heads} 个头的平均", "average of {n_heads} heads"),
         "head_average_name": ("平均", "average"),
         "head_favourite": (
-            "{who}：「{query}」最关注「{favourite}」（{weight}）",
+            "{who}：“{query}”最关注“{favourite}”（{weight}）",
             "{who}: “{query}” attends most to “{favourite}” ({weight})",
         ),
         "head_desc": (
-            "两张热力图，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大：左边是头 {head}，右边是 {n_heads} 个头的平均；黑框标出「{query}」这一行。头 {head} 里「{query}」的权重：{weights}。平均：{average}。",
+            "两张热力图，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大：左边是头 {head}，右边是 {n_heads} 个头的平均；黑框标出“{query}”这一行。头 {head} 里“{query}”的权重：{weights}。平均：{average}。",
             "Two heatmaps, rows = queries (who asks), columns = keys (who is asked), brighter = larger: head {head} on the left, the average of {n_heads} heads on the right; a black outline marks the row of “{query}”. In head {head}, “{query}” gives: {weights}. Average: {average}.",
         ),
         "heads_not_divisor": (
@@ -207,23 +207,23 @@ msg = Catalog(
         "pos_encoding_none": ("不加位置", "none"),
         "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
         "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
-        "pos_control_i": ("「{token}」的位置 i", "position i of “{token}”"),
-        "pos_control_j": ("「{token}」的位置 j", "position j of “{token}”"),
+        "pos_control_i": ("“{token}”的位置 i", "position i of “{token}”"),
+        "pos_control_j": ("“{token}”的位置 j", "position j of “{token}”"),
         "pos_control_order": ("打乱成", "reorder to"),
         "pos_heading_none": (
-            "不加位置：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "不加位置：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
             "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
         ),
         "pos_heading_sinusoidal": (
-            "正弦位置编码：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "正弦位置编码：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
             "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
         ),
         "pos_heading_rope": (
-            "RoPE：「{query}」在位置 {i} 提问，「{key_word}」在位置 {j}",
+            "RoPE：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
             "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
         ),
         "pos_curve_title": (
-            "q·k（未缩放）：「{query}」在 i + s，「{key_word}」在 j + s",
+            "q·k（未缩放）：“{query}”在 i + s，“{key_word}”在 j + s",
             "q·k (unscaled): “{query}” at i + s, “{key_word}” at j + s",
         ),
         "pos_curve_axis": ("s：两个位置一起后移的步数", "s: both positions moved on by s"),
@@ -245,7 +245,7 @@ msg = Catalog(
         "pos_after": ("打乱后：{sentence}（按原来的词序排好）", "reordered: {sentence} (in the original word order)"),
         "pos_axis_keys_by_word": ("键（按原来的词序）→", "keys (original word order) →"),
         "pos_score": (
-            "「{query}」在位置 {i}、「{key_word}」在位置 {j}（j − i = {offset}）：q·k = {score}",
+            "“{query}”在位置 {i}、“{key_word}”在位置 {j}（j − i = {offset}）：q·k = {score}",
             "“{query}” at position {i}, “{key_word}” at {j} (j − i = {offset}): q·k = {score}",
         ),
         "pos_shift_none": (
@@ -262,11 +262,11 @@ msg = Catalog(
             "Moving both positions on by 0 … {shifts}, the score stays {score}: with RoPE, q·k depends only on j − i.",
         ),
         "pos_reorder_same": (
-            "打乱成「{sentence}」：每个词的权重都没变（最大变化 {change}），只是行和列换了位置。",
+            "打乱成“{sentence}”：每个词的权重都没变（最大变化 {change}），只是行和列换了位置。",
             "Reordered to “{sentence}”: no word's weights change (largest change {change}); only rows and columns moved.",
         ),
         "pos_reorder_differs": (
-            "打乱成「{sentence}」：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
+            "打乱成“{sentence}”：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
             "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
         ),
         # ================================================================ the classroom board (board.py)
@@ -323,14 +323,16 @@ msg = Catalog(
         "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
         "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
         "pos_desc": (
-            "上：「{query}」问「{key_word}」的分数 q·k，两个位置一起后移 0 到 {shifts} 步时在 {low} 到 {high} 之间；"
-            "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。「{query}」一行，原句：{before}；"
-            "打乱成「{sentence}」后（按原来的词排好）：{after}。",
+            "上：“{query}”问“{key_word}”的分数 q·k，两个位置一起后移 0 到 {shifts} 步时{scores}；"
+            "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。“{query}”一行，原句：{before}；"
+            "打乱成“{sentence}”后（按原来的词排好）：{after}。",
             "Top: the score q·k of “{query}” asking “{key_word}” as both positions move on by 0 to {shifts}, "
-            "between {low} and {high}; top right: feature pair 0 as hands on a dial; below: every word's attention "
+            "{scores}; top right: feature pair 0 as hands on a dial; below: every word's attention "
             "weights before and after the reordering. The row of “{query}”, original sentence: {before}; "
             "reordered as “{sentence}” (lined up by word): {after}.",
         ),
+        "pos_desc_range": ("在 {low} 到 {high} 之间", "between {low} and {high}"),
+        "pos_desc_constant": ("始终是 {score}", "always {score}"),
         "plot_position_features": (
             "特征：第 k 对的 sin 和 cos（k 越大转得越慢）",
             "feature: sin and cos of pair k (higher k turns more slowly)",
@@ -369,6 +371,8 @@ msg = Catalog(
         "alt_falls": ("下降", "falls"),
         "alt_level": ("基本持平", "stays about level"),
         "alt_peak": ("在 {x} 处最高", "peaks at {x}"),
+        "alt_wavy": ("总体{trend}，但一路起伏、并不单调", "{trend} overall, but goes up and down on the way"),
+        "alt_settles": ("起初上下跳动，后半段基本持平", "jumps up and down at first, then stays about level in its second half"),
         "alt_axes": ("坐标图{title}（横轴 {x}，纵轴 {y}）", "plot{title} (x axis {x}, y axis {y})"),
         "alt_unlabelled": ("无标签", "unlabelled"),
         # ---------------------------------------------------------------- plots.py: errors

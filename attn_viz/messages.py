@@ -372,7 +372,10 @@ msg = Catalog(
         "alt_level": ("基本持平", "stays about level"),
         "alt_peak": ("在 {x} 处最高", "peaks at {x}"),
         "alt_wavy": ("总体{trend}，但一路起伏、并不单调", "{trend} overall, but goes up and down on the way"),
-        "alt_settles": ("起初上下跳动，后半段基本持平", "jumps up and down at first, then stays about level in its second half"),
+        "alt_settles": (
+            "起初上下跳动，后半段基本持平",
+            "jumps up and down at first, then stays about level in its second half",
+        ),
         "alt_axes": ("坐标图{title}（横轴 {x}，纵轴 {y}）", "plot{title} (x axis {x}, y axis {y})"),
         "alt_unlabelled": ("无标签", "unlabelled"),
         # ---------------------------------------------------------------- plots.py: errors

@@ -129,19 +129,47 @@ def _contributions(ax, d, shared) -> str:
     return msg("alt_contributions", title=_titled(ax), weights=weights, outputs=_values(d["dim_labels"], d["outputs"]))
 
 
+def _reversals(ys) -> int:
+    """How many times a curve changes direction by more than LEVEL_TOLERANCE of its largest magnitude: small
+    wiggles (rounding, timing noise on a level curve) do not count."""
+    threshold = LEVEL_TOLERANCE * max(float(np.abs(ys).max()), 1e-300)
+    turns, direction, anchor = 0, 0, ys[0]
+    for y in ys[1:]:
+        if abs(y - anchor) <= threshold and direction == 0:
+            continue
+        step = 1 if y > anchor else -1
+        if direction == 0:
+            direction, anchor = step, y
+        elif step == direction:
+            anchor = y if (y - anchor) * direction > 0 else anchor
+        elif abs(y - anchor) > threshold:
+            turns, direction, anchor = turns + 1, step, y
+    return turns
+
+
+def _level(ys) -> bool:
+    """Every value within LEVEL_TOLERANCE of the ends' magnitude of each other."""
+    scale = max(abs(ys[0]), abs(ys[-1]), 1e-300)
+    return float(ys.max() - ys.min()) <= LEVEL_TOLERANCE * scale
+
+
 def trend(xs, ys) -> str:
-    """Where a curve goes: it rises, falls, stays about level, or peaks at some x in between."""
+    """Where a curve goes: it rises, falls, stays about level (its ends agree), or peaks at some x in between.
+    A curve that turns back and forth rises or falls "overall, going up and down on the way"; one that jumps
+    up and down at first and then stays level in its second half (a training run that gets stuck) says so."""
     finite = np.isfinite(ys)
-    xs, ys = np.asarray(xs)[finite], np.asarray(ys)[finite]
+    xs, ys = np.asarray(xs)[finite], np.asarray(ys, dtype=float)[finite]
     if ys.size < 2:
         return msg("alt_level")
     first, last, top = ys[0], ys[-1], int(np.argmax(ys))
     if 0 < top < ys.size - 1 and ys[top] > PEAK_RATIO * max(first, last, 0.0) and ys[top] > 0:
         return msg("alt_peak", x=_number(xs[top]))
-    scale = max(abs(first), abs(last), 1e-300)
-    if abs(last - first) <= LEVEL_TOLERANCE * scale:
+    if abs(last - first) <= LEVEL_TOLERANCE * max(abs(first), abs(last), 1e-300):  # the ends agree
         return msg("alt_level")
-    return msg("alt_rises") if last > first else msg("alt_falls")
+    if ys.size >= 8 and _level(ys[ys.size // 2 :]) and _reversals(ys[: ys.size // 2 + 1]) >= 2:
+        return msg("alt_settles")
+    overall = msg("alt_rises") if last > first else msg("alt_falls")
+    return msg("alt_wavy", trend=overall) if _reversals(ys) >= 2 else overall
 
 
 def _line(ax, d, shared) -> str:

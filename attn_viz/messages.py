@@ -323,14 +323,16 @@ msg = Catalog(
         "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
         "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
         "pos_desc": (
-            "上：“{query}”问“{key_word}”的分数 q·k，两个位置一起后移 0 到 {shifts} 步时在 {low} 到 {high} 之间；"
+            "上：“{query}”问“{key_word}”的分数 q·k，两个位置一起后移 0 到 {shifts} 步时{scores}；"
             "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。“{query}”一行，原句：{before}；"
             "打乱成“{sentence}”后（按原来的词排好）：{after}。",
             "Top: the score q·k of “{query}” asking “{key_word}” as both positions move on by 0 to {shifts}, "
-            "between {low} and {high}; top right: feature pair 0 as hands on a dial; below: every word's attention "
+            "{scores}; top right: feature pair 0 as hands on a dial; below: every word's attention "
             "weights before and after the reordering. The row of “{query}”, original sentence: {before}; "
             "reordered as “{sentence}” (lined up by word): {after}.",
         ),
+        "pos_desc_range": ("在 {low} 到 {high} 之间", "between {low} and {high}"),
+        "pos_desc_constant": ("始终是 {score}", "always {score}"),
         "plot_position_features": (
             "特征：第 k 对的 sin 和 cos（k 越大转得越慢）",
             "feature: sin and cos of pair k (higher k turns more slowly)",
@@ -369,6 +371,11 @@ msg = Catalog(
         "alt_falls": ("下降", "falls"),
         "alt_level": ("基本持平", "stays about level"),
         "alt_peak": ("在 {x} 处最高", "peaks at {x}"),
+        "alt_wavy": ("总体{trend}，但一路起伏、并不单调", "{trend} overall, but goes up and down on the way"),
+        "alt_settles": (
+            "起初上下跳动，后半段基本持平",
+            "jumps up and down at first, then stays about level in its second half",
+        ),
         "alt_axes": ("坐标图{title}（横轴 {x}，纵轴 {y}）", "plot{title} (x axis {x}, y axis {y})"),
         "alt_unlabelled": ("无标签", "unlabelled"),
         # ---------------------------------------------------------------- plots.py: errors

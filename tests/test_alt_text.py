@@ -70,6 +70,18 @@ def test_bars_histograms_contributions_and_curves(english):
     assert "“up” rises, “down” falls, “flat” stays about level, “hill” peaks at 2" in words
 
 
+def test_a_curve_that_goes_up_and_down_or_jumps_and_then_gets_stuck_is_not_said_to_just_fall(english):
+    xs = np.arange(50.0)
+    wavy = 8 - xs / 10 + np.cos(xs)  # falls overall, with ups and downs of about 2 on the way
+    stuck = np.concatenate([[12.0, 9.0, 11.0, 8.5, 10.5], np.full(45, 10.3)])
+    smooth = 7 * np.exp(-xs / 5)
+    words = alt_text.describe_figure(plots.line(xs, {"wavy": wavy, "stuck": stuck, "smooth": smooth}))
+    assert "“wavy” falls overall, but goes up and down on the way" in words
+    assert "“stuck” jumps up and down at first, then stays about level in its second half" in words
+    assert "“smooth” falls." in words
+    assert alt_text.trend(xs, 5 + 0.01 * np.cos(xs)) == "stays about level"  # wiggles smaller than the tolerance
+
+
 def test_a_figure_drawn_without_plots_is_described_by_its_titles_and_labels():
     fig, ax = plt.subplots()
     ax.plot([0, 1], [1, 0])

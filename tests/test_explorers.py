@@ -479,6 +479,19 @@ def test_with_positions_the_order_matters_and_sinusoidal_scores_move_with_the_sh
     ex.close()
 
 
+def test_the_description_names_a_constant_score_once_and_a_moving_one_by_its_range():
+    ex = position_explorer()
+    for encoding in ("none", "rope"):
+        ex.set(encoding=encoding)
+        score = draw.fmt(ex.readouts["score"])
+        assert f"后移 0 到 20 步时始终是 {score}；" in ex.description and "之间" not in ex.description
+    ex.set(encoding="sinusoidal")
+    assert re.search(r"后移 0 到 20 步时在 (−?[0-9.]+) 到 (−?[0-9.]+) 之间；", ex.description)
+    low, high = re.search(r"在 (−?[0-9.]+) 到 (−?[0-9.]+) 之间", ex.description).groups()
+    assert low != high
+    ex.close()
+
+
 def test_the_reordered_weights_are_lined_up_word_by_word():
     ex = position_explorer()
     ex.set(encoding="rope", order="语言 学习 喜欢 我")

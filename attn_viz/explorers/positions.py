@@ -261,13 +261,14 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
             change=draw.fmt(change),
         ),
     ]
+    low, high = draw.fmt(curve.min()), draw.fmt(curve.max())
+    scores = text("pos_desc_constant", score=low) if low == high else text("pos_desc_range", low=low, high=high)
     body = text(
         "pos_desc",
         query=query,
         key_word=key,
         shifts=SHIFTS,
-        low=draw.fmt(curve.min()),
-        high=draw.fmt(curve.max()),
+        scores=scores,
         sentence=" ".join(tokens[k] for k in order),
         before=token_values(tokens, state["A"][qi], text),
         after=token_values(tokens, state["A_by_word"][qi], text),

@@ -113,3 +113,12 @@ def not_graded(exercise, edition="zh"):
     ``not_attempted``, its message saying that the file was not graded rather than asking for the variable."""
     with language(edition):
         return [TaskResult(task.id, "not_attempted", msg("file_not_graded")) for task in exercises.tasks(exercise)]
+
+
+def point_at_id_cell(results, edition="zh"):
+    """A per-student submission whose ID cell is empty or missing: every task that failed because its data
+    could not be drawn (the cell raised, the variable is missing) says to fill in the ID cell, not the error."""
+    with language(edition):
+        return [
+            TaskResult(r.id, r.code, msg("student_id_needed"), r.cell) if r.code == "cell_error" else r for r in results
+        ]

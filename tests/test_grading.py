@@ -344,10 +344,20 @@ def test_a_student_is_found_from_the_id_cell_the_lms_or_the_file_name():
     moodle = collect.LmsName("moodle", "陈十二", participant="12345")
     student, problem = roster.identify(r, moodle, None, "ex06_full_pipeline.ipynb", "ex06_full_pipeline")
     assert (student.id, student.participant, problem) == ("2024001", "12345", "")
-    # the ID cell names another rostered student than the Moodle folder: the ID cell's student, held, and
-    # the Moodle participant number of 陈十二 never written onto Zhang San's row
+    # the ID cell names another rostered student than the Moodle folder: held, filed under who handed it in,
+    # and the Moodle participant number of 陈十二 never written onto Zhang San's row
     conflict = roster.identify(r, moodle, "2024002", "x.ipynb", "ex06_full_pipeline")
-    assert (conflict.student.id, conflict.problem, conflict.student.participant) == ("2024002", "identity_conflict", "")
+    assert (conflict.student.id, conflict.problem, conflict.student.participant) == (
+        "2024001",
+        "identity_conflict",
+        "12345",
+    )
+    wang = roster.Roster([roster.Student(k, k, "王伟", in_roster=True) for k in ("20240007", "20240023")] + r.students)
+    folder = collect.LmsName("moodle", "王伟", participant="1849323")
+    assert roster.identify(wang, folder, None, "ex02_scores.ipynb", "ex02_scores").problem == "ambiguous_name"
+    second = roster.identify(wang, folder, "20240023", "ex02_scores.ipynb", "ex02_scores")
+    assert (second.student.id, second.student.participant, second.problem) == ("20240023", "1849323", "")
+    assert wang.by_name("王伟") is None and len(wang.by_name_all("王伟")) == 2
     assert roster.identify(r, moodle, "2029999", "x.ipynb", "ex06_full_pipeline")[1] == "id_mismatch"
     assert roster.identify(r, None, "2024002", "x.ipynb", "ex02_scores")[0].name == "Zhang San"
     assert roster.identify(r, None, None, "2024002_ex02.ipynb", "ex02_scores")[0].id == "2024002"

@@ -326,13 +326,11 @@ class Batch:
             if origin_problem:
                 notes.append(Note(origin_problem))
             per_student = released if released is not None else (per_student_release(reading.nb) or reading.has_id_cell)
-            data_id = None
-            if per_student:
-                data_id = reading.id_cell
-                if data_id is None:
-                    notes.append(Note("no_student_id"))
-                    if released and student.id:
-                        data_id = student.id
+            data_id = reading.id_cell  # the number the kernel draws the fresh data from, whatever the release
+            if per_student and data_id is None:
+                notes.append(Note("no_student_id"))
+                if released and student.id:
+                    data_id = student.id
             if is_teacher_version(reading.nb):
                 notes.append(Note("teacher_version"))
             try:

@@ -205,8 +205,7 @@ class Handouts:
         decides when a given release has it; a fingerprint no given release has (when releases are given) is
         ``unknown_release`` (the notebook's own record says whether it was per-student); a notebook without a
         record is matched with the given releases of its exercise by its cells, and is per-student when the
-        versions it fits equally well agree (else ``unknown_release``); with no release given, its own record,
-        else its ID cell, says."""
+        versions it fits equally well agree (else None: its ID cell decides); with no release given, None."""
         meta = nb.metadata.get("attn_core", {})
         meta = meta.get("handout") if isinstance(meta, dict) else None
         own = bool(isinstance(meta, dict) and meta.get("per_student"))
@@ -221,7 +220,7 @@ class Handouts:
         best = [per for n, per in scored if n == scored[0][0]]
         if len(set(best)) == 1:
             return best[0], ""
-        return None, "unknown_release"
+        return None, ""  # a per-student and a plain version fit as well: its ID cell decides
 
 
 def per_student_release(nb):

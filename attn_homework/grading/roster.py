@@ -237,8 +237,8 @@ def identify(roster, lms, id_cell, file_name, exercise):
     The ID cell's number, when it is a rostered student's, wins; then the LMS's participant or user ID; then
     the LMS's name, the roster number in the file name, the roster name in the file name, each used only when
     exactly one roster row matches (a name two students share decides nothing). When two sources name two
-    different rostered students the submission is the ID cell's student (else the LMS number's) with
-    ``identity_conflict``: it is held for the teacher, and no LMS number of one student is ever attached to
+    different rostered students it is ``identity_conflict``, held for the teacher and filed under who handed
+    it in (the LMS account, else the ID cell's student); no LMS number of one student is ever attached to
     another's row."""
     roster = roster or Roster()
     evidence = []
@@ -271,10 +271,22 @@ def identify(roster, lms, id_cell, file_name, exercise):
         student = Student(key=f"?{lms.system}:{lms.participant or lms.user_id or name}", name=name)
         student = replace(student, participant=lms.participant, canvas_id=lms.user_id)
         return Identity(student, "ambiguous_name", f"{name}: {names}", tuple(evidence))
+    if chosen is not None and ambiguous and chosen not in {s.key for s in ambiguous}:
+        # the LMS's name is shared by several students, none of them the one the ID cell names
+        evidence.append(("lms_name", ambiguous[0].key))
     if chosen is not None:
         student = by_key[chosen]
         named = {key for _, key in evidence}
         if len(named) > 1:
+            # held for the teacher, filed under who handed it in: the LMS account, else the ID cell's student
+            uploader = [key for source, key in evidence if source in ("lms_number", "lms_name")]
+            student = by_key[uploader[0]] if uploader else student
+            if lms is not None and (from_number is None or from_number.key == student.key) and uploader:
+                student = replace(
+                    student,
+                    participant=student.participant or lms.participant,
+                    canvas_id=student.canvas_id or lms.user_id,
+                )
             detail = "; ".join(f"{source}={by_key[key].id}" for source, key in evidence)
             return Identity(student, "identity_conflict", detail, tuple(evidence))
         problem = "id_mismatch" if id_cell and student.id != id_cell else ""

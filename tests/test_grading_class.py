@@ -58,6 +58,19 @@ def graded(tmp_path_factory):
     return run, out, built
 
 
+POINTS = {"ex02_scores": 3, "ex03_scaling": 2}  # one point per task
+
+
+def expected_grade(key, decided=None):
+    """The LMS grade out of 10 the design gives ``key``: points earned over the 5 possible, ``decided`` a
+    teacher's percentage for a held exercise."""
+    earned = 0.0
+    for exercise, (final, reason) in cls.DESIGN.get(key, {}).items():
+        percent = decided if reason and decided is not None else float(final)
+        earned += percent / 100 * POINTS[exercise]
+    return format(round(10 * earned / sum(POINTS.values()), 1), "g")
+
+
 def _key(row):
     return row["student_id"] or row["name"]
 
@@ -108,7 +121,8 @@ def test_lms_files_hold_no_held_student_and_never_a_mark_on_another_row(graded):
     rostered = {number for number, *_ in cls.ROSTER}
     assert set(moodle) == rostered - cls.HELD  # the held ones wait; the auditing student is not in Moodle
     item = next(c for c in next(iter(moodle.values())) if c not in ("ID number", "Email address", "Full name"))
-    assert moodle["2024001"][item] == "10"  # 100 of 100, out of --max-grade 10
+    assert {k: r[item] for k, r in moodle.items()} == {k: expected_grade(k) for k in moodle}  # out of 10
+    assert moodle["2024001"][item] == "6"  # ex02 all right (3 points), ex03 not handed in (2)
     # the two 王伟: each participant row has its own student's grade
     sheet = {r["Identifier"]: r for r in rows_of(out / "moodle_worksheet.csv")}
     assert sheet["Participant 1849307"]["Grade"] == moodle["20240007"][item]
@@ -127,7 +141,8 @@ def test_canvas_file_follows_its_documented_format(graded):
     assert table[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]  # the roster has logins
     assert table[1][0] == "Points Possible" and table[1][-1] == "10"
     rows = {r[2]: r for r in table[2:]}
-    assert rows["2024006"][1] == "54006" and rows["2024006"][3] == "zhangsan" and rows["2024006"][-1] == "9"
+    assert rows["2024006"][1] == "54006" and rows["2024006"][3] == "zhangsan" and rows["2024006"][-1] == "3.6"
+    assert {k: r[-1] for k, r in rows.items()} == {k: expected_grade(k) for k in rows}
 
 
 def test_no_csv_cell_starts_a_formula(graded):
@@ -163,8 +178,8 @@ def test_review_decisions_release_marks_and_a_worksheet_roster_fills_every_row(g
     assert run.returncode == 0, run.stderr[-2000:]
     moodle = {r["ID number"]: r for r in rows_of(out / "moodle_grades.csv")}
     item = [c for c in next(iter(moodle.values())) if c not in ("ID number", "Email address", "Full name")][0]
-    assert moodle["2024013"][item] == "10"  # accepted: 100 %
-    assert moodle["2024005"][item] == "5"  # the teacher's 50 %
+    assert moodle["2024013"][item] == expected_grade("2024013") == "6"  # accepted: its 100 % of ex02
+    assert moodle["2024005"][item] == expected_grade("2024005", decided=50) == "2"  # the teacher's 50 % of ex03
     assert moodle["2024009"][item] == "0"  # rejected: nothing else handed in
     assert "2024012" not in moodle  # still undecided
     sheet = {r["Identifier"]: r for r in rows_of(out / "moodle_worksheet.csv")}

@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
@@ -281,20 +281,25 @@ class Batch:
         jobs, ready, reused = [], [], []
         submissions, skipped = list(submissions), list(skipped)
         claimed, skipped = self.claim(skipped)
-        origin = {id(submission): entry for submission, entry in claimed}
+        origin = {submission.label: entry for submission, entry in claimed}
         candidates = []
         for submission in submissions + [submission for submission, _ in claimed]:
             reading = read(submission, edition=lang.get_lang())
             exercise = reading.exercise
             who = identify(settings.roster, submission.lms, reading.id_cell, submission.file_name, exercise)
             student, problem = who
+            lms_time = settings.roster.submitted.get(student.key) if settings.roster and submission.lms else None
+            if lms_time is not None and problem != "identity_conflict":  # the LMS's time before the file's
+                submission = replace(submission, submitted=lms_time)
             notes = [Note(problem, detail=who.detail)] if problem else []
             candidates.append((submission, reading, student, submission.sha256 or _sha(submission.data), notes))
         kept, superseded = choose(candidates, settings.roster)
         for submission, kept_label in superseded:
             reading = next(c[1] for c in candidates if c[0] is submission)
             if reading.nb is None and kept_label[1]:  # listed with the reason it could not be graded
-                skipped.append(origin.get(id(submission)) or Skipped(submission.label, reading.status, reading.problem))
+                skipped.append(
+                    origin.get(submission.label) or Skipped(submission.label, reading.status, reading.problem)
+                )
             else:
                 skipped.append(Skipped(submission.label, "superseded", kept_label[0]))
         for submission, reading, student, sha, notes in kept:

@@ -4,8 +4,10 @@ folder or file name, or the file name.
 A roster is a CSV file (UTF-8, or the GBK that Chinese Excel writes) with a header row: a student number
 column (``id``, ``学号``, ``student_id``, ``ID number``, ``SIS User ID``) and a name column (``name``, ``姓名``,
 ``Full name``, ``Student``); optional ``email`` / ``邮箱``, ``login`` / ``SIS Login ID``, ``canvas_id`` / ``ID``
-(Canvas's own user ID), ``section`` / ``班级``, and ``Identifier`` (Moodle's "Participant 123"). A Moodle
-grading worksheet or a Canvas gradebook export can serve as the roster as it is.
+(Canvas's own user ID), ``section`` / ``班级``, ``Identifier`` (Moodle's "Participant 123") and ``Last
+modified (submission)`` (the time Moodle recorded the submission: it is used, before the zip's or the file's
+time, for what came through the LMS). A Moodle grading worksheet or a Canvas gradebook export can serve as the
+roster as it is.
 
 Reports name students as the roster knows them when the report is written (``Roster.resolve``), so a
 result graded before a roster was given gets its name, e-mail and class once one is.
@@ -22,6 +24,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from ..messages import msg
@@ -44,7 +47,33 @@ _COLUMNS = {
     "canvas_id": ("canvas_id", "canvas id", "canvas user id"),
     "section": ("section", "班级", "class"),
     "participant": ("identifier", "participant", "标识符"),
+    "submitted": ("last modified (submission)", "submitted", "submitted at", "最后修改（提交）", "提交时间"),
 }
+# How an LMS writes a submission time: ISO, Moodle's English ("Tuesday, 8 December 2026, 11:59 PM"), Chinese.
+_TIME_FORMATS = ("%A, %d %B %Y, %I:%M %p", "%A, %d %B %Y, %H:%M", "%d %B %Y, %I:%M %p", "%d/%m/%Y %H:%M")
+_ZH_TIME = re.compile(r"(\d{4})年\s*(\d{1,2})月\s*(\d{1,2})日.*?(\d{1,2}):(\d{2})")
+
+
+def parse_time(text):
+    """A submission time as an LMS export writes it, as POSIX time (local time); None if it cannot be read."""
+    text = str(text).strip()
+    if not text or text == "-":
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("/", "-")).timestamp()
+    except ValueError:
+        pass
+    for pattern in _TIME_FORMATS:
+        try:
+            return datetime.strptime(text, pattern).timestamp()
+        except ValueError:
+            continue
+    match = _ZH_TIME.search(text)
+    if match:
+        year, month, day, hour, minute = map(int, match.groups())
+        hour += 12 if ("下午" in text or "晚上" in text) and hour < 12 else 0
+        return datetime(year, month, day, hour, minute).timestamp()
+    return None
 
 
 class RosterError(ValueError):
@@ -92,6 +121,7 @@ class Roster:
     """The students of a class, looked up by number, Moodle participant, Canvas user ID or name."""
 
     students: list[Student] = field(default_factory=list)
+    submitted: dict = field(default_factory=dict)  # student key -> the LMS's submission time (POSIX)
 
     @classmethod
     def read(cls, path):
@@ -102,7 +132,7 @@ class Roster:
         if header_at is None:
             raise RosterError(msg("roster_no_id", path=path, columns=", ".join(_COLUMNS["id"][:6])))
         columns = _header_columns(rows[header_at])
-        students, seen = [], set()
+        students, seen, times = [], set(), {}
         for row in rows[header_at + 1 :]:
 
             def cell(kind, row=row):
@@ -113,6 +143,9 @@ class Roster:
             if not number or number in seen or "points possible" in " ".join(row).lower():
                 continue
             seen.add(number)
+            when = parse_time(cell("submitted"))
+            if when is not None:
+                times[number] = when
             participant = re.sub(r"^\D*", "", cell("participant"))
             students.append(
                 Student(
@@ -127,7 +160,7 @@ class Roster:
                     in_roster=True,
                 )
             )
-        return cls(students)
+        return cls(students, times)
 
     def by(self, attribute, value):
         if not value:

@@ -106,6 +106,18 @@ def test_the_statuses_name_what_happened(graded):
     assert rows["=1+2", "ex02_scores"]["name"] == "路人甲"  # named from the file
 
 
+def test_feedback_points_at_the_id_cell_and_asks_for_ones_own_code(graded):
+    _, out, _ = graded
+    from attn_homework.messages import msg
+
+    missing = (out / "feedback" / "2024010_ex02_scores.html").read_text(encoding="utf-8")
+    assert msg.text("student_id_needed", "zh") in missing and "NameError" not in missing
+    own = (out / "feedback" / "2024013_ex02_scores.html").read_text(encoding="utf-8")
+    assert msg.text("fb_why_reference_code", "zh") in own
+    english = (out / "feedback" / "2024011_ex02_scores.html").read_text(encoding="utf-8")
+    assert 'lang="en"' in english and "、" not in english
+
+
 def test_the_console_lists_the_held_submissions_first(graded):
     run, out, _ = graded
     lines = [line for line in run.stderr.splitlines() if line.strip()]

@@ -351,11 +351,11 @@ MESSAGES = {
         "that cell is not valid Python (brackets, quotes, indentation?), so none of it ran",
     ),
     "fb_why_runtime_error": (
-        "这一格运行时报错；它后面的格子照常运行，也照常计分",
+        "这一格运行时报错；它后面的单元格照常运行，也照常计分",
         "that cell raised an error; the cells after it still ran and count",
     ),
     "fb_why_timeout": (
-        "笔记本在这一格用完了运行时间，之后的格子没有运行，之后的题也就没有计分；检查有没有死循环",
+        "笔记本在这一格用完了运行时间，之后的单元格没有运行，之后的题也就没有计分；检查有没有死循环",
         "the notebook ran out of time in that cell: nothing after it ran, so later tasks were not graded; look for an endless loop",
     ),
     "fb_why_crashed": (
@@ -371,7 +371,7 @@ MESSAGES = {
         "the process running your notebook was stopped in that cell, so later tasks were not graded",
     ),
     "fb_why_cells_changed": (
-        "发下去的格子被改动、删除或挪了位置；批改照常进行，老师会看这些格子",
+        "发下去的单元格被改动、删除或挪了位置；批改照常进行，老师会看这些单元格",
         "cells of the handed-out notebook were changed, deleted or moved; grading went on, and your teacher will look at them",
     ),
     "fb_why_unreadable": (

@@ -316,7 +316,9 @@ def test_the_student_command_refuses_a_check_of_an_unknown_task(tmp_path, capsys
     nbformat.write(nb, teacher)
     assert student.main([str(teacher), "--out", str(tmp_path / "out"), "--no-execute"]) == 1
     err = capsys.readouterr().err
-    assert 'check("9.9")' in err and "attn_homework/exercises/" in err and not (tmp_path / "out" / teacher.name).exists()
+    assert (
+        'check("9.9")' in err and "attn_homework/exercises/" in err and not (tmp_path / "out" / teacher.name).exists()
+    )
 
 
 # ---------------------------------------------------------------- a class, graded from an LMS download

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from attn_homework import release
-from attn_homework.grading import collect, integrity, marks, reports, roster, selection
+from attn_homework.grading import collect, integrity, marks, reports, review, roster, selection
 from attn_homework.grading.handout import cell_hash
 from attn_homework.grading.reading import Reading
 from attn_homework.grading.results import Graded, Note
@@ -150,3 +150,23 @@ def test_attn_release_speaks_its_edition(tmp_path, capsys):
                          "--notebooks", str(ROOT / "notebooks"), "--project", str(ROOT)]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "发给学生的文件夹" in out and "for the students" not in out
+
+
+def test_a_review_decision_can_file_a_shared_name_under_its_student(tmp_path):
+    wang = [
+        roster.Student(k, k, "王伟", participant=p, in_roster=True) for k, p in (("20240007", "7"), ("20240023", "23"))
+    ]
+    r = roster.Roster(wang)
+    folder = collect.LmsName("moodle", "王伟", participant="1849323")
+    who = roster.identify(r, folder, None, "ex02_scores.ipynb", "ex02_scores")
+    record = Graded("w.ipynb", "abc", "ex02_scores", who.student, notes=[Note(who.problem)])
+    assert record.held and who.problem == "ambiguous_name"
+    (tmp_path / "review.csv").write_text(
+        "decision,student_id,name,exercise,percent,reasons,file,sha256,comment\n"
+        "accept,20240023,王伟,ex02_scores,100,ambiguous_name,w.ipynb,abc,\n",
+        encoding="utf-8-sig",
+    )
+    (decided,) = review.apply([record], review.read(tmp_path), r)
+    assert decided.student.id == "20240023" and not decided.held
+    (tmp_path / "review.csv").write_text("decision,student_id,sha256\nreject,,abc\n", encoding="utf-8-sig")
+    assert review.apply([record], review.read(tmp_path), r) == []

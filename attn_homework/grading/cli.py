@@ -199,11 +199,11 @@ def main(argv=None):
     seconds = time.monotonic() - start
 
     decisions = review.read(args.out) if args.out else {}
-    shown = review.apply(reports.current(graded + reused, roster), decisions)
+    shown = review.apply(reports.current(graded + reused, roster), decisions, roster)
     if shown:
         print(reports.table(shown, points, late))
     every = reports.current(store.records, roster) if store_path else reports.current(graded + reused, roster)
-    everything = review.apply(every, decisions)
+    everything = review.apply(every, decisions, roster)
     if csv_path:
         reports.write_submissions(everything, csv_path, points, late)
     lms_lines, review_lines = [], []

@@ -7,7 +7,9 @@ computed and the reasons, and a ``decision`` column that the teacher fills in an
 - ``reject``: the submission does not count (the student's other submission of the exercise, if any, does);
 - a number such as ``80``: the percentage to give instead.
 
-An empty decision keeps the submission held. The rows are matched by the file's SHA-256 (``sha256``), so a
+Changing a row's ``student_id`` to another rostered student's number files the submission under that
+student (with ``accept`` or a number): the way to settle a name two students share. An empty decision keeps
+the submission held. The rows are matched by the file's SHA-256 (``sha256``), so a
 file handed in again with other bytes is held again. ``attn-grade --out FOLDER`` (no submissions) reapplies
 the decisions and rewrites the reports.
 """
@@ -17,7 +19,8 @@ import io
 from dataclasses import replace
 from pathlib import Path
 
-from .integrity import decision_percent, needs_review
+from .integrity import SEPARATE, decision_percent, needs_review
+from .results import latest
 
 FILE_NAME = "review.csv"
 COLUMNS = ("decision", "student_id", "name", "exercise", "percent", "reasons", "file", "sha256", "comment")
@@ -25,7 +28,8 @@ DECISIONS = ("accept", "reject")
 
 
 def read(folder):
-    """{sha256: (decision, comment)} from a grading folder's review.csv (empty decisions left out)."""
+    """{sha256: (decision, comment, student number)} from a grading folder's review.csv (empty decisions left
+    out)."""
     path = Path(folder) / FILE_NAME
     if not path.is_file():
         return {}
@@ -35,19 +39,24 @@ def read(folder):
         decision = (row.get("decision") or "").strip().lower().lstrip("'")
         sha = (row.get("sha256") or "").strip().lstrip("'")
         if sha and (decision in DECISIONS or decision_percent(decision) is not None):
-            found[sha] = (decision, row.get("comment") or "")
+            found[sha] = (decision, row.get("comment") or "", (row.get("student_id") or "").strip().lstrip("'"))
     return found
 
 
-def apply(records, decisions):
-    """The records with their decisions; rejected ones dropped."""
+def apply(records, decisions, roster=None):
+    """The records with their decisions; rejected ones dropped; one the teacher filed under another rostered
+    student (its ``student_id`` changed) is that student's, in the place of their other submission."""
     out = []
     for record in records:
-        decision = decisions.get(record.sha256, ("", ""))[0] if needs_review(record) else ""
+        decision, _, number = decisions.get(record.sha256, ("", "", "")) if needs_review(record) else ("", "", "")
         if decision == "reject":
             continue
+        if decision and roster is not None and number and number != record.student.id:
+            student = roster.by("id", number)
+            if student is not None:
+                record = replace(record, student=student, notes=[n for n in record.notes if n.code not in SEPARATE])
         out.append(replace(record, decision=decision) if decision else record)
-    return out
+    return latest(out)
 
 
 def rows(records, decisions, mark):
@@ -57,7 +66,7 @@ def rows(records, decisions, mark):
         codes = needs_review(record)
         if not codes:
             continue
-        decision, comment = decisions.get(record.sha256, ("", ""))
+        decision, comment, _ = decisions.get(record.sha256, ("", "", ""))
         m = mark(record)
         table.append(
             [

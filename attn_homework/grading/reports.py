@@ -9,7 +9,8 @@ Columns (stable; CHANGELOG lists changes):
   then one column per task: ``correct``, ``carried_forward``, ``not_attempted``, ``cell_error(N)`` (the cell N
   that should define the variable raised) or the checker's code.
 - ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
-  not handed in), ``total (100 × points earned / points possible)``, missing. The total is the points earned
+  not handed in, ``review`` when held for review), ``total (100 × points earned / points possible)`` (empty while
+  a submission of the student is held), missing, held_for_review. The total is the points earned
   (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
   and those named by ``--exercises``): an exercise with more points weighs more, one not handed in counts 0.
 - ``moodle_grades.csv`` (Moodle gradebook → Import → CSV file): ID number, Email address, Full name, and the
@@ -21,19 +22,23 @@ Columns (stable; CHANGELOG lists changes):
   ("Participant 123"), Full name, Email address, Grade, Maximum Grade, Last modified (grade), Feedback
   comments; the three columns Moodle's importer requires are Identifier, Grade and Last modified (grade)
   (mod/assign/feedback/offline/importgradeslib.php), named as in Moodle's English language pack.
-- ``canvas_grades.csv`` (Canvas Gradebook → Import): Student, ID, SIS User ID, SIS Login ID, Section, then
+- ``moodle_feedback.zip`` (Moodle assignment → "Upload multiple feedback files in a zip"): a folder per
+  participant, ``Full Name_123_assignsubmission_file_/``, holding the student's feedback pages.
+- ``canvas_grades.csv`` (Canvas Gradebook → Import): Student, ID, SIS User ID, SIS Login ID (only when the
+  roster gives logins), Section, then
   the assignment's column, and a "Points Possible" row, as Canvas's gradebook importer reads them
   (canvas-lms app/models/gradebook_importer.rb): "Student" then "ID" first, "Section" last of the student
   columns; a student is matched by Canvas user ID, else by SIS User ID or SIS Login ID, else by name.
 
-With a roster, the LMS files hold only its students (an unknown user stops Moodle's whole import); a student
+Grades in the LMS files are out of ``--max-grade`` (100 unless given). A student with a submission held for
+review (``integrity``) is in no LMS file until ``review.csv`` decides. With a roster, the LMS files hold only its students (an unknown user stops Moodle's whole import); a student
 outside it stays in submissions.csv and gradebook.csv as ``not_in_roster``. No LMS file gets a row without the
 identifier its importer matches on (the ID number for moodle_grades.csv, the participant number for the
 worksheet, a Canvas or SIS ID or login for Canvas). Names and e-mails come from the roster when the report is
 written (``current``).
 
 Every CSV is UTF-8 with a byte-order mark, which Excel needs to show Chinese and which Moodle and Canvas
-accept. Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
+accept; a cell that starts with = + - @, a tab or a carriage return gets a leading apostrophe (``neutral``). Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
 """
 
 import csv

@@ -9,7 +9,8 @@ Columns (stable; CHANGELOG lists changes):
   then one column per task: ``correct``, ``carried_forward``, ``not_attempted``, ``cell_error(N)`` (the cell N
   that should define the variable raised) or the checker's code.
 - ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
-  not handed in, ``review`` when held for review), ``total (100 × points earned / points possible)`` (empty while
+  not handed in, ``review`` when held for review), ``total (100 × points earned / points possible)`` (empty
+while
   a submission of the student is held), missing, held_for_review. The total is the points earned
   (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
   and those named by ``--exercises``): an exercise with more points weighs more, one not handed in counts 0.
@@ -31,14 +32,16 @@ Columns (stable; CHANGELOG lists changes):
   columns; a student is matched by Canvas user ID, else by SIS User ID or SIS Login ID, else by name.
 
 Grades in the LMS files are out of ``--max-grade`` (100 unless given). A student with a submission held for
-review (``integrity``) is in no LMS file until ``review.csv`` decides. With a roster, the LMS files hold only its students (an unknown user stops Moodle's whole import); a student
+review (``integrity``) is in no LMS file until ``review.csv`` decides. With a roster, the LMS files hold only
+its students (an unknown user stops Moodle's whole import); a student
 outside it stays in submissions.csv and gradebook.csv as ``not_in_roster``. No LMS file gets a row without the
 identifier its importer matches on (the ID number for moodle_grades.csv, the participant number for the
 worksheet, a Canvas or SIS ID or login for Canvas). Names and e-mails come from the roster when the report is
 written (``current``).
 
 Every CSV is UTF-8 with a byte-order mark, which Excel needs to show Chinese and which Moodle and Canvas
-accept; a cell that starts with = + - @, a tab or a carriage return gets a leading apostrophe (``neutral``). Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
+accept; a cell that starts with = + - @, a tab or a carriage return gets a leading apostrophe (``neutral``).
+Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
 """
 
 import csv

@@ -266,7 +266,7 @@ def main(argv=None):
     parser.add_argument("--force", action="store_true", help="replace a release of the same name")
     parser.add_argument("--lang", choices=("zh", "en"), help="language of this command's messages")
     args = parser.parse_args(argv)
-    set_lang(args.lang or system_language())
+    set_lang(args.lang or args.edition or system_language())  # a release's messages speak its edition
     names = []
     for given in args.exercises or list(exercises.EXERCISES):
         try:

@@ -307,10 +307,10 @@ def test_a_regrade_as_the_readme_writes_it_keeps_the_settings_of_the_first_run(t
     out = teacher / "批改"
     before = _lines(out / "gradebook.csv")
     assert before[1:] == [
-        "2024010,陈十二,chen12@example.edu,90,90,",  # a day late: 100 - 10
-        "2024005,钱七,qianqi@example.edu,0,0,",
-        "2024013,卫十五,wei15@example.edu,,0,ex02",
-        ",刘某某,,0,0,",
+        "2024010,陈十二,chen12@example.edu,90,90,,",  # a day late: 100 - 10
+        "2024005,钱七,qianqi@example.edu,0,0,,",
+        "2024013,卫十五,wei15@example.edu,,0,ex02,",
+        ",刘某某,,0,0,,",
     ]
     left_out = "名单外的 1 位学生没有写进 moodle_grades.csv、moodle_worksheet.csv 和 canvas_grades.csv（刘某某）"
     assert left_out in first.stderr
@@ -322,7 +322,7 @@ def test_a_regrade_as_the_readme_writes_it_keeps_the_settings_of_the_first_run(t
         assert option in remembered
     after = _lines(out / "gradebook.csv")
     changed = [(b, a) for b, a in zip(before, after) if b != a]
-    assert len(after) == len(before) and changed == [(before[2], "2024005,钱七,qianqi@example.edu,100,100,")]
+    assert len(after) == len(before) and changed == [(before[2], "2024005,钱七,qianqi@example.edu,100,100,,")]
     assert left_out in regrade.stderr
     page = (out / "feedback" / "2024010_ex02_scores.html").read_text(encoding="utf-8")
     assert "按迟交规则记 90 分" in page

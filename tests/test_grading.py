@@ -344,7 +344,21 @@ def test_a_student_is_found_from_the_id_cell_the_lms_or_the_file_name():
     moodle = collect.LmsName("moodle", "陈十二", participant="12345")
     student, problem = roster.identify(r, moodle, None, "ex06_full_pipeline.ipynb", "ex06_full_pipeline")
     assert (student.id, student.participant, problem) == ("2024001", "12345", "")
-    assert roster.identify(r, moodle, "2024002", "x.ipynb", "ex06_full_pipeline")[1] == "id_mismatch"
+    # the ID cell names another rostered student than the Moodle folder: held, filed under who handed it in,
+    # and the Moodle participant number of 陈十二 never written onto Zhang San's row
+    conflict = roster.identify(r, moodle, "2024002", "x.ipynb", "ex06_full_pipeline")
+    assert (conflict.student.id, conflict.problem, conflict.student.participant) == (
+        "2024001",
+        "identity_conflict",
+        "12345",
+    )
+    wang = roster.Roster([roster.Student(k, k, "王伟", in_roster=True) for k in ("20240007", "20240023")] + r.students)
+    folder = collect.LmsName("moodle", "王伟", participant="1849323")
+    assert roster.identify(wang, folder, None, "ex02_scores.ipynb", "ex02_scores").problem == "ambiguous_name"
+    second = roster.identify(wang, folder, "20240023", "ex02_scores.ipynb", "ex02_scores")
+    assert (second.student.id, second.student.participant, second.problem) == ("20240023", "1849323", "")
+    assert wang.by_name("王伟") is None and len(wang.by_name_all("王伟")) == 2
+    assert roster.identify(r, moodle, "2029999", "x.ipynb", "ex06_full_pipeline")[1] == "id_mismatch"
     assert roster.identify(r, None, "2024002", "x.ipynb", "ex02_scores")[0].name == "Zhang San"
     assert roster.identify(r, None, None, "2024002_ex02.ipynb", "ex02_scores")[0].id == "2024002"
     assert roster.identify(r, None, None, "zhangsan-ex02.ipynb", "ex02_scores")[0].id == "2024002"
@@ -497,11 +511,12 @@ def test_gradebook_has_one_row_per_roster_student_with_a_total_out_of_100(tmp_pa
     reports.write_gradebook(rows, names, tmp_path / "gradebook.csv")
     table = _rows(tmp_path / "gradebook.csv")
     total = "total (100 × points earned / points possible)"
-    assert table[0] == ["student_id", "name", "email", "ex02_scores", "ex06_full_pipeline", total, "missing"]
+    header = ["student_id", "name", "email", "ex02_scores", "ex06_full_pipeline", total, "missing", "held_for_review"]
+    assert table[0] == header
     # every point of ex02, ex06 not handed in: ex02's share of the total
     share = format(round(100 * len(EX02_IDS) / (len(EX02_IDS) + EX06_POINTS), 1), "g")
-    assert table[1] == ["2024001", "陈十二", "chen@example.edu", "100", "", share, "ex06"]
-    assert table[2] == ["2024002", "Zhang San", "", "", "", "0", "ex02 ex06"]
+    assert table[1] == ["2024001", "陈十二", "chen@example.edu", "100", "", share, "ex06", ""]
+    assert table[2] == ["2024002", "Zhang San", "", "", "", "0", "ex02 ex06", ""]
 
 
 def test_the_total_is_points_earned_over_points_possible_and_the_grader_says_so(english):
@@ -786,7 +801,8 @@ def test_a_file_that_cannot_be_graded_is_its_students_status_not_missing(tmp_pat
     assert gradebook["吴十"].missing == [] and gradebook["吴十"].finals == {"ex06_full_pipeline": 0.0}
 
     pages = {
-        p.stem: p.read_text(encoding="utf-8") for p in feedback.write(ready, tmp_path, marks.Points(), marks.LateRule())
+        p.stem: p.read_text(encoding="utf-8")
+        for p in feedback.write(ready, tmp_path, marks.Points(), marks.LateRule()).values()
     }
     page = pages["2024008_ex06_full_pipeline"]
     assert "文件太大，没有批改（300.0 MiB）" in page and "256 MiB" in page and "20 MiB" in page

@@ -68,7 +68,7 @@ def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
     for name, (task_id, source, _) in WRONG.items():
         nbformat.write(_submission(name, task_id, source), folder / f"student_{name}.ipynb")
-    out = folder.parent / "grading"
+    out = tmp_path_factory.mktemp("homework_grading")
     run = grade(folder, "--out", out, "--timeout", 60, "--lang", "en")
     assert run.returncode == 0, run.stderr
     return run, {row["exercise"]: row for row in rows_of(out / "submissions.csv")}

@@ -12,10 +12,13 @@ The parts, in the order a batch goes through them:
 - ``batch``     each submission in a worker process under a watchdog (``processes``), ``--jobs`` at a time
 - ``worker``    (its own process) the kernel, started through ``confine`` (limits, write confinement)
 - ``answers``   the answers as data: read in the kernel, decoded here
+- ``selection`` which file counts per student and exercise (a file supersedes only one of the same identity)
+- ``integrity`` what holds a mark for the teacher's review (teacher version, someone else's work, …)
 - ``checking``  the checker, in the grader's process, with per-student data and error carried forward
 - ``results``   a graded submission and the results file it is appended to at once
 - ``marks``     points, percentages, the total out of 100, the late rule
 - ``reports``   the table, submissions.csv, gradebook.csv, the Moodle and Canvas files
+- ``review``    the teacher's decisions on held submissions (``review.csv``)
 - ``feedback``  one HTML page per submission, in its edition's language
 - ``remembered`` the settings a grading folder keeps (``settings.json``) for the runs after the first
 - ``cli``       the ``attn-grade`` command

@@ -35,13 +35,15 @@ from attn_core import lang
 from .. import exercises
 from ..messages import msg
 from .answers import RESULT_NAME, dump_code
-from .checking import check_answers, draw_probes, not_graded
+from .checking import check_answers, draw_probes, not_graded, point_at_id_cell
 from .collect import Skipped, Submission, lms_name
 from .handout import Handouts, per_student_release
+from .integrity import REVIEW, is_teacher_version
 from .processes import MARKER, Tracker, reap, snapshot
 from .reading import binding_cells, identify_exercise, job_cells, read
 from .results import RUN_ENDED, Graded, Note
 from .roster import Roster, identify
+from .selection import choose, integrity_notes, other_students_data
 
 WORKER = Path(__file__).with_name("worker.py")  # run as scripts: they import nothing of attn_core, so start fast
 CONFINE = Path(__file__).with_name("confine.py")
@@ -49,7 +51,7 @@ SANDBOX_OFF = "ATTN_GRADE_TEST_NO_SANDBOX"  # tests only: no bubblewrap, --jobs 
 START_ALLOWANCE = 90.0  # seconds a worker gets beyond --timeout: its kernel's start and the last reads
 MAX_REPORT_LINE = 64 << 20
 WATCH_INTERVAL = 0.25
-INFORMATIONAL = ("cells_changed", "late", "id_mismatch", "no_student_id", "not_in_roster")
+INFORMATIONAL = ("cells_changed", "late", "id_mismatch", "no_student_id", "not_in_roster", *REVIEW)
 
 
 @dataclass(frozen=True)
@@ -330,12 +332,6 @@ def _sha(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def _rank(entry):
-    """Which of two submissions of a student and exercise counts: a gradable one, then the latest, then by name."""
-    submission, reading = entry[0], entry[1]
-    return (reading.nb is not None, submission.submitted or 0, submission.label)
-
-
 class Batch:
     """Grades submissions into a Store; ``progress(done, total, graded)`` is called as each one is done."""
 
@@ -354,37 +350,28 @@ class Batch:
         jobs, ready, reused = [], [], []
         submissions, skipped = list(submissions), list(skipped)
         claimed, skipped = self.claim(skipped)
-        origin = {id(submission): entry for submission, entry in claimed}
+        origin = {submission.label: entry for submission, entry in claimed}
         candidates = []
         for submission in submissions + [submission for submission, _ in claimed]:
             reading = read(submission, edition=lang.get_lang())
             exercise = reading.exercise
-            student, problem = identify(
-                settings.roster, submission.lms, reading.id_cell, submission.file_name, exercise
-            )
-            notes = [Note(problem)] if problem else []
-            if reading.id_cell and problem == "id_mismatch":
-                notes = [Note("id_mismatch", detail=reading.id_cell)]
+            who = identify(settings.roster, submission.lms, reading.id_cell, submission.file_name, exercise)
+            student, problem = who
+            lms_time = settings.roster.submitted.get(student.key) if settings.roster and submission.lms else None
+            if lms_time is not None and problem != "identity_conflict":  # the LMS's time before the file's
+                submission = replace(submission, submitted=lms_time)
+            notes = [Note(problem, detail=who.detail)] if problem else []
             candidates.append((submission, reading, student, submission.sha256 or _sha(submission.data), notes))
-        # one submission per student and exercise: a gradable one before one that is not, then the latest (by
-        # submission time, then by name)
-        best = {}
-        for entry in candidates:
-            submission, reading, student, _, _ = entry
-            if reading.exercise is not None:
-                slot = (student.key, reading.exercise)
-                if slot not in best or _rank(entry) > _rank(best[slot]):
-                    best[slot] = entry
-        for submission, reading, student, sha, notes in candidates:
-            kept = best.get((student.key, reading.exercise))
-            if kept is not None and kept[0] is not submission:
-                if reading.nb is None and kept[1].nb is not None:  # listed with the reason it could not be graded
-                    skipped.append(
-                        origin.get(id(submission)) or Skipped(submission.label, reading.status, reading.problem)
-                    )
-                else:
-                    skipped.append(Skipped(submission.label, "superseded", kept[0].label))
-                continue
+        kept, superseded = choose(candidates, settings.roster)
+        for submission, kept_label in superseded:
+            reading = next(c[1] for c in candidates if c[0] is submission)
+            if reading.nb is None and kept_label[1]:  # listed with the reason it could not be graded
+                skipped.append(
+                    origin.get(submission.label) or Skipped(submission.label, reading.status, reading.problem)
+                )
+            else:
+                skipped.append(Skipped(submission.label, "superseded", kept_label[0]))
+        for submission, reading, student, sha, notes in kept:
             if not settings.regrade and reading.exercise is not None:
                 done = self.store.graded(sha, reading.exercise, student.key)
                 if done is not None:
@@ -409,18 +396,17 @@ class Batch:
                 record.graded_at = _now()
                 ready.append(record)
                 continue
-            per_student = (
-                settings.handouts.per_student.get(reading.exercise)
-                or per_student_release(reading.nb)
-                or reading.has_id_cell
-            )
-            data_id = None
-            if per_student:
-                data_id = reading.id_cell
-                if data_id is None:
-                    notes.append(Note("no_student_id"))
-                    if settings.handouts.per_student.get(reading.exercise) and student.id:
-                        data_id = student.id
+            released, origin_problem = settings.handouts.origin(reading.nb, reading.exercise)
+            if origin_problem:
+                notes.append(Note(origin_problem))
+            per_student = released if released is not None else (per_student_release(reading.nb) or reading.has_id_cell)
+            data_id = reading.id_cell  # the number the kernel draws the fresh data from, whatever the release
+            if per_student and data_id is None:
+                notes.append(Note("no_student_id"))
+                if released and student.id:
+                    data_id = student.id
+            if is_teacher_version(reading.nb):
+                notes.append(Note("teacher_version"))
             try:
                 changes, _ = settings.handouts.compare(reading.nb, reading.exercise)
             except Exception as e:  # a broken teacher copy: grade without the comparison, and say so
@@ -429,6 +415,7 @@ class Batch:
             if changes:
                 detail = ", ".join(f"{c.number} {c.kind}" for c in changes[:8]) + (", …" if len(changes) > 8 else "")
                 notes.append(Note("cells_changed", tuple(c.number for c in changes), detail))
+            notes += integrity_notes(reading.nb, changes, settings.handouts, reading.exercise)
             jobs.append(_Job(submission, reading, student, sha, data_id, draw_probes(reading.exercise), notes))
         return jobs, ready, skipped, reused
 
@@ -554,6 +541,11 @@ class Batch:
             if failed:
                 raised[var] = (failed[-1], errors[failed[-1]])
         record.tasks = check_answers(reading.exercise, answers, job.probes, job.data_id, reading.edition, raised)
+        if any(n.code == "no_student_id" for n in job.notes):
+            record.tasks = point_at_id_cell(record.tasks, reading.edition)
+        other = other_students_data(
+            reading.exercise, answers, job.probes, job.data_id, reading.edition, self.settings.roster, record.tasks
+        )
         order = {
             code: i for i, code in enumerate(("syntax_error", "runtime_error", "memory_limit", "timeout", "crashed"))
         }
@@ -562,5 +554,5 @@ class Batch:
         if not ran:
             attempted = any(t.code != "not_attempted" for t in record.tasks)
             run_notes.insert(0, Note("completed" if attempted else "blank"))
-        record.notes = run_notes + job.notes
+        record.notes = run_notes + job.notes + ([other] if other else [])
         return record

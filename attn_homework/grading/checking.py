@@ -113,3 +113,14 @@ def not_graded(exercise, edition="zh"):
     ``not_attempted``, its message saying that the file was not graded rather than asking for the variable."""
     with language(edition):
         return [TaskResult(task.id, "not_attempted", msg("file_not_graded")) for task in exercises.tasks(exercise)]
+
+
+def point_at_id_cell(results, edition="zh"):
+    """A per-student submission whose ID cell is empty or missing: every task that failed because its data
+    could not be drawn, or was drawn without the student's number, says to fill in the ID cell first (not a
+    NameError of a variable the data cell never made)."""
+    with language(edition):
+        return [
+            TaskResult(r.id, r.code, msg("student_id_needed"), r.cell) if not r.ok and r.code != "not_attempted" else r
+            for r in results
+        ]

@@ -24,10 +24,11 @@ from attn_core import lang
 
 from .. import exercises
 from ..messages import msg
-from . import feedback, remembered, reports
+from . import feedback, remembered, reports, review
 from .batch import Batch, Limits, Settings, confinement_check, default_jobs
 from .collect import collect
 from .handout import Handouts, handout_dirs
+from .integrity import REVIEW
 from .marks import LateRule, MarksError, Points
 from .processes import become_subreaper
 from .results import Store
@@ -54,6 +55,7 @@ DEFAULTS = {
     "exercises": [],
     "timeout": 60.0,
     "memory": 2048,
+    "max_grade": 100.0,
     "lms_item": lambda: msg("lms_item"),
 }
 
@@ -70,7 +72,7 @@ def confinement_text(report):
 def parser():
     """The command line, its help in the current language."""
     p = argparse.ArgumentParser(prog="attn-grade", description=msg("ga_description"))
-    p.add_argument("submissions", nargs="+", help=msg("ga_submissions"))
+    p.add_argument("submissions", nargs="*", help=msg("ga_submissions"))
     p.add_argument("--out", type=Path, help=msg("ga_out"))
     p.add_argument("--csv", type=Path, help=msg("ga_csv"))
     p.add_argument("--feedback", type=Path, help=msg("ga_feedback"))
@@ -80,6 +82,8 @@ def parser():
     p.add_argument("--teacher-dir", type=Path, action="append", default=None, help=msg("ga_teacher_dir"))
     p.add_argument("--deadline", help=msg("ga_deadline"))
     p.add_argument("--late", help=msg("ga_late"))
+    p.add_argument("--extensions", type=Path, help=msg("ga_extensions"))
+    p.add_argument("--max-grade", type=float, help=msg("ga_max_grade"))
     p.add_argument("--exercises", nargs="*", help=msg("ga_exercises"))
     p.add_argument("--lms-item", help=msg("ga_lms_item"))
     p.add_argument("--jobs", type=int, help=msg("ga_jobs"))
@@ -122,11 +126,13 @@ def main(argv=None):
             setattr(args, name, default() if callable(default) else default)
     if args.jobs is None:
         args.jobs = default_jobs(args.memory << 20)
-    if args.timeout <= 0 or args.jobs < 1 or args.memory < 256:
+    if args.timeout <= 0 or args.jobs < 1 or args.memory < 256 or args.max_grade <= 0:
         p.error(msg("g_bad_limits"))
     try:
         points = Points.read(args.points) if args.points else Points()
         late = LateRule.parse(args.deadline, args.late)
+        if args.extensions:
+            late = late.with_extensions(args.extensions)
         roster = Roster.read(args.roster) if args.roster else None
         include = [exercises.exercise_name(e) for e in args.exercises]
     except (MarksError, RosterError, OSError, KeyError) as e:
@@ -145,6 +151,8 @@ def main(argv=None):
             earlier = remembered.described(args, taken)
             print(msg("g_remembered", file=remembered.path_of(args.out), settings=earlier), file=sys.stderr)
 
+    if not args.submissions and not args.out:
+        p.error(msg("g_nothing", paths="-"))
     submissions, skipped = collect(args.submissions)
     csv_path = args.csv or (args.out / "submissions.csv" if args.out else None)
     store_path = args.out / "results.jsonl" if args.out else (csv_path.with_suffix(".jsonl") if csv_path else None)
@@ -190,25 +198,56 @@ def main(argv=None):
     graded, skipped, reused = batch.run(submissions, skipped)
     seconds = time.monotonic() - start
 
-    shown = reports.current(graded + reused, roster)
+    decisions = review.read(args.out) if args.out else {}
+    shown = review.apply(reports.current(graded + reused, roster), decisions, roster)
     if shown:
         print(reports.table(shown, points, late))
-    everything = reports.current(store.records, roster) if store_path else shown
+    every = reports.current(store.records, roster) if store_path else reports.current(graded + reused, roster)
+    everything = review.apply(every, decisions, roster)
     if csv_path:
         reports.write_submissions(everything, csv_path, points, late)
-    lms_lines = []
+    lms_lines, review_lines = [], []
+    feedback_dir = args.feedback or (args.out / "feedback" if args.out else None)
+    pages = {}
+    if feedback_dir:
+        pages = feedback.write(everything, feedback_dir, points, late)
     if args.out:
+        reports._write(
+            args.out / review.FILE_NAME, review.rows(every, decisions, lambda r: reports.mark(r, points, late))
+        )
+        held = [r for r in everything if r.held]
+        if held:
+            review_lines.append(msg("g_review_header", n=len(held), file=args.out / review.FILE_NAME, folder=args.out))
+            for record in held:
+                m = reports.mark(record, points, late)
+                review_lines.append(
+                    msg(
+                        "g_review_line",
+                        student=reports._student_label(record.student),
+                        exercise=record.exercise or "?",
+                        percent=reports.rounded(m.percent),
+                        reasons="; ".join(reports.note_text(n) for n in record.notes if n.code in REVIEW),
+                        file=record.label,
+                    )
+                )
+        if decisions:
+            review_lines.append(msg("g_review_decided", n=len(decisions), file=args.out / review.FILE_NAME))
         rows, names = reports.gradebook_rows(everything, points, late, roster, include)
         reports.write_gradebook(rows, names, args.out / "gradebook.csv")
         lms, outside = reports.lms_rows(rows, roster)
-        reports.write_moodle(lms, names, args.out, args.lms_item)
-        reports.write_canvas(lms, args.out, args.lms_item)
+        reports.write_moodle(lms, names, args.out, args.lms_item, args.max_grade)
+        reports.write_canvas(lms, args.out, args.lms_item, args.max_grade)
+        zipped = reports.write_moodle_feedback_zip(lms, everything, args.out, pages)
         lms_lines = reports.left_out_lines(lms, outside)
+        on_hold = reports.held_rows(rows)
+        if on_hold:
+            lms_lines.insert(0, msg("g_lms_held", n=len(on_hold), students=reports._names(on_hold)))
+        if zipped:
+            lms_lines.append(msg("g_feedback_zip", file=zipped))
         if names:
             lms_lines.append(reports.total_legend(names, points))
-    feedback_dir = args.feedback or (args.out / "feedback" if args.out else None)
-    if feedback_dir:
-        feedback.write(everything, feedback_dir, points, late)
+    for line in review_lines:  # first: what the teacher must look at
+        print(line, file=sys.stderr)
 
     print(file=sys.stderr)
     if skipped:

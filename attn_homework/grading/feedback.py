@@ -101,14 +101,19 @@ def page(record, points, late):
 
 
 def write(records, folder, points, late):
-    """One page per record with a known exercise, named ``<student>_<exercise>.html``; returns the paths."""
+    """One page per record with a known exercise, named ``<student>_<exercise>.html`` (a second submission
+    of the same student and exercise, held for review, gets its file's name too); returns {label: path}."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    paths = []
+    paths, used = {}, set()
     for record in records:
         if not record.exercise:
             continue
-        path = folder / f"{safe_name(record.student.key)}_{record.exercise}.html"
+        name = f"{safe_name(record.student.key)}_{record.exercise}"
+        if name in used:
+            name += "_" + safe_name(Path(record.label).stem)
+        used.add(name)
+        path = folder / f"{name}.html"
         path.write_text(page(record, points, late), encoding="utf-8")
-        paths.append(path)
+        paths[record.label] = path
     return paths

@@ -153,13 +153,22 @@ class Handouts:
     def __init__(self, releases=(), teacher_dirs=()):
         self.by_fingerprint = {}
         self.per_student = {}  # exercise -> True when a known release of it hands out per-student data
+        self.releases = {}  # fingerprint -> (exercise, per_student, release name, edition)
         for folder in releases:
             manifest = json.loads((Path(folder) / "release.json").read_text(encoding="utf-8"))
             for entry in manifest.get("notebooks", []):
                 cells = cells_from_record(entry["handout"])
                 if cells is not None:
-                    self.by_fingerprint[entry["handout"]["fingerprint"]] = cells
-                    if entry["handout"].get("per_student"):
+                    fp = entry["handout"]["fingerprint"]
+                    self.by_fingerprint[fp] = cells
+                    per_student = bool(entry["handout"].get("per_student"))
+                    self.releases[fp] = (
+                        entry["exercise"],
+                        per_student,
+                        manifest.get("name", ""),
+                        manifest.get("edition"),
+                    )
+                    if per_student:
                         self.per_student[entry["exercise"]] = True
         self.teacher_dirs = list(teacher_dirs)
         self._teacher = {}
@@ -186,6 +195,32 @@ class Handouts:
         if not candidates:
             return [], None
         return min((changes(nb.cells, cells) for cells in candidates), key=len), "teacher"
+
+    def of_exercise(self, exercise):
+        """[(fingerprint, per_student)] of the given releases' versions of ``exercise``."""
+        return [(fp, meta[1]) for fp, meta in self.releases.items() if meta[0] == exercise]
+
+    def origin(self, nb, exercise):
+        """Which handed-out version a submission comes from: (per_student, problem). Its own fingerprint
+        decides when a given release has it; a fingerprint no given release has (when releases are given) is
+        ``unknown_release`` (the notebook's own record says whether it was per-student); a notebook without a
+        record is matched with the given releases of its exercise by its cells, and is per-student when the
+        versions it fits equally well agree (else None: its ID cell decides); with no release given, None."""
+        meta = nb.metadata.get("attn_core", {})
+        meta = meta.get("handout") if isinstance(meta, dict) else None
+        own = bool(isinstance(meta, dict) and meta.get("per_student"))
+        if isinstance(meta, dict) and meta.get("fingerprint"):
+            if meta["fingerprint"] in self.releases:
+                return self.releases[meta["fingerprint"]][1], ""
+            return own, ("unknown_release" if self.releases else "")
+        versions = self.of_exercise(exercise)
+        if not versions:
+            return None, ""
+        scored = sorted((len(changes(nb.cells, self.by_fingerprint[fp])), per) for fp, per in versions)
+        best = [per for n, per in scored if n == scored[0][0]]
+        if len(set(best)) == 1:
+            return best[0], ""
+        return None, ""  # a per-student and a plain version fit as well: its ID cell decides
 
 
 def per_student_release(nb):

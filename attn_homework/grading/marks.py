@@ -7,9 +7,11 @@ mark is the points earned over the points possible, as a percentage; the total i
 the points possible across the exercises of the gradebook (an exercise a student did not hand in counts 0).
 
 Late work (``--deadline``; ``none`` for no deadline): days late are whole days after the deadline, counted
-from the submission time the LMS or the file records (a Canvas file marked LATE without a time counts one
-day). The rule: ``none`` (only reported), ``zero``, or a penalty in percentage points per day late (``10`` or
-``penalty:10``).
+from the submission time the LMS or the file records; a Canvas file marked LATE counts at least one day,
+whether or not it has a time. An extensions file (``--extensions``: rows of ``student,deadline``) gives a
+student a deadline of their own (``none``: none), and then Canvas's LATE mark (made against the class's
+deadline) does not count. The rule: ``none`` (only reported), ``zero``, or a penalty in percentage points
+per day late (``10`` or ``penalty:10``).
 """
 
 import csv
@@ -77,6 +79,7 @@ class LateRule:
     deadline: float | None = None
     kind: str = "none"  # "none", "zero" or "penalty"
     per_day: float = 0.0  # percentage points per day late
+    extensions: tuple = ()  # ((student number or key, their deadline as POSIX time, or None: no deadline), …)
 
     @classmethod
     def parse(cls, deadline=None, rule="none"):
@@ -94,12 +97,44 @@ class LateRule:
             raise MarksError(msg("marks_late", rule=rule))
         return cls(when, "penalty", float(match.group(1)))
 
-    def days_late(self, submitted, lms_late=False):
-        if self.deadline is None:
+    def deadline_of(self, student=None):
+        """The student's deadline: their extension if the extensions file names them, else the class's."""
+        for who, when in self.extensions:
+            if student is not None and who in (student.id, student.key):
+                return when
+        return self.deadline
+
+    def days_late(self, submitted, lms_late=False, student=None):
+        """Whole days after the student's deadline; a file the LMS marks late (Canvas's ``_LATE``) is at least
+        one day late, whatever its time says, unless the student has an extension it is within."""
+        deadline = self.deadline_of(student)
+        if deadline is None:
             return 0
-        if submitted is None:
-            return 1 if lms_late else 0
-        return max(0, math.ceil((submitted - self.deadline) / 86400))
+        extended = deadline != self.deadline
+        days = max(0, math.ceil((submitted - deadline) / 86400)) if submitted is not None else 0
+        if lms_late and not extended:
+            days = max(days, 1)
+        return days
+
+    def with_extensions(self, path):
+        """This rule with the extensions file at ``path``: a CSV of ``student,deadline`` rows (a student number,
+        ``2026-12-10 23:59`` or ``none``), a header row allowed."""
+        text = Path(path).read_bytes().decode("utf-8-sig", errors="replace")
+        found = []
+        for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+            if len(row) < 2 or not row[0].strip() or row[0].strip().startswith("#"):
+                continue
+            who, when = row[0].strip(), row[1].strip()
+            if number == 1 and who.lower() in ("student", "student_id", "id", "学号"):
+                continue
+            if when.lower() in ("none", "无"):
+                found.append((who, None))
+                continue
+            try:
+                found.append((who, datetime.fromisoformat(when.replace("/", "-")).timestamp()))
+            except ValueError:
+                raise MarksError(msg("marks_extension", path=path, row=number, deadline=when)) from None
+        return LateRule(self.deadline, self.kind, self.per_day, tuple(found))
 
     def apply(self, percent, days):
         if days <= 0 or self.kind == "none":

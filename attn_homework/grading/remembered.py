@@ -32,6 +32,8 @@ REMEMBERED = {
     "feedback": "folder",
     "deadline": "text",
     "late": "text",
+    "extensions": "file",
+    "max_grade": "number",
     "exercises": "texts",
     "lms_item": "text",
     "timeout": "number",

@@ -9,7 +9,9 @@ Columns (stable; CHANGELOG lists changes):
   then one column per task: ``correct``, ``carried_forward``, ``not_attempted``, ``cell_error(N)`` (the cell N
   that should define the variable raised) or the checker's code.
 - ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
-  not handed in), ``total (100 × points earned / points possible)``, missing. The total is the points earned
+  not handed in, ``review`` when held for review), ``total (100 × points earned / points possible)`` (empty
+while
+  a submission of the student is held), missing, held_for_review. The total is the points earned
   (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
   and those named by ``--exercises``): an exercise with more points weighs more, one not handed in counts 0.
 - ``moodle_grades.csv`` (Moodle gradebook → Import → CSV file): ID number, Email address, Full name, and the
@@ -21,25 +23,31 @@ Columns (stable; CHANGELOG lists changes):
   ("Participant 123"), Full name, Email address, Grade, Maximum Grade, Last modified (grade), Feedback
   comments; the three columns Moodle's importer requires are Identifier, Grade and Last modified (grade)
   (mod/assign/feedback/offline/importgradeslib.php), named as in Moodle's English language pack.
-- ``canvas_grades.csv`` (Canvas Gradebook → Import): Student, ID, SIS User ID, SIS Login ID, Section, then
+- ``moodle_feedback.zip`` (Moodle assignment → "Upload multiple feedback files in a zip"): a folder per
+  participant, ``Full Name_123_assignsubmission_file_/``, holding the student's feedback pages.
+- ``canvas_grades.csv`` (Canvas Gradebook → Import): Student, ID, SIS User ID, SIS Login ID (only when the
+  roster gives logins), Section, then
   the assignment's column, and a "Points Possible" row, as Canvas's gradebook importer reads them
   (canvas-lms app/models/gradebook_importer.rb): "Student" then "ID" first, "Section" last of the student
   columns; a student is matched by Canvas user ID, else by SIS User ID or SIS Login ID, else by name.
 
-With a roster, the LMS files hold only its students (an unknown user stops Moodle's whole import); a student
+Grades in the LMS files are out of ``--max-grade`` (100 unless given). A student with a submission held for
+review (``integrity``) is in no LMS file until ``review.csv`` decides. With a roster, the LMS files hold only
+its students (an unknown user stops Moodle's whole import); a student
 outside it stays in submissions.csv and gradebook.csv as ``not_in_roster``. No LMS file gets a row without the
 identifier its importer matches on (the ID number for moodle_grades.csv, the participant number for the
 worksheet, a Canvas or SIS ID or login for Canvas). Names and e-mails come from the roster when the report is
 written (``current``).
 
 Every CSV is UTF-8 with a byte-order mark, which Excel needs to show Chinese and which Moodle and Canvas
-accept. Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
+accept; a cell that starts with = + - @, a tab or a carriage return gets a leading apostrophe (``neutral``).
+Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
 """
 
 import csv
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -47,6 +55,8 @@ from attn_core.lang import display_width
 
 from .. import exercises
 from ..messages import msg
+from .checking import language
+from .integrity import decision_percent
 from .marks import exercise_mark, rounded, total
 from .results import Note, latest
 
@@ -65,12 +75,26 @@ CANVAS_STUDENT = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 TOTAL_COLUMN = "total (100 × points earned / points possible)"
 
 
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
+
+
+def neutral(cell):
+    """A CSV cell a spreadsheet will not run: text starting with = + - @, a tab or a carriage return gets a
+    leading apostrophe (OWASP, "CSV Injection"); a plain number such as -5 stays a number."""
+    text = cell if isinstance(cell, str) else str(cell)
+    if text.startswith(_FORMULA) and not _PLAIN_NUMBER.match(text):
+        return "'" + text
+    return cell
+
+
 def _write(path, rows):
+    """Write a CSV file whole (a temporary name, then renamed), every cell made ``neutral``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with open(partial, "w", newline="", encoding="utf-8-sig") as f:
-        csv.writer(f).writerows(rows)
+        csv.writer(f).writerows([[neutral(cell) for cell in row] for row in rows])
     os.replace(partial, path)
 
 
@@ -93,7 +117,7 @@ def task_ids(records):
 
 
 def cells_text(cells):
-    return msg("cells", numbers="、".join(map(str, cells))) if cells else ""
+    return msg("cells", numbers=msg("list_separator").join(map(str, cells))) if cells else ""
 
 
 def detail_text(detail):
@@ -146,16 +170,21 @@ class Mark:
 
 
 def mark(record, points, late):
+    """The record's Mark; a teacher's review decision that is a number is its final percentage."""
     if not record.exercise:
         return Mark(0.0, 0.0, 0.0, 0, 0.0)
     earned, possible, percent = exercise_mark(record.codes, record.exercise, points)
-    days = late.days_late(record.submitted, record.lms_late)
-    return Mark(earned, possible, percent, days, late.apply(percent, days))
+    days = late.days_late(record.submitted, record.lms_late, record.student)
+    final = late.apply(percent, days)
+    given = decision_percent(getattr(record, "decision", ""))
+    if given is not None:
+        final = given
+    return Mark(earned, possible, percent, days, final)
 
 
 def with_late_note(record, late):
     """The record's notes with "late" added when the deadline says so (it depends on the current rule)."""
-    days = late.days_late(record.submitted, record.lms_late)
+    days = late.days_late(record.submitted, record.lms_late, record.student)
     notes = [n for n in record.notes if n.code != "late"]
     return notes + [Note("late", detail=str(days))] if days else notes
 
@@ -297,6 +326,8 @@ class StudentRow:
     marks: dict  # exercise -> Mark
     total: float
     missing: list
+    held: list = field(default_factory=list)  # exercises with a submission held for review
+    records: dict = field(default_factory=dict)  # exercise -> the record that counts
 
 
 def gradebook_rows(records, points, late, roster=None, include=()):
@@ -317,9 +348,13 @@ def gradebook_rows(records, points, late, roster=None, include=()):
             known = by_key[key].student
             extra = {k: v for k, v in record.student.__dict__.items() if v and not getattr(known, k)}
             by_key[key].student = replace(known, **extra)
+        if record.held:
+            by_key[key].held.append(record.exercise)
+            continue
         m = mark(record, points, late)
         by_key[key].marks[record.exercise] = m
         by_key[key].finals[record.exercise] = m.final
+        by_key[key].records[record.exercise] = record
     for row in by_key.values():
         pairs = []
         for exercise in names:
@@ -335,30 +370,41 @@ def gradebook_rows(records, points, late, roster=None, include=()):
 
 
 def write_gradebook(rows, names, path):
-    table_rows = [["student_id", "name", "email", *names, TOTAL_COLUMN, "missing"]]
+    table_rows = [["student_id", "name", "email", *names, TOTAL_COLUMN, "missing", "held_for_review"]]
     for row in rows:
         table_rows.append(
             [
                 row.student.id,
                 row.student.name,
                 row.student.email,
-                *[rounded(row.finals[n]) if n in row.finals else "" for n in names],
-                rounded(row.total),
-                " ".join(n.split("_")[0] for n in row.missing),
+                *[rounded(row.finals[n]) if n in row.finals else "review" if n in row.held else "" for n in names],
+                "" if row.held else rounded(row.total),
+                " ".join(n.split("_")[0] for n in row.missing if n not in row.held),
+                " ".join(n.split("_")[0] for n in row.held),
             ]
         )
     _write(path, table_rows)
 
 
-def _feedback_line(row, names):
-    parts = []
-    for name in names:
-        if name in row.marks:
+def _feedback_line(row, names, most=3):
+    """The worksheet's feedback comment, in the language of the student's submissions: per exercise the
+    points, and the checker's hint for the first tasks not right (what to do next), never an answer."""
+    editions = [r.edition for r in row.records.values()]
+    with language(editions[0] if editions else "zh"):
+        parts = []
+        for name in names:
+            short = name.split("_")[0]
+            if name not in row.marks:
+                parts.append(msg("fc_missing", exercise=short))
+                continue
             m = row.marks[name]
-            parts.append(f"{name.split('_')[0]}: {rounded(m.earned)}/{rounded(m.possible)}")
-        else:
-            parts.append(f"{name.split('_')[0]}: -")
-    return "; ".join(parts)
+            text = msg("fc_exercise", exercise=short, earned=rounded(m.earned), possible=rounded(m.possible))
+            wrong = [t for t in row.records[name].tasks if not t.ok]
+            hints = [msg("fc_task", task=t.id, hint=t.message) for t in wrong[:most]]
+            if len(wrong) > most:
+                hints.append(msg("fc_see_feedback"))
+            parts.append(text + (" — " + " ".join(hints) if hints else ""))
+        return "\n".join(parts)
 
 
 # ---------------------------------------------------------------- the LMS files
@@ -368,8 +414,13 @@ def lms_rows(rows, roster=None):
     """(the gradebook rows for the LMS files, the rows left out because their student is not in the roster).
     Moodle's grade import stops altogether at a user it cannot find, so with a roster only its students go."""
     if roster is None:
-        return list(rows), []
-    return [r for r in rows if r.student.in_roster], [r for r in rows if not r.student.in_roster]
+        return [r for r in rows if not r.held], []
+    return [r for r in rows if r.student.in_roster and not r.held], [r for r in rows if not r.student.in_roster]
+
+
+def held_rows(rows):
+    """The gradebook rows left out of the LMS files because a submission of theirs is held for review."""
+    return [r for r in rows if r.held]
 
 
 def _moodle_identifier(student):
@@ -413,15 +464,21 @@ def total_legend(names, points):
     return msg("g_total_legend", column=TOTAL_COLUMN, weights=weights)
 
 
-def write_moodle(rows, names, folder, item):
+def scaled(total_percent, max_grade):
+    """A total out of 100 as a grade out of ``max_grade`` (the LMS grade item's maximum)."""
+    return rounded(total_percent * float(max_grade) / 100.0)
+
+
+def write_moodle(rows, names, folder, item, max_grade=100):
     """``moodle_grades.csv`` (the rows with an ID number), and ``moodle_worksheet.csv`` when participant numbers
-    are known (those rows); returns the paths."""
+    are known (those rows, every rostered student whose number is known, handed in or not); grades out of
+    ``max_grade``; returns the paths."""
     written = [Path(folder) / "moodle_grades.csv"]
     _write(
         written[0],
         [[*MOODLE_GRADEBOOK, item]]
         + [
-            [row.student.id, row.student.email, row.student.name, rounded(row.total)]
+            [row.student.id, row.student.email, row.student.name, scaled(row.total, max_grade)]
             for row in rows
             if _moodle_identifier(row.student)
         ],
@@ -438,8 +495,8 @@ def write_moodle(rows, names, folder, item):
                     f"Participant {row.student.participant}",
                     row.student.name,
                     row.student.email,
-                    rounded(row.total),
-                    "100",
+                    scaled(row.total, max_grade),
+                    rounded(max_grade),
                     now,
                     _feedback_line(row, names),
                 ]
@@ -449,15 +506,46 @@ def write_moodle(rows, names, folder, item):
     return written
 
 
-def write_canvas(rows, folder, item):
-    """``canvas_grades.csv``: the rows with a Canvas ID, SIS User ID or SIS Login ID; returns its path."""
+def write_canvas(rows, folder, item, max_grade=100):
+    """``canvas_grades.csv``: the rows with a Canvas ID, SIS User ID or SIS Login ID, grades out of
+    ``max_grade`` (the Points Possible row); the ``SIS Login ID`` column only when some student has a login
+    (an e-mail is not a login). ``item`` is the assignment's column: ``Name (12345)``, as Canvas's own export
+    names it, updates that existing assignment; a plain name makes Canvas create a new one. Returns its path."""
     path = Path(folder) / "canvas_grades.csv"
-    body = [[*CANVAS_STUDENT, item], ["Points Possible", "", "", "", "", "100"]]
+    logins = any(row.student.login for row in rows)
+    columns = [c for c in CANVAS_STUDENT if logins or c != "SIS Login ID"]
+    body = [[*columns, item], ["Points Possible", *[""] * (len(columns) - 1), rounded(max_grade)]]
     for row in rows:
         s = row.student
         if _canvas_identifier(s):
-            body.append([s.name or s.key, s.canvas_id, s.id, s.login or s.email, s.section, rounded(row.total)])
+            cells = [s.name or s.key, s.canvas_id, s.id] + ([s.login] if logins else []) + [s.section]
+            body.append([*cells, scaled(row.total, max_grade)])
     _write(path, body)
+    return path
+
+
+def write_moodle_feedback_zip(rows, records, folder, pages):
+    """``moodle_feedback.zip``: one folder per participant as Moodle's download names it
+    (``Full Name_123_assignsubmission_file_/``) holding that student's feedback pages, the layout Moodle's
+    "Upload multiple feedback files in a zip" reads (mod/assign/feedback/file/importziplib.php: the path split
+    at "_" gives the participant number second, so "_" in a name becomes a space). ``pages`` maps a record's
+    label to its page's path. Returns the zip's path, or None when no participant number is known."""
+    import zipfile
+
+    with_participant = [row for row in rows if row.student.participant]
+    if not with_participant:
+        return None
+    path = Path(folder) / "moodle_feedback.zip"
+    partial = path.with_name(path.name + ".partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
+        for row in with_participant:
+            name = re.sub(r"[_/\\]+", " ", row.student.name or row.student.id or "student").strip()
+            top = f"{name}_{row.student.participant}_assignsubmission_file_"
+            for record in row.records.values():
+                page = pages.get(record.label)
+                if page is not None and Path(page).is_file():
+                    z.write(page, f"{top}/{Path(page).name}")
+    os.replace(partial, path)
     return path
 
 

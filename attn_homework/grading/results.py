@@ -12,7 +12,8 @@ report), ``blank`` (no task attempted), ``syntax_error``, ``runtime_error``, ``t
 kernel died), ``memory_limit``, ``worker_died`` (the process running it was killed), ``could_not_start``,
 ``unreadable`` (not a notebook), ``too_large`` (not graded: the file, or its cells without outputs, is larger
 than the grader reads), ``unknown_exercise``, ``cells_changed``, ``late``, ``id_mismatch``,
-``no_student_id``, ``not_in_roster``, ``grader_error``.
+``no_student_id``, ``not_in_roster``, ``grader_error``; and the review statuses of ``integrity.REVIEW``
+(``teacher_version``, ``identity_conflict``, …), which hold a mark out of the LMS files.
 """
 
 import json
@@ -42,6 +43,13 @@ STATUSES = (
     "no_student_id",
     "not_in_roster",
     "grader_error",
+    "teacher_version",
+    "identity_conflict",
+    "ambiguous_name",
+    "other_students_data",
+    "check_cells_changed",
+    "reference_code",
+    "unknown_release",
 )
 # Statuses that say the run ended early or never happened: "completed" is not added next to them.
 RUN_ENDED = (
@@ -96,6 +104,14 @@ class Graded:
     tasks: list = field(default_factory=list)
     graded_at: str = ""
     seconds: float = 0.0
+    decision: str = ""  # the teacher's review decision (review.csv), given when the reports are written
+
+    @property
+    def held(self):
+        """Held for review: a review status and no decision yet (``integrity``)."""
+        from .integrity import needs_review
+
+        return bool(needs_review(self)) and not self.decision
 
     @property
     def codes(self):
@@ -140,6 +156,10 @@ class Graded:
     @property
     def slot(self):
         """Where it goes in the gradebook: one per student and exercise."""
+        from .integrity import SEPARATE
+
+        if any(n.code in SEPARATE for n in self.notes):  # in doubt: never takes another's place
+            return (self.student.key, f"{self.exercise}#{self.label}")
         return (self.student.key, self.exercise or f"?{self.label}")
 
 

@@ -42,6 +42,94 @@ MESSAGES = {
     "status_no_student_id": ("学号格没有填写", "no student number in the ID cell"),
     "status_not_in_roster": ("名单里找不到这位学生", "student not found in the roster"),
     "status_grader_error": ("批改程序自己出错了：{detail}", "the grader itself failed: {detail}"),
+    # ---- held for review (integrity): shown first, kept out of the LMS files until review.csv decides
+    "status_teacher_version": ("这是教师版（带答案）的笔记本", "this is the teacher's notebook (with the solutions)"),
+    "status_identity_conflict": (
+        "不能确定是谁的作业：{detail}",
+        "whose work this is is not certain: {detail}",
+    ),
+    "status_ambiguous_name": (
+        "名单里有不止一位同名学生（{detail}），没有学号能分辨",
+        "more than one student in the roster has this name ({detail}) and no number tells them apart",
+    ),
+    "status_other_students_data": (
+        "答案对的是学号 {detail} 的数据，不是这位学生自己的",
+        "the answers fit the data of student {detail}, not this student's own",
+    ),
+    "status_check_cells_changed": (
+        "发下去的 check(...) 格被改动{cells}",
+        "a handed-out check(...) cell was changed {cells}",
+    ),
+    "status_reference_code": (
+        "答案用了课程自带的函数或检查程序的内部{cells}：{detail}",
+        "the answer uses the course's own functions or the checker's internals {cells}: {detail}",
+    ),
+    "status_unknown_release": (
+        "和给出的哪个发布版本都对不上（或同时像两个），不知道该按哪份数据批改",
+        "matches none of the releases given (or two of them), so the data it was made with are not known",
+    ),
+    "fb_why_teacher_version": (
+        "交上来的是教师版，老师会看过再给分",
+        "the teacher's version was handed in; your teacher will look at it before giving a mark",
+    ),
+    "fb_why_identity_conflict": (
+        "老师会先确认这份作业是谁的，再给分",
+        "your teacher will confirm whose work this is before giving a mark",
+    ),
+    "fb_why_ambiguous_name": (
+        "请在学号格里写上你的学号：同名的同学只能靠学号分辨",
+        "write your student number in the ID cell: students with the same name are told apart only by it",
+    ),
+    "fb_why_other_students_data": (
+        "每位同学的新数据按自己的学号生成：请用你自己的笔记本、你自己的学号重做这几道题",
+        "each student's fresh data come from their own number: redo these tasks in your own notebook with your own number",
+    ),
+    "fb_why_check_cells_changed": (
+        "check(...) 格要保持发下去的样子：从发下去的笔记本里把它复制回来",
+        "check(...) cells must stay as handed out: copy them back from the notebook you were given",
+    ),
+    "fb_why_reference_code": (
+        "这道题要你自己写代码算出来，不能调用课程包里现成的函数或检查程序：老师会看过再给分",
+        "the task asks for your own code, not a call to the course package's ready-made functions or the checker; your teacher will look at it before giving a mark",
+    ),
+    "fb_why_unknown_release": (
+        "老师会确认这份笔记本是哪一次发下去的，再给分",
+        "your teacher will confirm which handout this notebook comes from before giving a mark",
+    ),
+    "g_review_header": (
+        "待老师确认的 {n} 份作业（还没有写进 LMS 文件）：在 {file} 的 decision 列填 accept（照此给分）、reject（不算这份）或一个百分制分数，再运行一次 attn-grade --out {folder}",
+        "{n} submission(s) held for your review (not in the LMS files yet): in {file}, write accept (give the mark), "
+        "reject (do not count it) or a percentage in the decision column, then run attn-grade --out {folder} again",
+    ),
+    "g_review_line": (
+        "  {student} · {exercise} · {percent}：{reasons}（{file}）",
+        "  {student} · {exercise} · {percent}: {reasons} ({file})",
+    ),
+    "g_review_decided": ("已按 {file} 的决定处理 {n} 份作业", "{n} review decision(s) from {file} applied"),
+    "g_lms_held": (
+        "{n} 位学生有待确认的作业，暂不写进 LMS 文件（{students}）",
+        "{n} student(s) with a submission held for review left out of the LMS files for now ({students})",
+    ),
+    "g_feedback_zip": (
+        "Moodle 反馈文件压缩包：{file}（作业 → 查看所有提交 → 批量操作“上传多个反馈文件（zip）”）",
+        'Moodle feedback zip: {file} (assignment → View all submissions → "Upload multiple feedback files in a zip")',
+    ),
+    "marks_extension": (
+        "{path} 第 {row} 行：截止时间 {deadline!r} 请写成 2026-12-10 23:59 或 none",
+        "{path}, row {row}: deadline {deadline!r}: write it as 2026-12-10 23:59, or none",
+    ),
+    "ga_extensions": (
+        "延期名单 CSV：每行“学号,截止时间”（none：不设截止时间），这些学生按自己的截止时间算迟交",
+        "CSV of extensions, student,deadline rows (none: no deadline): these students' lateness counts from their own deadline",
+    ),
+    "ga_max_grade": (
+        "LMS 成绩项的满分（默认 100）：Moodle 和 Canvas 文件里的分数按它换算",
+        "the LMS grade item's maximum (default 100): the Moodle and Canvas files' grades are scaled to it",
+    ),
+    "fc_exercise": ("{exercise}：{earned}/{possible} 分", "{exercise}: {earned}/{possible}"),
+    "fc_missing": ("{exercise}：没有交", "{exercise}: not handed in"),
+    "fc_task": ("题 {task}：{hint}", "task {task}: {hint}"),
+    "fc_see_feedback": ("每道题的提示见反馈文件", "the feedback file gives a hint for every task"),
     # ---- the details of a status or of a skipped file, given as codes (reports.detail_text)
     "detail_not_utf8": ("不是 UTF-8 文本", "not UTF-8 text"),
     "detail_not_json": ("不是 JSON", "not JSON"),
@@ -269,11 +357,11 @@ MESSAGES = {
         "that cell is not valid Python (brackets, quotes, indentation?), so none of it ran",
     ),
     "fb_why_runtime_error": (
-        "这一格运行时报错；它后面的格子照常运行，也照常计分",
+        "这一格运行时报错；它后面的单元格照常运行，也照常计分",
         "that cell raised an error; the cells after it still ran and count",
     ),
     "fb_why_timeout": (
-        "笔记本在这一格用完了运行时间，之后的格子没有运行，之后的题也就没有计分；检查有没有死循环",
+        "笔记本在这一格用完了运行时间，之后的单元格没有运行，之后的题也就没有计分；检查有没有死循环",
         "the notebook ran out of time in that cell: nothing after it ran, so later tasks were not graded; look for an endless loop",
     ),
     "fb_why_crashed": (
@@ -289,7 +377,7 @@ MESSAGES = {
         "the process running your notebook was stopped in that cell, so later tasks were not graded",
     ),
     "fb_why_cells_changed": (
-        "发下去的格子被改动、删除或挪了位置；批改照常进行，老师会看这些格子",
+        "发下去的单元格被改动、删除或挪了位置；批改照常进行，老师会看这些单元格",
         "cells of the handed-out notebook were changed, deleted or moved; grading went on, and your teacher will look at them",
     ),
     "fb_why_unreadable": (

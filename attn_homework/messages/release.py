@@ -50,12 +50,12 @@ MESSAGES = {
         ".venv/bin/python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings/zh\n"
         "```\n\n"
         "JupyterLab 在浏览器里打开，菜单是中文：`--LabApp.app_settings_dir=jupyterlab-settings/zh` 只为这次启动把界面语言设成中文，"
-        "不改你自己的 JupyterLab 设置（想换语言：菜单「设置 → 语言」）。用完在终端里连按两次 Ctrl+C 关掉它。\n\n"
+        "不改你自己的 JupyterLab 设置（想换语言：菜单“设置 → 语言”）。用完在终端里连按两次 Ctrl+C 关掉它。\n\n"
         "先打开 `00_setup_check.ipynb`：它检查环境，并告诉你哪里需要修。\n\n"
         "## 内容\n\n"
         "{contents}\n\n"
         "## 做练习\n\n"
-        '每道题：先运行“数据”格子，在答案格子里把 `...` 换成你的代码并运行，再运行下面那一行 `check("…")`：'
+        '每道题：先运行“数据”格，在答案格里把 `...` 换成你的代码并运行，再运行下面那一行 `check("…")`：'
         "✅ 正确；❌ 哪里错、为什么；⏳ 还没作答。它不会告诉你答案。{per_student}\n\n"
         "做完后保存笔记本，按老师的要求上交 `notebooks/exercises/` 里的 `.ipynb` 文件（不要改文件名）。\n",
         "# Self-attention · lessons and exercises\n\n"
@@ -94,12 +94,12 @@ MESSAGES = {
         "When you are done, save the notebook and hand in the `.ipynb` files of `notebooks/exercises/` as your teacher asks (keep their file names).\n",
     ),
     "rel_req_header": (
-        "# 课程用到的 Python 包。安装：按 README.md「装好环境」里的命令（python -m pip install -r requirements.txt）",
+        "# 课程用到的 Python 包。安装：按 README.md“装好环境”里的命令（python -m pip install -r requirements.txt）",
         "# The Python packages of the course. To install them, follow README.md, Set up (python -m pip install -r requirements.txt)",
     ),
     "rel_req_anywidget": ("让读屏软件读出探索器控件的名字", "names the explorers' controls for screen readers"),
     "rel_req_language_pack": (
-        "JupyterLab 的中文界面（README.md 里打开课程的命令会用到；菜单「设置 → 语言」可以切换）",
+        "JupyterLab 的中文界面（README.md 里打开课程的命令会用到；菜单“设置 → 语言”可以切换）",
         "JupyterLab's menus in Chinese, if you want them (Settings → Language)",
     ),
     "rel_req_attn_core": (

@@ -1,0 +1,172 @@
+"""The marks' return path without kernels: CSV cells a spreadsheet will not run, the late rule with Canvas's
+LATE and extensions, the LMS's submission times, the identity rules a file may supersede by, the course's own
+functions in an answer, the Canvas column, and attn-release speaking its edition."""
+
+import csv
+import io
+
+import nbformat
+import pytest
+
+from attn_homework import release
+from attn_homework.grading import collect, integrity, marks, reports, review, roster, selection
+from attn_homework.grading.handout import cell_hash
+from attn_homework.grading.reading import Reading
+from attn_homework.grading.results import Graded, Note
+
+from .repo import ROOT
+from .submissions import EX02, submission
+
+
+@pytest.mark.parametrize("cell", ['=HYPERLINK("http://x")', "+SUM(1)", "-1+2", "@SUM(A1)", "\tx", "\rx"])
+def test_a_cell_that_starts_a_formula_is_written_as_text(cell, tmp_path):
+    reports._write(tmp_path / "x.csv", [["a", cell]])
+    with open(tmp_path / "x.csv", encoding="utf-8-sig", newline="") as f:
+        (row,) = csv.reader(f)
+    assert row == ["a", "'" + cell]
+
+
+def test_a_signed_number_stays_a_number():
+    assert (
+        reports.neutral("-5") == "-5"
+        and reports.neutral("+1") == "+1"
+        and reports.neutral("-2.5") == "-2.5"
+        and reports.neutral(7) == 7
+    )
+
+
+def test_english_cells_use_the_english_list_separator(english):
+    assert reports.cells_text((9, 10, 13)) == "in cell 9, 10, 13"
+
+
+def test_canvas_late_counts_a_day_even_with_a_time_before_the_deadline():
+    rule = marks.LateRule.parse("2026-12-08 23:59", "10")
+    before = rule.deadline - 3600
+    assert rule.days_late(before, lms_late=True) == 1
+    assert rule.days_late(before, lms_late=False) == 0
+    assert rule.days_late(rule.deadline + 2.5 * 86400, lms_late=True) == 3
+
+
+def test_an_extension_moves_one_students_deadline(tmp_path):
+    path = tmp_path / "ext.csv"
+    path.write_text("student,deadline\n2024008,2026-12-11 23:59\n2024009,none\n", encoding="utf-8")
+    rule = marks.LateRule.parse("2026-12-08 23:59", "10").with_extensions(path)
+    two_days = rule.deadline + 2 * 86400
+    extended, free, other = (roster.Student(k, k) for k in ("2024008", "2024009", "2024001"))
+    assert rule.days_late(two_days, True, extended) == 0  # Canvas's LATE is against the class's deadline
+    assert rule.days_late(two_days * 10, False, free) == 0
+    assert rule.days_late(two_days, False, other) == 2
+    path.write_text("2024008,next week\n", encoding="utf-8")
+    with pytest.raises(marks.MarksError):
+        marks.LateRule.parse("2026-12-08 23:59", "10").with_extensions(path)
+
+
+def test_a_moodle_worksheet_gives_submission_times(tmp_path):
+    path = tmp_path / "worksheet.csv"
+    path.write_text(
+        "Identifier,Full name,ID number,Last modified (submission)\n"
+        'Participant 1849307,王伟,20240007,"Tuesday, 8 December 2026, 11:30 PM"\n'
+        "Participant 1849323,王伟,20240023,-\n",
+        encoding="utf-8-sig",
+    )
+    r = roster.Roster.read(path)
+    assert set(r.submitted) == {"20240007"}
+    assert r.submitted["20240007"] == marks.LateRule.parse("2026-12-08 23:30").deadline
+
+
+def _candidate(label, id_cell, r, when):
+    nb = submission(EX02)
+    sub = collect.Submission(label, b"", when, collect.lms_name(label), label)
+    who = roster.identify(r, sub.lms, id_cell, sub.file_name, "ex02_scores")
+    notes = [Note(who.problem, detail=who.detail)] if who.problem else []
+    return (sub, Reading(nb, "ex02_scores", id_cell=id_cell, has_id_cell=bool(id_cell)), who.student, label, notes)
+
+
+def test_an_id_cell_cannot_retire_another_students_file():
+    r = roster.Roster([roster.Student("2024002", "2024002", "Zhang San", in_roster=True)])
+    real = _candidate("2024002_ex02.ipynb", "2024002", r, 1.0)
+    other = _candidate("lisi_ex02.ipynb", "2024002", r, 2.0)  # later, someone else's file name
+    kept, superseded = selection.choose([real, other], r)
+    assert [c[0].label for c in kept] == ["2024002_ex02.ipynb", "lisi_ex02.ipynb"] and not superseded
+    assert [n.code for n in other[4]] == ["identity_conflict"]
+    again = _candidate("2024002_ex02_v2.ipynb", "2024002", r, 3.0)  # the same student's newer copy
+    kept, superseded = selection.choose([real, again], r)
+    assert [c[0].label for c in kept] == ["2024002_ex02_v2.ipynb"] and superseded[0][0] is real[0]
+    held = Graded("lisi_ex02.ipynb", "x", "ex02_scores", other[2], notes=other[4])
+    honest = Graded("2024002_ex02.ipynb", "y", "ex02_scores", real[2])
+    assert held.slot != honest.slot and held.held and not honest.held
+
+
+def _with(nb, position, source):
+    nb.cells.insert(position, nbformat.v4.new_code_cell(source))
+    return nb
+
+
+@pytest.mark.parametrize(
+    "source, flagged",
+    [
+        ("from attn_core import softmax\nQKT = softmax(Q @ K.T)", True),
+        ("import attn_core as ac\nQKT = ac.scores(Q, K)", True),
+        ("from attn_homework.checker import diagnose\nQKT = Q @ K.T", True),
+        ("QKT = homework.TASKS['2.1'].expected()", True),
+        ("from attn_core.core import scores\nQKT = scores(Q, K)", True),
+        ("QKT = Q @ K.T\nhomework.progress('ex02_scores')", False),
+        ("from attn_core import set_lang\nset_lang('en')\nQKT = Q @ K.T", False),
+    ],
+)
+def test_the_course_own_functions_in_an_answer_are_flagged(source, flagged):
+    handed = submission({})
+    hashes = {cell_hash(c) for c in handed.cells}
+    nb = _with(submission(EX02), 5, source)
+    found = integrity.reference_code(nb, hashes, cell_hash)
+    assert bool(found) == flagged, found
+    assert not integrity.reference_code(handed, hashes, cell_hash)  # the handed-out cells themselves
+
+
+def test_a_teacher_notebook_is_recognised():
+    teacher = nbformat.read(ROOT / "notebooks" / "exercises" / "teacher" / "ex02_scores.ipynb", as_version=4)
+    assert integrity.is_teacher_version(teacher) and not integrity.is_teacher_version(submission(EX02))
+
+
+def _row(student, total=80.0):
+    return reports.StudentRow(student, {}, {}, total, [])
+
+
+def test_canvas_names_an_existing_assignment_and_a_login_only_when_the_roster_has_one(tmp_path):
+    plain = roster.Student("2024001", "2024001", "陈一", email="c@example.edu", canvas_id="54001", in_roster=True)
+    path = reports.write_canvas([_row(plain)], tmp_path, "Week 1 (12345)", max_grade=20)
+    table = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+    assert table[0] == ["Student", "ID", "SIS User ID", "Section", "Week 1 (12345)"]
+    assert table[1] == ["Points Possible", "", "", "", "20"] and table[2][-1] == "16"
+    login = roster.Student("2024002", "2024002", "Zhang San", login="zhangsan", in_roster=True)
+    table = list(
+        csv.reader(io.StringIO(reports.write_canvas([_row(plain), _row(login)], tmp_path, "W").read_text("utf-8-sig")))
+    )
+    assert table[0][3] == "SIS Login ID" and table[2][3] == "" and table[3][3] == "zhangsan"
+
+
+def test_attn_release_speaks_its_edition(tmp_path, capsys):
+    assert release.main(["--edition", "zh", "--exercises", "ex02", "--out", str(tmp_path), "--name", "w",
+                         "--notebooks", str(ROOT / "notebooks"), "--project", str(ROOT)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "发给学生的文件夹" in out and "for the students" not in out
+
+
+def test_a_review_decision_can_file_a_shared_name_under_its_student(tmp_path):
+    wang = [
+        roster.Student(k, k, "王伟", participant=p, in_roster=True) for k, p in (("20240007", "7"), ("20240023", "23"))
+    ]
+    r = roster.Roster(wang)
+    folder = collect.LmsName("moodle", "王伟", participant="1849323")
+    who = roster.identify(r, folder, None, "ex02_scores.ipynb", "ex02_scores")
+    record = Graded("w.ipynb", "abc", "ex02_scores", who.student, notes=[Note(who.problem)])
+    assert record.held and who.problem == "ambiguous_name"
+    (tmp_path / "review.csv").write_text(
+        "decision,student_id,name,exercise,percent,reasons,file,sha256,comment\n"
+        "accept,20240023,王伟,ex02_scores,100,ambiguous_name,w.ipynb,abc,\n",
+        encoding="utf-8-sig",
+    )
+    (decided,) = review.apply([record], review.read(tmp_path), r)
+    assert decided.student.id == "20240023" and not decided.held
+    (tmp_path / "review.csv").write_text("decision,student_id,sha256\nreject,,abc\n", encoding="utf-8-sig")
+    assert review.apply([record], review.read(tmp_path), r) == []

@@ -34,7 +34,7 @@ from .positions import rope
 @dataclass(frozen=True)
 class KVCache:
     """The keys K (..., t, d_k) and values V (..., t, d_v) of the t tokens so far; row r is position r.
-    (A real cache is allocated once for the longest context and filled in place; this one is rebuilt.)"""
+    (Many implementations allocate it once for the longest context and fill it in place; this one is rebuilt.)"""
 
     K: np.ndarray
     V: np.ndarray

@@ -139,6 +139,22 @@ msg = Catalog(
             "W_O 的形状是 {shape}，但拼接后的多头输出宽 {width}：W_O 需要 {width} 行（n_heads·d_v）。",
             "W_O has shape {shape} but the concatenated heads are {width} wide: W_O needs {width} rows (n_heads·d_v).",
         ),
+        # ---------------------------------------------------------------- decoding: heads sharing K and V
+        "kv_heads": (
+            "n_heads = {n_heads} 个查询头无法平均分给 n_kv_heads = {n_kv_heads} 个 K/V 头：分组查询注意力（GQA）"
+            "里每个 K/V 头服务同样多个查询头，所以 n_kv_heads 必须整除 n_heads。"
+            "请从 {n_heads} 的约数中选 n_kv_heads：{divisors}（1 是 MQA，{n_heads} 是普通的多头注意力）。",
+            "n_heads = {n_heads} query heads cannot be shared out evenly among n_kv_heads = {n_kv_heads} K/V heads: "
+            "in grouped-query attention (GQA) every K/V head serves the same number of query heads, so n_kv_heads "
+            "must divide n_heads. Choose n_kv_heads among the divisors of {n_heads}: {divisors} "
+            "(1 is MQA, {n_heads} is ordinary multi-head attention).",
+        ),
+        "kv_head_width": (
+            "查询头宽 {d_q}，K 头宽 {d_k}：q·k 要求两者相同。W_Q 的宽度应是 n_heads·d_head（{n_heads}·d_head），"
+            "W_K、W_V 的宽度应是 n_kv_heads·d_head（{n_kv}·d_head）。",
+            "query heads are {d_q} wide but key heads {d_k}: q·k needs the same width. W_Q must be "
+            "n_heads·d_head wide ({n_heads}·d_head), W_K and W_V n_kv_heads·d_head ({n_kv}·d_head).",
+        ),
         # ---------------------------------------------------------------- online softmax
         "one_row": (
             "online_softmax_steps 只接受一行分数（一维），得到的形状是 {shape}。",

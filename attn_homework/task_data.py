@@ -322,3 +322,21 @@ def a_query_and_a_key():
     """A query q and a key k (width 8), their positions i and j, and the shifts s = 0 … 5."""
     d = fresh(1206, q=(8,), k=(8,))()
     return {**d, "i": 1, "j": 4, "shifts": np.arange(6)}
+
+
+# ---------------------------------------------------------------- lesson 14: decoding with a KV cache
+# Inputs drawn with one decimal (``fresh``) or two (the probes); the cached keys are handed out as given
+# numbers (standing for keys already turned at their positions), never computed here.
+
+CACHE_SIZES = {"layers": 24, "n_heads": 16, "kv_heads": 4, "d_head": 64, "bytes_per_value": 4}  # float32
+
+
+def probe_rope_cache(rng):
+    """(q, k, v, K_cache, V_cache): a new token after 1 to 6 cached ones, widths d_k in 2, 4, 6 (RoPE pairs
+    features up) and d_v 2 to 4. No empty cache: there the position-0 bug is right."""
+    calls = []
+    for t in rng.permutation([1, 2, 4, 6]):
+        d_k, d_v = 2 * int(rng.integers(1, 4)), int(rng.integers(2, 5))
+        shapes = [(1, d_k), (1, d_k), (1, d_v), (int(t), d_k), (int(t), d_v)]
+        calls.append(tuple(_draw(rng, shape) for shape in shapes))
+    return calls

@@ -47,7 +47,23 @@ RIGHT = {
         softmax(np.where(np.tril(np.ones((len(Q), len(K)), bool)), Q @ K.T, -np.inf) / np.sqrt(Q.shape[1])) @ V
     ),
     "8.6": lambda M, h: np.stack(np.split(M, h, axis=1)),
+    "14.4": lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K)),
 }
+
+
+def _turned(x, position):
+    """Interleaved RoPE of one row at ``position``, written out: pair k turned by position·10000^(−2k/d)."""
+    d = x.shape[1]
+    angle = position * 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+
+
+def _rope_step(q, k, v, K, V, position, turn_k=True):
+    q, k = _turned(q, position), _turned(k, position) if turn_k else k
+    return softmax(q @ np.vstack([K, k]).T / np.sqrt(q.shape[1])) @ np.vstack([V, v])
 
 
 def _renormalised_after_mask(Q, K, V):
@@ -87,6 +103,9 @@ BUGS = [
     ("7.5", lambda Q, K, V: softmax(Q @ K.T / np.sqrt(Q.shape[1])) @ V, "mask_ignored"),
     ("8.6", lambda M, h: M.reshape(M.shape[0], h, -1), "split_no_transpose"),
     ("8.6", lambda M, h: np.moveaxis(M.reshape(M.shape[0], -1, h), -1, 0), "split_interleaved"),
+    ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K) + 1), "rope_after_append"),
+    ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K), turn_k=False), "rope_key_not_turned"),
+    ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, 0), "rope_position_zero"),
 ]
 
 # (what the fix does, the code it must get, the fix): failures any find-the-bug task can have
@@ -120,7 +139,7 @@ def test_the_teacher_fix_and_other_right_fixes_pass_on_many_draws(task):
 def test_the_notebooks_own_bug_is_named(task):
     buggy, _ = _notebook_functions(task)
     expected = {"2.3": "missing_transpose", "4.6": "softmax_axis", "6.5": "used_keys_not_values"}
-    expected |= {"7.5": "mask_after_softmax", "8.6": "split_no_transpose"}
+    expected |= {"7.5": "mask_after_softmax", "8.6": "split_no_transpose", "14.4": "rope_position_zero"}
     for seed in range(6):
         d = diagnose_task(task.id, _quiet(buggy), rng=np.random.default_rng(seed))
         assert d.code == expected[task.id], d.message

@@ -20,6 +20,7 @@ import numpy as np
 from attn_core import core, multihead
 
 from ..messages import msg
+from . import decoding
 from .compare import close, largest_difference, read_numbers, same
 from .mistakes import softmax_rows
 from .wording import place, shape_text
@@ -232,6 +233,16 @@ FUNCTION_STEPS = {
             Bug("split_interleaved", split_every_hth_column, "split_interleaved"),
         ),
         "axes_heads",
+    ),
+    "fix_rope_cache": FunctionStep(  # lesson 14: the right function and the bugs are in checker/decoding.py
+        decoding.rope_cached_step,
+        ("q", "k", "v", "K_cache", "V_cache"),
+        (
+            Bug("rope_position_zero", decoding.rope_at_zero, "bug_rope_position_zero"),
+            Bug("rope_after_append", decoding.rope_after_append, "bug_rope_after_append"),
+            Bug("rope_key_not_turned", decoding.rope_key_not_turned, "bug_rope_key_not_turned"),
+        ),
+        "axes_cached_o",
     ),
 }
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import backward, block, heads, online, predictions, right, shapes
+from . import decoding as dec
 from . import mistakes as m
 from . import positions as pos
 from .compare import BOOLEANS, INDEX, NUMBER, NUMBERS, AnswerKind
@@ -746,6 +747,63 @@ STEP_TABLE |= {
             Mistake("rope_negative_angle", pos.scores_negative_angle, "scores_negative_angle"),
         ),
         shape_hints=(ShapeHint(pos.one_number, "hint_one_score"),),
+        columns_are_keys=False,
+    ),
+}
+
+# ---------------------------------------------------------------- lesson 14: decoding with a KV cache (decoding.py)
+
+
+class DecodingStep(Step):
+    """A step of lesson 14: its givens (a cache and a new token, heads sharing K/V, a model's sizes) are read
+    by ``decoding.read_givens`` into a ``DecodingGivens``; the rest is a ``Step``."""
+
+    def givens(self, given):
+        g = dec.read_givens(given)
+        g = replace(g, expected=np.asarray(self.right_answer(g)))
+        return replace(g, unmasked=self.unmasked(g))
+
+
+STEP_TABLE |= {
+    "cached_output": DecodingStep(
+        needs=("q", "k", "v", "K_cache", "V_cache"),
+        right_answer=dec.cached_output,
+        symbol="o",
+        axes="axes_cached_o",
+        entry="entry_cached_o",
+        mistakes=(
+            Mistake("cache_not_appended", dec.cache_not_appended, "cache_not_appended"),
+            Mistake("kv_misaligned", dec.kv_misaligned, "kv_misaligned"),
+            Mistake("unscaled", dec.cached_unscaled, "unscaled"),
+            Mistake("used_keys_not_values", dec.cached_keys_as_values, "used_keys"),
+        ),
+        columns_are_keys=False,
+    ),
+    "predict_cache_bytes": DecodingStep(
+        needs=("layers", "n_heads", "kv_heads", "d_head", "bytes_per_value"),
+        right_answer=dec.cache_bytes,
+        symbol="answer",
+        axes="axes_number",
+        entry="explain_cache_bytes",
+        mistakes=(
+            Mistake("wrong_prediction", dec.bytes_without_v, "predict_bytes_without_v"),
+            Mistake("wrong_prediction", dec.bytes_with_query_heads, "predict_bytes_query_heads"),
+            Mistake("wrong_prediction", dec.numbers_not_bytes, "predict_numbers_not_bytes"),
+            Mistake("wrong_prediction", dec.one_layer_only, "predict_one_layer"),
+        ),
+        answer=NUMBER,
+    ),
+    "gqa_output": DecodingStep(
+        needs=("Q_heads", "K_heads", "V_heads"),
+        right_answer=dec.gqa_output,
+        symbol="O",
+        axes="axes_gqa",
+        entry="entry_gqa",
+        mistakes=(
+            Mistake("kv_heads_tiled", dec.kv_heads_tiled, "kv_heads_tiled"),
+            Mistake("unscaled", dec.gqa_unscaled, "unscaled"),
+        ),
+        shape_hints=(ShapeHint(dec.kv_heads_shape, "hint_gqa_kv_shape"),),
         columns_are_keys=False,
     ),
 }

@@ -1,0 +1,232 @@
+"""The checker's part for lesson 14 (decoding with a KV cache): the givens of its steps, their right answers,
+the mistakes people make with a cache, with heads sharing K and V and with the cache's size, and the
+find-the-bug step of RoPE with a cache (its right function and bugs; the step is in
+``functions.FUNCTION_STEPS``). The steps are the last entries of ``steps.STEP_TABLE``; every text is in
+``attn_homework/messages/decoding.py``.
+
+Every mistake returns what a learner who makes it hands in, recomputed from the givens with attn_core's own
+functions, or None when it cannot be made with these givens (or would be the right answer). A mistake is
+named only when the answer equals it: that equality is its evidence. ``tests/test_check_decoding.py`` gives,
+for each code, an answer that gets it and a near miss that must not.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_core import core, decoding, rope
+
+from ..messages import msg
+
+ARRAYS = ("q", "k", "v", "K_cache", "V_cache", "Q_heads", "K_heads", "V_heads")
+WHOLE = ("layers", "n_heads", "kv_heads", "d_head", "bytes_per_value")
+
+
+@dataclass(frozen=True, eq=False)
+class DecodingGivens:
+    """The inputs of a lesson-14 check (float64 copies; None when the step does not take them).
+
+    One cached step: the new token's q (1, d_k), k (1, d_k), v (1, d_v) and the cache K_cache (t, d_k),
+    V_cache (t, d_v) of the t tokens before it. Heads sharing K/V: Q_heads (h, n, d_k), K_heads and V_heads
+    (h_kv, n, ·). The cache's size: whole numbers."""
+
+    q: np.ndarray | None = None
+    k: np.ndarray | None = None
+    v: np.ndarray | None = None
+    K_cache: np.ndarray | None = None
+    V_cache: np.ndarray | None = None
+    Q_heads: np.ndarray | None = None
+    K_heads: np.ndarray | None = None
+    V_heads: np.ndarray | None = None
+    layers: int | None = None
+    n_heads: int | None = None
+    kv_heads: int | None = None
+    d_head: int | None = None
+    bytes_per_value: int | None = None
+    name: str | None = None
+    tokens: tuple[str, ...] = ()
+    # derived by the step
+    expected: np.ndarray | None = None
+    unmasked: np.ndarray | None = None  # nothing is masked in these steps
+    # read by the checks every step shares (evidence.py): no scores, weights or mask are given here
+    stage: None = None
+    Q: None = None
+    K: None = None
+    S: None = None
+    A: None = None
+    mask: None = None
+    d_k: float = 1.0
+    scaled: bool = True
+
+
+def read_givens(given):
+    """The ``DecodingGivens`` of a check. Raises TypeError / ValueError (with a message from the catalog)
+    for givens that make no task: the check reports "bad_task"."""
+    arrays = {key: _real(given[key], key) for key in ARRAYS if key in given}
+    whole = {key: _whole(given[key], key) for key in WHOLE if key in given}
+    name, tokens = given.get("name"), given.get("tokens")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(msg("given_name", got=name))
+    return DecodingGivens(**arrays, **whole, name=name, tokens=() if tokens is None else tuple(map(str, tokens)))
+
+
+def _real(x, name):
+    a = np.array(x)  # a copy: the task's arrays are never touched
+    if a.dtype.kind not in "iuf" or a.ndim < 2:
+        raise TypeError(msg("given_not_real", name=name, type=type(x).__name__, dtype=a.dtype))
+    a = a.astype(np.float64)
+    if not np.isfinite(a).all():
+        raise ValueError(msg("given_not_finite", name=name))
+    return a
+
+
+def _whole(x, name):
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
+        raise ValueError(msg("given_whole", name=name, got=x))
+    return int(x)
+
+
+def _unless_right(g, answer):
+    """``answer`` as a mistake: None when it is the right answer (then it is no mistake here)."""
+    answer = np.asarray(answer, dtype=np.float64)
+    if answer.shape == g.expected.shape and np.allclose(answer, g.expected, rtol=1e-12, atol=1e-12):
+        return None
+    return answer
+
+
+# ---------------------------------------------------------------- one step with the cache
+
+
+def _attend(q, K, V, scaled=True):
+    return core.attention(q, K, V, scaled=scaled).O
+
+
+def cached_output(g):
+    """The new token's output: its k, v appended to the cache, then softmax(q·Kᵀ/√d_k)·V -> (1, d_v)."""
+    return _attend(g.q, np.vstack([g.K_cache, g.k]), np.vstack([g.V_cache, g.v]))
+
+
+def cache_not_appended(g):
+    """Attended to the old cache only: the new token does not see itself."""
+    return _unless_right(g, _attend(g.q, g.K_cache, g.V_cache))
+
+
+def kv_misaligned(g):
+    """k appended at one end and v at the other, so the keys and values of the cache no longer pair up
+    (either way round)."""
+    made = [
+        _attend(g.q, np.vstack([g.K_cache, g.k]), np.vstack([g.v, g.V_cache])),
+        _attend(g.q, np.vstack([g.k, g.K_cache]), np.vstack([g.V_cache, g.v])),
+    ]
+    return [x for x in (_unless_right(g, m) for m in made) if x is not None]
+
+
+def cached_unscaled(g):
+    """No division by √d_k."""
+    return _unless_right(g, _attend(g.q, np.vstack([g.K_cache, g.k]), np.vstack([g.V_cache, g.v]), scaled=False))
+
+
+def cached_keys_as_values(g):
+    """The weights times the keys instead of the values (can be made only when d_k = d_v)."""
+    K = np.vstack([g.K_cache, g.k])
+    return _unless_right(g, core.attention(g.q, K, K).O) if g.k.shape[-1] == g.v.shape[-1] else None
+
+
+# ---------------------------------------------------------------- heads sharing K and V
+
+
+def _grouped(g, K, V, scaled=True):
+    return core.attention(g.Q_heads, K, V, scaled=scaled).O
+
+
+def gqa_output(g):
+    """Each K/V head serves n_heads / n_kv_heads neighbouring query heads: O (n_heads, n, d_v)."""
+    h = g.Q_heads.shape[0]
+    return _grouped(g, decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h))
+
+
+def kv_heads_tiled(g):
+    """The K/V heads repeated as a whole (np.tile): query head h reads K/V head h mod n_kv_heads."""
+    reps = g.Q_heads.shape[0] // g.K_heads.shape[0]
+    return _unless_right(g, _grouped(g, np.tile(g.K_heads, (reps, 1, 1)), np.tile(g.V_heads, (reps, 1, 1))))
+
+
+def gqa_unscaled(g):
+    """No division by √d_k."""
+    h = g.Q_heads.shape[0]
+    K, V = decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h)
+    return _unless_right(g, _grouped(g, K, V, scaled=False))
+
+
+# ---------------------------------------------------------------- predict: the cache's bytes per token
+
+
+def _number(x):
+    return np.asarray(float(x))
+
+
+def _other(g, x):
+    return None if float(x) == float(g.expected) else _number(x)
+
+
+def cache_bytes(g):
+    """2 (K and V) · layers · kv_heads · d_head · bytes per value."""
+    return _number(decoding.kv_cache_bytes(g.layers, g.kv_heads, g.d_head, g.bytes_per_value))
+
+
+def bytes_without_v(g):
+    """Only K counted (the factor 2 for K and V forgotten)."""
+    return _other(g, g.layers * g.kv_heads * g.d_head * g.bytes_per_value)
+
+
+def bytes_with_query_heads(g):
+    """The query heads counted instead of the K/V heads."""
+    return _other(g, 2 * g.layers * g.n_heads * g.d_head * g.bytes_per_value)
+
+
+def numbers_not_bytes(g):
+    """The numbers counted, not their bytes."""
+    return _other(g, 2 * g.layers * g.kv_heads * g.d_head)
+
+
+def one_layer_only(g):
+    """One layer's cache, not the model's."""
+    return _other(g, 2 * g.kv_heads * g.d_head * g.bytes_per_value)
+
+
+# ---------------------------------------------------------------- find the bug: RoPE with a cache
+
+
+def _rope_step(q, k, v, K_cache, V_cache, q_position, k_position, rotate_k=True):
+    q = rope(q, np.array([float(q_position)]))
+    k = rope(k, np.array([float(k_position)])) if rotate_k else k
+    return core.attention(q, np.vstack([K_cache, k]), np.vstack([V_cache, v])).O
+
+
+def rope_cached_step(q, k, v, K_cache, V_cache):
+    """The new token's output with RoPE: q and k turned at position t = len(K_cache) (the cached keys are
+    already turned), k and v appended, then attention -> (1, d_v)."""
+    t = len(K_cache)
+    return _rope_step(q, k, v, K_cache, V_cache, t, t)
+
+
+def rope_at_zero(q, k, v, K_cache, V_cache):
+    """The bug the notebook shows: every new token turned at position 0."""
+    return _rope_step(q, k, v, K_cache, V_cache, 0, 0)
+
+
+def rope_after_append(q, k, v, K_cache, V_cache):
+    """The position read after appending: t + 1."""
+    t = len(K_cache)
+    return _rope_step(q, k, v, K_cache, V_cache, t + 1, t + 1)
+
+
+def rope_key_not_turned(q, k, v, K_cache, V_cache):
+    """q turned at t, the new k appended unturned."""
+    t = len(K_cache)
+    return _rope_step(q, k, v, K_cache, V_cache, t, t, rotate_k=False)
+
+
+def kv_heads_shape(g):
+    """The shape of an answer with one block per K/V head instead of one per query head."""
+    return (g.K_heads.shape[0], g.Q_heads.shape[1], g.V_heads.shape[-1])

@@ -1,0 +1,99 @@
+"""Lesson 14 (decoding with a KV cache): one cached step, heads sharing K and V (GQA), the cache's size in
+bytes, and RoPE with a cache (find the bug). Each mistake says what is wrong, why, and the fix in words.
+
+Chinese and English side by side; merged into one catalog in ``__init__``."""
+
+MESSAGES = {
+    # ---------------------------------------------------------------- one step with the cache
+    "axes_cached_o": (
+        "1 × d_v：新词元的一行输出，列 = 值的特征",
+        "1 × d_v: the new token's one output row, columns = value features",
+    ),
+    "entry_cached_o": (
+        "o 是新词元的 q 对缓存里全部键（包括它自己的 k）打分、softmax 之后，对全部值（包括它自己的 v）的加权求和。",
+        "o is the mix of all values (its own v included) by the softmax of the new token's q scored against all "
+        "cached keys (its own k included).",
+    ),
+    "cache_not_appended": (
+        "新词元只看了旧的缓存，没有看到它自己：先把它的 k、v 接到 K_cache、V_cache 的末尾，再用 q 做注意力。"
+        "因果掩码里，每个位置都可以看它自己。",
+        "The new token attended to the old cache only and never saw itself: append its k and v to the end of "
+        "K_cache and V_cache first, then attend with q. Under the causal mask every position may see itself.",
+    ),
+    "kv_misaligned": (
+        "键和值没有对齐：k 和 v 接在了缓存的不同两端，于是第 j 个键配上了另一个词元的值。"
+        "k 和 v 要接在同一端（末尾），让第 j 行的键和第 j 行的值属于同一个词元。",
+        "The keys and the values no longer pair up: k and v were appended at opposite ends of the cache, so "
+        "key j is matched with another token's value. Append both at the same end (the end), so that row j "
+        "of the keys and row j of the values belong to the same token.",
+    ),
+    # ---------------------------------------------------------------- predict: the cache's bytes per token
+    "explain_cache_bytes": (
+        "每个词元在每一层、每个 K/V 头里各存一个 k 和一个 v，各 d_head 个数，每个数占 bytes_per_value 个字节："
+        "把这几个因子乘起来。查询 q 不进缓存。",
+        "Each token stores one k and one v in every layer and every K/V head, d_head numbers each, each number "
+        "bytes_per_value bytes: multiply these factors. The query q is not cached.",
+    ),
+    "predict_bytes_without_v": (
+        "这只算了 K：缓存里还有同样多的 V，两者都要存。",
+        "That counts K only: the cache holds as many numbers of V, and both are stored.",
+    ),
+    "predict_bytes_query_heads": (
+        "这是按查询头数算的：缓存里存的是 K/V 头的 k 和 v，查询头共用它们（GQA），所以要用 K/V 头数。",
+        "That counts the query heads: the cache stores the k and v of the K/V heads, which the query heads "
+        "share (GQA), so count the K/V heads.",
+    ),
+    "predict_numbers_not_bytes": (
+        "这是缓存里数的个数，不是字节数：每个数还要占 bytes_per_value 个字节。",
+        "That is how many numbers are cached, not how many bytes: each number takes bytes_per_value bytes.",
+    ),
+    "predict_one_layer": (
+        "这只是一层的缓存：每一层都有自己的 K 和 V，要乘上层数。",
+        "That is one layer's cache: every layer has its own K and V, so multiply by the number of layers.",
+    ),
+    # ---------------------------------------------------------------- heads sharing K and V
+    "axes_gqa": (
+        "n_heads × n × d_v：每个查询头一块，行 = 位置，列 = 值的特征",
+        "n_heads × n × d_v: one block per query head, rows = positions, columns = value features",
+    ),
+    "entry_gqa": (
+        "第 h 块是查询头 h 的注意力输出，它用的是它那一组共用的 K/V 头。",
+        "Block h is the attention output of query head h, computed with the K/V head its group shares.",
+    ),
+    "kv_heads_tiled": (
+        "K/V 头分给查询头的顺序不对：你把整组 K/V 头轮流重复（像 np.tile），查询头 h 用了 K/V 头 h mod n_kv_heads。"
+        "分组查询注意力里，相邻的 n_heads / n_kv_heads 个查询头共用一个 K/V 头：每个 K/V 头要连着重复"
+        "（像 np.repeat 沿头的轴），这也是 PyTorch 的 repeat_interleave 和 enable_gqa 的顺序。",
+        "The K/V heads go to the wrong query heads: the whole set of K/V heads was repeated in turn (as np.tile "
+        "does), so query head h used K/V head h mod n_kv_heads. In grouped-query attention, n_heads / n_kv_heads "
+        "neighbouring query heads share one K/V head: repeat each K/V head in place (as np.repeat along the "
+        "heads axis does), the order of PyTorch's repeat_interleave and enable_gqa.",
+    ),
+    "hint_gqa_kv_shape": (
+        "你的答案每个 K/V 头一块；输出应该每个查询头一块：每个 K/V 头先重复给它那一组查询头，再做注意力。",
+        "Your answer has one block per K/V head; the output has one block per query head: repeat each K/V "
+        "head for its group of query heads first, then attend.",
+    ),
+    # ---------------------------------------------------------------- find the bug: RoPE with a cache
+    "bug_rope_position_zero": (
+        "每个新词元都按位置 0 旋转了（只有一行的 q、k，按自己的行号数位置，就是 0）。可新词元的位置是它前面已有的词元数，"
+        "也就是缓存的长度。位置 0 的旋转什么也不转，所以这样解码等于没有位置编码（第一个词元恰好是对的）。",
+        "Every new token was turned at position 0 (q and k have one row, and counting positions by their own rows "
+        "gives 0). But the new token's position is the number of tokens before it, the length of the cache. Turning by "
+        "position 0 turns nothing, so this decodes as if there were no position encoding (the first token "
+        "happens to be right).",
+    ),
+    "bug_rope_after_append": (
+        "新词元的位置多算了一个：缓存的长度要在接上新的 k 之前读，那时它正是新词元前面的词元数；"
+        "接上之后再读，就多了新词元自己。",
+        "The new token's position is one too many: read the cache's length before appending the new k, when it "
+        "is the number of tokens before the new one; read after, it counts the new token too.",
+    ),
+    "bug_rope_key_not_turned": (
+        "q 按位置转了，新的 k 却没有转就接进了缓存。缓存里每个键都要按它自己的位置转过，"
+        "分数才只取决于两个位置之差：k 和 q 在同一个位置、用同一个 rope 转。",
+        "q was turned by its position but the new k went into the cache unturned. Every cached key must be "
+        "turned by its own position for the scores to depend only on the difference of positions: turn k at "
+        "the same position as q, with the same rope.",
+    ),
+}

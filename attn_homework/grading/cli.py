@@ -25,7 +25,7 @@ from attn_core import lang
 from .. import exercises
 from ..messages import msg
 from . import feedback, remembered, reports, review
-from .batch import Batch, Limits, Settings, confinement_check, default_jobs
+from .batch import SANDBOX_OFF, Batch, Limits, Settings, confinement_check, default_jobs
 from .collect import collect
 from .handout import Handouts, handout_dirs
 from .integrity import REVIEW
@@ -162,12 +162,14 @@ def main(argv=None):
 
     subreaper = become_subreaper()
     limits, confinement = confinement_check(Limits(args.timeout, args.memory << 20, 256 << 20, not args.no_confine))
+    # without a sandbox the batch grades one submission at a time (Batch.run says why): say the number it uses
+    jobs_at_once = args.jobs if limits.sandbox or os.environ.get(SANDBOX_OFF) == "1" else 1
     print(
         msg(
             "g_limits",
             timeout=f"{args.timeout:g}",
             memory=f"{args.memory} MiB",
-            jobs=args.jobs,
+            jobs=jobs_at_once,
             writes=msg("g_confined", how=confinement_text(confinement)) if limits.confine else msg("g_not_confined"),
         ),
         file=sys.stderr,
@@ -262,7 +264,7 @@ def main(argv=None):
     own = peak_memory_mib()
     if graded and own:
         print(msg("g_memory", own=own, worker=batch.worker_peak_mib), file=sys.stderr)
-    print(msg("g_done", n=len(graded), seconds=f"{seconds:.0f}", jobs=args.jobs, each=rate), file=sys.stderr)
+    print(msg("g_done", n=len(graded), seconds=f"{seconds:.0f}", jobs=batch.jobs_at_once, each=rate), file=sys.stderr)
     for path in [p for p in (args.out, csv_path if not args.out else None) if p]:
         print(msg("g_written", path=path), file=sys.stderr)
     return 0

@@ -342,7 +342,10 @@ MESSAGES = {
     "ga_memory": ("每份作业最多用的内存，MiB（默认 2048）", "MiB of memory each submission may use (default 2048)"),
     "ga_regrade": ("结果文件里已有的也重新批改", "grade again what the results file already has"),
     "ga_lang": ("表格和提示的语言（默认看系统语言）", "language of the table and messages (default: the system's)"),
-    "ga_no_confine": ("不限制写文件（只在调试批改程序时用）", "do not confine writes (for debugging the grader)"),
+    "ga_no_confine": (
+        "不用沙箱、不限制写文件（只在调试批改程序时用；这时一次只批一份）",
+        "no sandbox and no write confinement (for debugging the grader; it then grades one submission at a time)",
+    ),
     # ---- the feedback page
     "fb_title": ("{exercise} · 批改反馈", "{exercise} · feedback"),
     "fb_student": ("学生：{student}", "Student: {student}"),

@@ -64,6 +64,35 @@ class Allow:
 ALLOW = tuple(
     Allow("notebooks/00_setup_check.ipynb", cell, "term", "内核", "lesson 0 checks the Jupyter kernel itself")
     for cell in (10, 11, 17)
+) + (
+    Allow(
+        "notebooks/01_qkv_projection.ipynb",
+        14,
+        "term",
+        "注意力汇聚",
+        "Nadaraya–Watson: names d2l-zh's own term 注意力汇聚 (attention pooling), which that section introduces",
+    ),
+    Allow(
+        "notebooks/05_weighted_sum.ipynb",
+        21,
+        "term",
+        "注意力汇聚",
+        "the note that 注意力汇点 (attention sink) is not d2l-zh's 注意力汇聚 (attention pooling)",
+    ),
+    Allow(
+        "notebooks/03_scaling.ipynb",
+        6,
+        "term",
+        "维度",
+        "quotes the course text word for word (“维度越高，……点积期望越大”) in order to correct it",
+    ),
+    Allow(
+        "notebooks/exercises/teacher/ex01_projection.ipynb",
+        16,
+        "term",
+        "分数表",
+        "“分数表达不了” is 分数 + 表达 (scores cannot express), not the term 分数表",
+    ),
 )
 
 

@@ -11,7 +11,7 @@ else
 endif
 PY := $(BIN)/python
 
-.PHONY: lab lab-en demo demo-en test test-fast test-notebooks test-browser lint bench student release clean
+.PHONY: lab lab-en torch demo demo-en test test-fast test-notebooks test-browser lint bench student release clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,14 @@ $(VENV)/.installed: requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	@touch $@
 
-$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+# lesson 13 (PyTorch, ~750 MB installed): not part of `make lab`; `make torch` adds it, the tests install it
+$(VENV)/.installed-torch: requirements-torch.txt $(VENV)/.installed
+	$(PY) -m pip install -r requirements-torch.txt
+	@touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt requirements-torch.txt $(VENV)/.installed
 	$(PY) -m pip install -r requirements-dev.txt
+	$(PY) -m pip install -r requirements-torch.txt
 	@touch $@
 
 # Jupyter refuses to run as root unless told; root is common in containers.
@@ -36,6 +42,9 @@ lab: $(VENV)/.installed
 
 lab-en: $(VENV)/.installed
 	$(PY) -m jupyter lab notebooks/en --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/en" $(ALLOW_ROOT)
+
+# PyTorch for lesson 13 and ex13 (a ~190 MB download, ~750 MB installed); then reopen lesson 13 (or restart its kernel).
+torch: $(VENV)/.installed-torch
 
 # The classroom demo board, served by Voilà (pictures and controls, no code); it opens in the browser.
 demo: $(VENV)/.installed

@@ -5,7 +5,7 @@ lookups and the lines ``check`` and ``progress`` print. Use: ``from .messages im
 
 One module per concern, each a dict ``MESSAGES`` (key → (Chinese, English)): ``verdicts`` (what ``check`` and
 ``progress`` print), ``mistakes`` (the five steps), ``heads``, ``online``, ``backward``, ``block`` (lessons 8–11),
-``predictions``, ``functions`` (find the bug), ``setup`` (a task set up wrongly), ``grading`` (``attn-grade``) and
+``predictions``, ``functions`` (find the bug), ``torch`` (lesson 13), ``setup`` (a task set up wrongly), ``grading`` (``attn-grade``) and
 ``release`` (``attn-release``, ``attn-student``). A key lives in exactly one of them.
 
 The verdicts are compared with the committed notebook outputs (nbval): change a text here only together
@@ -15,9 +15,9 @@ the expected numbers or solution code.
 
 from attn_core.lang import Catalog
 
-from . import backward, block, functions, grading, heads, mistakes, online, predictions, release, setup, verdicts
+from . import backward, block, functions, grading, heads, mistakes, online, predictions, release, setup, torch, verdicts
 
-_MODULES = (verdicts, mistakes, heads, online, backward, block, predictions, functions, setup, grading, release)
+_MODULES = (verdicts, mistakes, heads, online, backward, block, predictions, functions, torch, setup, grading, release)
 
 
 def _merged(modules):

@@ -11,7 +11,7 @@ else
 endif
 PY := $(BIN)/python
 
-.PHONY: lab lab-en demo demo-en test test-fast test-notebooks test-browser lint bench student release clean
+.PHONY: lab lab-en torch demo demo-en test test-fast test-notebooks test-browser lint bench student release clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,12 +21,18 @@ $(VENV)/.installed: requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	@touch $@
 
+# lesson 13 (PyTorch, ~750 MB installed): not part of `make lab`; `make torch` adds it, the tests install it
+$(VENV)/.installed-torch: requirements-torch.txt $(VENV)/.installed
+	$(PY) -m pip install -r requirements-torch.txt
+	@touch $@
+
 # The test tools go into .venv too, but nbgrader (a teacher's tool, with JupyterLab and server extensions)
 # goes into .venv/teacher-tools, where the learner's JupyterLab never loads it; an nbgrader that an older
 # `make test` put into .venv itself is removed.
 TEACHER_TOOLS := $(VENV)/teacher-tools
-$(VENV)/.installed-dev: requirements-dev.txt requirements-teacher.txt $(VENV)/.installed
+$(VENV)/.installed-dev: requirements-dev.txt requirements-teacher.txt requirements-torch.txt $(VENV)/.installed
 	$(PY) -m pip install -r requirements-dev.txt
+	$(PY) -m pip install -r requirements-torch.txt
 	-$(PY) -m pip uninstall -y -q nbgrader
 	$(PY) -m pip install -q --no-deps --upgrade --target $(TEACHER_TOOLS) -r requirements-teacher.txt
 	@touch $@
@@ -42,6 +48,9 @@ lab: $(VENV)/.installed
 
 lab-en: $(VENV)/.installed
 	$(PY) -m jupyter lab notebooks/en --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/en" $(ALLOW_ROOT)
+
+# PyTorch for lesson 13 and ex13 (a ~190 MB download, ~750 MB installed); then reopen lesson 13 (or restart its kernel).
+torch: $(VENV)/.installed-torch
 
 # The classroom demo board, served by Voilà (pictures and controls, no code); it opens in the browser.
 demo: $(VENV)/.installed

@@ -97,6 +97,7 @@ def test_right_answers_pass_however_computed(task_id, answer):
 
 def lesson_mistakes():
     """(task, wrong answer, code, words of the Chinese message)."""
+    Wq13, Wk13, Wv13 = homework.data("13.1")
     Q8, h = homework.data("8.1")
     Qh, Kh, Vh = homework.data("8.3")
     (Oh,) = homework.data("8.4")
@@ -225,6 +226,9 @@ def lesson_mistakes():
         ("11.3", relu(H @ W1) @ W2 + b2, "bias_forgotten", ["偏置"]),
         ("11.3", relu(H @ W1 + b1) @ W2, "bias_forgotten", ["偏置"]),
         ("11.3", (relu(H @ W1) + b1) @ W2 + b2, "relu_before_bias", ["b1"]),
+        ("13.1", np.concatenate([Wq13, Wk13, Wv13]), "in_proj_not_transposed", ["X @ W.T", "转置"]),
+        ("13.1", np.concatenate([Wk13.T, Wq13.T, Wv13.T]), "in_proj_wrong_order", ["q、k、v"]),
+        ("13.1", np.concatenate([Wq13.T, Wv13.T, Wk13.T]), "in_proj_wrong_order", ["顺序"]),
     ]
 
 

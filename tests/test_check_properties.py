@@ -138,6 +138,10 @@ def draw_task(data, step):
         q, k = matrix(data, 1, 2 * d)[0], matrix(data, 1, 2 * d)[0]
         i, j, shifts = size(data, 0, 6), size(data, 0, 6), np.arange(size(data, 1, 5))
         return dict(q=q, k=k, i=i, j=j, shifts=shifts), shifted(q, k, i, j, shifts, neighbours(2 * d))
+    # lesson 13: in_proj_weight, written out row by row (row r of a block is column r of its W)
+    if step == "torch_in_proj":
+        W_q, W_k, W_v = (matrix(data, m, m, 1.0) for _ in range(3))
+        return dict(W_q=W_q, W_k=W_k, W_v=W_v), np.array([W[:, r] for W in (W_q, W_k, W_v) for r in range(m)])
     raise AssertionError(f"no random task for {step}")
 
 

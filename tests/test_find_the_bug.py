@@ -47,6 +47,7 @@ RIGHT = {
         softmax(np.where(np.tril(np.ones((len(Q), len(K)), bool)), Q @ K.T, -np.inf) / np.sqrt(Q.shape[1])) @ V
     ),
     "8.6": lambda M, h: np.stack(np.split(M, h, axis=1)),
+    "13.4": lambda allowed: np.where(np.asarray(allowed, dtype=bool), 0.0, -np.inf),
     "14.4": lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K)),
 }
 
@@ -103,6 +104,8 @@ BUGS = [
     ("7.5", lambda Q, K, V: softmax(Q @ K.T / np.sqrt(Q.shape[1])) @ V, "mask_ignored"),
     ("8.6", lambda M, h: M.reshape(M.shape[0], h, -1), "split_no_transpose"),
     ("8.6", lambda M, h: np.moveaxis(M.reshape(M.shape[0], -1, h), -1, 0), "split_interleaved"),
+    ("13.4", lambda allowed: allowed.astype(float), "mask_zero_one"),
+    ("13.4", lambda allowed: -1.0 * ~allowed, "mask_minus_one"),
     ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K) + 1), "rope_after_append"),
     ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K), turn_k=False), "rope_key_not_turned"),
     ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, 0), "rope_position_zero"),
@@ -139,7 +142,7 @@ def test_the_teacher_fix_and_other_right_fixes_pass_on_many_draws(task):
 def test_the_notebooks_own_bug_is_named(task):
     buggy, _ = _notebook_functions(task)
     expected = {"2.3": "missing_transpose", "4.6": "softmax_axis", "6.5": "used_keys_not_values"}
-    expected |= {"7.5": "mask_after_softmax", "8.6": "split_no_transpose", "14.4": "rope_position_zero"}
+    expected |= {"7.5": "mask_after_softmax", "8.6": "split_no_transpose", "13.4": "mask_inverted", "14.4": "rope_position_zero"}
     for seed in range(6):
         d = diagnose_task(task.id, _quiet(buggy), rng=np.random.default_rng(seed))
         assert d.code == expected[task.id], d.message

@@ -27,7 +27,8 @@ def markdown(nb):
 
 @pytest.mark.parametrize("folder", EDITIONS, ids=["zh", "en"])
 def test_the_course_is_there(folder):
-    assert [p.name[:2] for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))] == [f"{i:02d}" for i in range(13)]
+    numbers = [p.name[:2] for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
+    assert numbers == [f"{i:02d}" for i in range(len(numbers))] and len(numbers) >= 14, numbers
     assert len(list((folder / "exercises").glob("ex*.ipynb"))) >= 7
 
 
@@ -50,9 +51,9 @@ def test_each_lesson_has_goals_summary_quiz_and_a_way_on(path):
     for heading in EDITIONS[path.parent]:
         assert re.search(rf"^##+ .*{heading}", text, re.M), f"missing section {heading}"
     number = int(path.name[:2])
-    if number < 12:
-        nxt = next(path.parent.glob(f"{number + 1:02d}_*.ipynb")).name
-        assert f"]({nxt})" in text, f"no link to the next lesson {nxt}"
+    nxt = next(path.parent.glob(f"{number + 1:02d}_*.ipynb"), None)
+    if nxt is not None:
+        assert f"]({nxt.name})" in text, f"no link to the next lesson {nxt.name}"
 
 
 @pytest.mark.parametrize("path", ALL, ids=ids(ALL))

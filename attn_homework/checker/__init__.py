@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..messages import msg
-from . import evidence, functions
+from . import evidence, functions, torch_port
 from .compare import ATOL, RTOL, close, largest_difference, same, same_prediction
 from .functions import FUNCTION_STEPS, CallFailed, FunctionCalls
 from .givens import LABELS
@@ -64,6 +64,7 @@ from .wording import place, shape_text
 
 __all__ = ["ATOL", "RTOL", "STEPS", "CallFailed", "Diagnosis", "FunctionCalls", "diagnose", "report"]
 
+FUNCTION_STEPS.update(torch_port.FUNCTION_STEPS)  # lesson 13's find-the-bug step, beside the others
 STEPS = tuple(STEP_TABLE) + tuple(FUNCTION_STEPS)  # the names of the steps, in the tables' order
 
 

@@ -18,6 +18,7 @@ from . import backward, block, heads, online, predictions, right, shapes
 from . import decoding as dec
 from . import mistakes as m
 from . import positions as pos
+from . import torch_port as tp
 from .compare import BOOLEANS, INDEX, NUMBER, NUMBERS, AnswerKind
 from .givens import Givens, Stage, read_givens
 
@@ -805,5 +806,32 @@ STEP_TABLE |= {
         ),
         shape_hints=(ShapeHint(dec.kv_heads_shape, "hint_gqa_kv_shape"),),
         columns_are_keys=False,
+    ),
+}
+
+
+# ---------------------------------------------------------------- lesson 13: PyTorch (checker/torch_port.py)
+
+STEP_TABLE |= {
+    "torch_in_proj": PositionStep(
+        needs=("W_q", "W_k", "W_v"),
+        right_answer=tp.in_proj,
+        symbol="in_proj_weight",
+        axes="axes_in_proj",
+        entry="entry_in_proj",
+        mistakes=(
+            Mistake("in_proj_not_transposed", tp.in_proj_not_transposed, "in_proj_not_transposed"),
+            Mistake("in_proj_wrong_order", tp.in_proj_wrong_order, "in_proj_wrong_order"),
+        ),
+        shape_hints=(ShapeHint(shapes.transposed, "hint_in_proj_side_by_side", made=tp.in_proj_side_by_side),),
+        columns_are_keys=False,
+    ),
+    "predict_mha_weight_count": _prediction(
+        ("Q", "K", "n_heads"),
+        tp.weight_count,
+        "explain_mha_weight_count",
+        (tp.count_per_head, "predict_count_per_head"),
+        (tp.count_without_batch, "predict_count_without_batch"),
+        (tp.count_of_the_output, "predict_count_of_output"),
     ),
 }

@@ -5,7 +5,7 @@ lookups and the lines ``check`` and ``progress`` print. Use: ``from .messages im
 
 One module per concern, each a dict ``MESSAGES`` (key → (Chinese, English)): ``verdicts`` (what ``check`` and
 ``progress`` print), ``mistakes`` (the five steps), ``heads``, ``online``, ``backward``, ``block`` (lessons 8–11),
-``predictions``, ``functions`` (find the bug), ``decoding`` (lesson 14), ``setup`` (a task set up wrongly), ``grading`` (``attn-grade``) and
+``predictions``, ``functions`` (find the bug), ``torch`` (lesson 13), ``decoding`` (lesson 14), ``setup`` (a task set up wrongly), ``grading`` (``attn-grade``) and
 ``release`` (``attn-release``, ``attn-student``). A key lives in exactly one of them.
 
 The verdicts are compared with the committed notebook outputs (nbval): change a text here only together
@@ -27,6 +27,7 @@ from . import (
     predictions,
     release,
     setup,
+    torch,
     verdicts,
 )
 
@@ -39,6 +40,7 @@ _MODULES = (
     block,
     predictions,
     functions,
+    torch,
     decoding,
     setup,
     grading,

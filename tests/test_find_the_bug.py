@@ -142,7 +142,8 @@ def test_the_teacher_fix_and_other_right_fixes_pass_on_many_draws(task):
 def test_the_notebooks_own_bug_is_named(task):
     buggy, _ = _notebook_functions(task)
     expected = {"2.3": "missing_transpose", "4.6": "softmax_axis", "6.5": "used_keys_not_values"}
-    expected |= {"7.5": "mask_after_softmax", "8.6": "split_no_transpose", "13.4": "mask_inverted", "14.4": "rope_position_zero"}
+    expected |= {"7.5": "mask_after_softmax", "8.6": "split_no_transpose"}
+    expected |= {"13.4": "mask_inverted", "14.4": "rope_position_zero"}
     for seed in range(6):
         d = diagnose_task(task.id, _quiet(buggy), rng=np.random.default_rng(seed))
         assert d.code == expected[task.id], d.message

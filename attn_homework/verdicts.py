@@ -42,9 +42,38 @@ class _Missing:
 
 MISSING = _Missing()
 
-# Codes that say only what is wrong, not why: an answer that is exactly another task's right answer gets
-# "other_task" instead (a variable left over from the task before is the usual reason).
+# Codes that say only what is wrong, not why: an answer that another task's step gives (on this task's data,
+# or another task's data left in a variable) gets a hint naming the formula it holds instead ("crossed_*").
+# It never says that the array is another task's right answer: that would confirm a task not yet done.
 _UNEXPLAINED = ("wrong_shape", "wrong_values", "not_normalized", "wrong_mask", "negative_weight")
+
+# What a step computes, said as its formula (message keys): the evidence an answer equal to another step's
+# result gives is only that it holds that formula.
+_FORMULA = {
+    "scores": "formula_scores",
+    "scaled_scores": "formula_scaled_scores",
+    "softmax": "formula_softmax",
+    "weights": "formula_weights",
+    "masked_weights": "formula_weights",
+    "weighted_sum": "formula_output",
+    "output": "formula_output",
+    "grad_V": "formula_grad_V",
+    "grad_A": "formula_grad_A",
+    "softmax_backward": "formula_grad_S",
+    "grad_Q": "formula_grad_Q",
+    "grad_K": "formula_grad_K",
+    "block_max": "formula_block_max",
+    "block_sum": "formula_block_sum",
+    "online_sum": "formula_online_sum",
+    "online_acc": "formula_online_acc",
+    "online_output": "formula_online_output",
+}
+
+# Pairs of tasks (this one, the one whose step the answer is) with a hint of their own.
+_CROSSED = {
+    ("4.4", "4.1"): "crossed_key_not_doubled",
+    ("6.3", "6.4"): "crossed_output_not_weights",
+}
 
 
 def call_function(function, arguments):
@@ -78,10 +107,9 @@ def diagnose_task(task_id, answer, rng=None):
         answer = call_function(answer, t.probe_arguments(rng if rng is not None else np.random.default_rng()))
     diagnosis = checker.diagnose(t.step, answer, **t.given())
     if diagnosis.code in _UNEXPLAINED and t.answer_kind == "array":
-        other = _answer_of_another_task(t, answer)
-        if other is not None:
-            message = msg("other_task", var=t.var, other=other.id, other_var=other.var, task_id=t.id)
-            return checker.Diagnosis(False, "other_task", message, t.step)
+        message = _crossed(t, answer)
+        if message is not None:
+            return checker.Diagnosis(False, "crossed", message, t.step)
     return diagnosis
 
 
@@ -115,16 +143,40 @@ def _carried_forward(t, answer, earlier_answer, diagnosis):
     return checker.Diagnosis(False, "carried_forward", message, diagnosis.step)
 
 
-def _answer_of_another_task(t, answer):
-    """The other array task of the same notebook whose right answer ``answer`` is, or None."""
+def _crossed(t, answer):
+    """The hint for an answer to ``t`` that is what another array task of the same notebook computes, or
+    None: the formula it holds (its evidence: equal to that formula on the data it was given), and, when
+    it was computed from an earlier task's own data, that a variable was reused. Never "this is task Y's
+    answer", and nothing about a later task computed on data this task does not have."""
+    order = [other.id for other in tasks(t.exercise)]
     for other in tasks(t.exercise):
-        if (
-            other.id != t.id
-            and other.answer_kind == "array"
-            and checker.diagnose(other.step, answer, **other.given()).ok
-        ):
-            return other
+        if other.id == t.id or other.answer_kind != "array":
+            continue
+        if not checker.diagnose(other.step, answer, **other.given()).ok:
+            continue
+        shared = _shares_data(t, other)
+        earlier = order.index(other.id) < order.index(t.id)
+        key = _CROSSED.get((t.id, other.id))
+        if key is not None:
+            return msg(key, var=t.var)
+        what, asked = _FORMULA.get(other.step), _FORMULA.get(t.step)
+        if what is not None and asked is not None and what != asked:
+            text = msg("crossed_formula", var=t.var, what=msg(what), asked=msg(asked), task_id=t.id)
+            return text + ("" if shared or not earlier else msg("crossed_data", other=other.id))
+        if not shared:
+            if earlier:
+                return msg("crossed_data_only", var=t.var, task_id=t.id, other=other.id)
+            return msg("crossed_other_data", var=t.var, task_id=t.id)
     return None
+
+
+def _shares_data(t, other):
+    """The two tasks' data have an array in common (the same numbers): one set of data, two questions."""
+    def arrays(task_):
+        return [np.asarray(v) for v in task_.given().values() if isinstance(v, np.ndarray)]
+
+    mine = arrays(t)
+    return any(a.shape == b.shape and np.array_equal(a, b) for a in arrays(other) for b in mine)
 
 
 def line(task_id, diagnosis, note=""):

@@ -55,7 +55,7 @@ import numpy as np
 
 from ..messages import msg
 from . import evidence, functions
-from .compare import ATOL, RTOL, close, largest_difference, same, same_prediction
+from .compare import ATOL, RTOL, close, largest_difference, read_numbers, same, same_prediction
 from .functions import FUNCTION_STEPS, CallFailed, FunctionCalls
 from .givens import LABELS
 from .mistakes import Made
@@ -152,7 +152,7 @@ def _judge(name, step, g, answer):
     reading = step.answer.read(answer)
     a = reading.array
     if a is None:
-        hint = msg(step.answer.type_hint) if step.answer.type_hint else ""
+        hint = msg(_type_hint(step, answer)) if step.answer.type_hint else ""
         return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
     if close(a, g.expected):
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
@@ -198,6 +198,23 @@ def _judge(name, step, g, answer):
     return verdict(
         "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
     )
+
+
+def _type_hint(step, answer):
+    """The message key of the hint after a wrong type, right for what was handed in: a mask of 0 and −∞ (or
+    a large negative number) is additive (``M == 0``, never ``.astype(bool)``, which inverts it); a 0/1
+    array may be cast."""
+    if step.answer.type_hint != "mask_type":
+        return step.answer.type_hint
+    a = read_numbers(answer).array
+    if a is None or a.size == 0:
+        return "mask_type"
+    values = set(np.unique(a).tolist())
+    if 0.0 in values and len(values) == 2 and min(values) <= -1e4:
+        return "mask_type_additive"
+    if values <= {0.0, 1.0}:
+        return "mask_type_01"
+    return "mask_type"
 
 
 def _mistakes_made(step, g, a, labels):

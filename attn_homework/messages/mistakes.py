@@ -61,18 +61,18 @@ MESSAGES = {
     ),
     "keepdims": (
         "少了 keepdims=True：按行求和（或取最大值）得到形状 (n,) 的向量，除法时它沿着错误的方向广播，"
-        "第 j 列被第 j 行的和去除。写 .sum(axis=1, keepdims=True)，得到 (n, 1)，才是每行除以自己的和。",
+        "第 j 列都除以了第 j 行的和。写 .sum(axis=-1, keepdims=True)，最后一个轴保留为长度 1（如 (n, 1)），每行才除以自己的和。",
         "keepdims=True is missing: the row sums (or maxima) come out as an (n,) vector, which broadcasts "
-        "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=1, keepdims=True) to "
-        "get (n, 1): then each row is divided by its own sum.",
+        "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=-1, keepdims=True), which "
+        "keeps the last axis with length 1 (as in (n, 1)): then each row is divided by its own sum.",
     ),
     "exp_not_divided": (
         "取了 exp，但还没有除以每一行的和：softmax 要让每一行加起来为 1。",
         "You took exp but never divided by each row's sum: softmax makes every row add up to 1.",
     ),
     "divided_by_total": (
-        "你除的是整个矩阵的和：要除以每一行自己的和（.sum(axis=1, keepdims=True)）。",
-        "You divided by the sum of the whole matrix: divide by each row's own sum (.sum(axis=1, keepdims=True)).",
+        "你除的是整个矩阵（或整个头）的和：要除以每一行自己的和（.sum(axis=-1, keepdims=True)）。",
+        "You divided by the sum of the whole matrix (or head): divide by each row's own sum (.sum(axis=-1, keepdims=True)).",
     ),
     "mask_after_softmax": (
         "遮罩加晚了：要在 softmax 之前把被遮住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",

@@ -41,8 +41,19 @@ MESSAGES = {
         "an array.",
     ),
     "mask_type": (
-        "创建时写 dtype=bool，或对 0/1 数组用 .astype(bool)。",
-        "Create it with dtype=bool, or use .astype(bool) on a 0/1 array.",
+        "创建时写 dtype=bool（能看到的位置为 True）。",
+        "Create it with dtype=bool (True where a position may be seen).",
+    ),
+    "mask_type_01": (
+        "这是 0/1 数组：1 表示能看到时，用 `M.astype(bool)` 或 `M == 1` 得到布尔掩码。",
+        "This is a 0/1 array: if 1 means \"may be seen\", `M.astype(bool)` or `M == 1` gives the boolean mask.",
+    ),
+    "mask_type_additive": (
+        "这是加性掩码（0 和 −∞，加到分数上）；这道题要布尔掩码：`M == 0`（能看到的位置为 True）。"
+        "不要用 .astype(bool)：它把 −∞ 变成 True，掩码就反了。",
+        "This is an additive mask (0 and −∞, added to the scores); this task asks for a boolean one: "
+        "`M == 0` (True where a position may be seen). Not .astype(bool): that turns −∞ into True, an "
+        "inverted mask.",
     ),
     "ragged": ("（各行长短不一）", " (rows of different lengths)"),
     "not_finite": (
@@ -307,11 +318,49 @@ MESSAGES = {
         "This number can come from more than one line of reasoning. ",
     ),
     "or_perhaps": ("或者：", " Or: "),
-    "other_task": (
-        "{var} 正好是题 {other} 的答案（{other_var}）：是不是沿用了那道题的变量或数据？题 {task_id} 用的是它自己的数据。",
-        "{var} is exactly the answer of task {other} ({other_var}): was a variable or the data of that task "
-        "reused? Task {task_id} uses its own data.",
+    "crossed_formula": (
+        "{var} 算的是 {what}；题 {task_id} 要的是 {asked}。",
+        "{var} holds {what}; task {task_id} asks for {asked}.",
     ),
+    "crossed_data": (
+        "而且用的是题 {other} 的数据：是不是沿用了那道题的变量？",
+        " It is also computed from the data of task {other}: was a variable of that task reused?",
+    ),
+    "crossed_data_only": (
+        "{var} 是用题 {other} 的数据算的，不是题 {task_id} 自己的数据：是不是沿用了那道题的变量？",
+        "{var} is computed from the data of task {other}, not from task {task_id}'s own: was a variable of "
+        "that task reused?",
+    ),
+    "crossed_other_data": (
+        "{var} 不是用题 {task_id} 自己的数据算的：用这道题载入的数据（homework.data(\"{task_id}\")）。",
+        "{var} is not computed from task {task_id}'s own data: use the data this task loads "
+        "(homework.data(\"{task_id}\")).",
+    ),
+    "crossed_key_not_doubled": (
+        "{var} 是原来那些键的权重：“语言”的键还没有放大到 2 倍。先把 K 里“语言”那一行乘以 2，再算权重。",
+        "{var} holds the weights of the original keys: the key of 语言 is not doubled yet. Multiply the row of "
+        "K for 语言 by 2 first, then compute the weights.",
+    ),
+    "crossed_output_not_weights": (
+        "{var} 是输出的行（权重再乘以 V），不是权重：这道题停在 softmax 之后，不乘 V。",
+        "{var} holds output rows (the weights times V), not the weights: this task stops after softmax, "
+        "before multiplying by V.",
+    ),
+    "formula_scores": ("未缩放的分数 QKᵀ", "the unscaled scores QKᵀ"),
+    "formula_scaled_scores": ("缩放后的分数 QKᵀ/√d_k", "the scaled scores QKᵀ/√d_k"),
+    "formula_softmax": ("分数的逐行 softmax", "the row-by-row softmax of the scores"),
+    "formula_weights": ("注意力权重 A = softmax(QKᵀ/√d_k)", "the attention weights A = softmax(QKᵀ/√d_k)"),
+    "formula_output": ("输出 O = A·V", "the output O = A·V"),
+    "formula_grad_V": ("dV 的公式 Aᵀ·dO", "dV's formula, Aᵀ·dO"),
+    "formula_grad_A": ("dA 的公式 dO·Vᵀ", "dA's formula, dO·Vᵀ"),
+    "formula_grad_S": ("dS 的公式 A ⊙ (dA − rowsum(dA ⊙ A))", "dS's formula, A ⊙ (dA − rowsum(dA ⊙ A))"),
+    "formula_grad_Q": ("dQ 的公式 dS·K/√d_k", "dQ's formula, dS·K/√d_k"),
+    "formula_grad_K": ("dK 的公式 dSᵀ·Q/√d_k", "dK's formula, dSᵀ·Q/√d_k"),
+    "formula_block_max": ("每一行的最大值", "each row's maximum"),
+    "formula_block_sum": ("一块里每一行 exp 的和", "the row sums of exp over one block"),
+    "formula_online_sum": ("合并两块后的行和", "the row sums after both blocks"),
+    "formula_online_acc": ("合并两块后的累加器", "the accumulator after both blocks"),
+    "formula_online_output": ("最后的输出（累加器除以行和）", "the final output (the accumulator divided by the row sums)"),
     "check_failed": (
         "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
         "{task_id} ❌ the check itself failed ({error}); please tell your teacher.",

@@ -6,7 +6,11 @@ Each call's result is compared with the right function's output on the same argu
 result is what a known buggy version returns on those arguments (raising where it raises), that bug is
 named: its evidence is the whole set of calls, on several shapes. Otherwise the first call that went
 wrong is described: it raised, returned None, returned the same array whatever it was given (a hard-coded
-answer), or returned the wrong shape or numbers.
+answer), or returned the wrong shape or numbers. Before any of that: a function that calls attn_core's
+reference (or the checker's own functions) is not the learner's code ("delegates"), and one that writes
+into the arrays it is given (``S -= S.max(…)``) changes its caller's data ("changes_input"): neither is ✅,
+whatever it returns. The probes include large scores, so a softmax without its maximum subtracted
+overflows there.
 
     FUNCTION_STEPS["fix_scores"]      FunctionStep(right, parameters, bugs, axes)
     judge(name, step, calls, label)   -> (code, message key, fields)
@@ -43,6 +47,8 @@ class FunctionCalls:
 
     arguments: tuple
     results: tuple
+    changed: tuple = ()  # the indices of the calls after which an argument held other numbers
+    delegates: str = ""  # the reference function it calls ("attn_core.softmax"), if it calls one
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,11 @@ def attention(Q, K, V):
     return core.attention(Q, K, V).O
 
 
+def attention_unstable(Q, K, V):
+    """No maximum subtracted before exp: NaN once the scores are large (∞/∞)."""
+    return softmax_unstable(Q @ K.T / np.sqrt(Q.shape[-1])) @ V
+
+
 def attention_keys_as_values(Q, K, V):
     """The weights times K: the bug the notebook shows (runs only when d_k = d_v)."""
     return core.attention(Q, K, V).A @ K
@@ -134,6 +145,12 @@ def attention_unscaled(Q, K, V):
 def attention_columns(Q, K, V):
     """softmax down the columns."""
     return softmax_rows(Q @ K.T / np.sqrt(Q.shape[-1]), axis=0) @ V
+
+
+def attention_columns_unstable(Q, K, V):
+    """softmax down the columns, no maximum subtracted either (the axis is named first)."""
+    E = np.exp(Q @ K.T / np.sqrt(Q.shape[-1]))
+    return E / E.sum(axis=0, keepdims=True) @ V
 
 
 def causal_attention(Q, K, V):
@@ -156,6 +173,12 @@ def causal_upper(Q, K, V):
 def causal_no_mask(Q, K, V):
     """No mask at all."""
     return core.attention(Q, K, V).O
+
+
+def causal_unstable(Q, K, V):
+    """Masked before softmax, but no maximum subtracted: NaN once the scores are large."""
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    return softmax_unstable(np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)) @ V
 
 
 def split_heads(M, n_heads):
@@ -210,6 +233,8 @@ FUNCTION_STEPS = {
             Bug("used_keys_not_values", attention_keys_as_values, "used_keys"),
             Bug("unscaled", attention_unscaled, "unscaled"),
             Bug("softmax_axis", attention_columns, "softmax_axis"),
+            Bug("softmax_axis", attention_columns_unstable, "softmax_axis"),
+            Bug("overflow", attention_unstable, "bug_overflow"),
         ),
         "axes_O",
     ),
@@ -220,6 +245,7 @@ FUNCTION_STEPS = {
             Bug("mask_after_softmax", causal_mask_after_softmax, "mask_after_softmax"),
             Bug("mask_upper", causal_upper, "mask_upper"),
             Bug("mask_ignored", causal_no_mask, "bug_mask_ignored"),
+            Bug("overflow", causal_unstable, "bug_overflow"),
         ),
         "axes_O",
     ),
@@ -289,6 +315,12 @@ def judge(step, calls):
     """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``)."""
     if not calls.arguments or len(calls.arguments) != len(calls.results):
         return "bad_task", "bad_task", {"e": "no calls"}
+    if calls.delegates:  # the notebook asks for one's own numpy code, not the reference it is checked against
+        return "delegates", "fn_delegates", {"name": calls.delegates}
+    if calls.changed:
+        index = calls.changed[0]
+        changed = [name for name, value in zip(step.parameters, calls.arguments[index]) if _is_array(value)]
+        return "changes_input", "fn_changes_input", {"call": describe(step, calls.arguments[index]), "names": ", ".join(changed)}
     rights = [_run(step.right, arguments) for arguments in calls.arguments]
     failed = next((r for r in rights if isinstance(r, CallFailed)), None)
     if failed is not None:  # the task's own probes do not fit its function: the author's bug

@@ -63,8 +63,19 @@ MESSAGES = {
         "result is NaN. Subtract the row's maximum before exp.",
     ),
     "bug_mask_ignored": (
-        "{sym} 根本没有用遮罩：每个位置都看到了未来。在 softmax 之前把右上方的分数设为 −∞。",
+        "{sym} 根本没有用掩码：每个位置都看到了未来。在 softmax 之前把右上方的分数设为 −∞。",
         "{sym} uses no mask at all, so every position sees the future: set the scores above the diagonal to "
         "−∞ before softmax.",
+    ),
+    "fn_delegates": (
+        "{sym} 调用了现成的 {name}：这道题要你用 numpy 自己写出修好的函数，检查程序不能把参考答案当成你的修正。",
+        "{sym} calls the ready-made {name}: this task asks you to write the fixed function yourself in numpy; "
+        "the checker cannot take the reference for your fix.",
+    ),
+    "fn_changes_input": (
+        "用 {call} 调用你的 {sym} 之后，传进去的 {names} 里的数变了：像 `x -= ...`、`x[...] = ...` 这样的原地写法会改写调用者的数组。"
+        "改成 `x = x - ...`（得到一个新数组）。",
+        "Called with {call}, your {sym} changed the numbers of the array it was given ({names}): an in-place "
+        "`x -= ...` or `x[...] = ...` writes into the caller's array. Write `x = x - ...` (a new array) instead.",
     ),
 }

@@ -13,12 +13,14 @@ import difflib
 import hashlib
 import inspect
 import os
+import re
 import warnings
 
 import numpy as np
 
 from . import checker
 from .checker import CallFailed, FunctionCalls
+from .checker.compare import read_number
 from .exercises import TASKS, task, tasks
 from .messages import msg
 
@@ -30,8 +32,10 @@ __all__ = [
     "check",
     "diagnose_task",
     "line",
+    "judge_prediction",
     "predicted",
     "progress",
+    "revealed_predictions",
     "right_for_earlier_answer",
 ]
 
@@ -90,9 +94,7 @@ def call_function(function, arguments):
                 results.append(function(*copies))
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
-        if any(
-            isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies)
-        ):
+        if any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies)):
             changed.append(index)
     return FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function))
 
@@ -222,6 +224,7 @@ def _crossed(t, answer):
 
 def _shares_data(t, other):
     """The two tasks' data have an array in common (the same numbers): one set of data, two questions."""
+
     def arrays(task_):
         return [np.asarray(v) for v in task_.given().values() if isinstance(v, np.ndarray)]
 
@@ -268,6 +271,7 @@ def check(task_id, *answer):
             diagnosis = _missing_variable(task(task_id).var, names, diagnosis)
         elif t is not None:
             diagnosis = _carried_forward(t, value, earlier, diagnosis)
+            diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
@@ -278,10 +282,14 @@ def check(task_id, *answer):
 
 
 def predicted(task_id):
-    """Whether the prediction of predict task ``task_id`` has been written down (its variable holds something
-    other than ``...``). If not, prints one line asking for it first. The cell that shows a predict task's
-    answer starts ``if homework.predicted("4.5"):``, so the answer stays hidden until the learner commits
-    to a prediction (also in the committed student notebooks). Never raises."""
+    """Whether the prediction of predict task ``task_id`` is written down as a number (its variable holds
+    one number, not ``...``, a string, None or a list). If not, prints one line asking for it and returns
+    False. The cell that shows a predict task's answer starts ``if homework.predicted("4.5"):``, so the
+    answer stays hidden until the learner commits to a prediction (also in the committed student
+    notebooks). The first time it opens, the prediction is recorded and printed (``📌 top_key = 3 · …``):
+    that is the prediction that counts, for ``check``, ``progress`` and the grader (which reads the printed
+    line from the saved notebook, ``revealed_predictions``); run again after a change, it says that the
+    change does not count. Never raises."""
     try:
         frame = inspect.currentframe().f_back
         try:
@@ -292,10 +300,81 @@ def predicted(task_id):
         if value is MISSING or value is Ellipsis:
             print(msg("predict_first", var=var, task_id=task_id))
             return False
+        number = _as_number(value) if _is_one_number(value) else None
+        if number is None:
+            got = "None" if value is None else type(value).__name__
+            print(msg("predict_a_number", var=var, task_id=task_id, got=got))
+            return False
+        task_id = str(task_id)
+        first = _REVEALED.setdefault(task_id, number)
+        if first == number:
+            print(msg("prediction_recorded", var=var, value=_number_text(first)))
+        else:
+            print(msg("prediction_changed", var=var, value=_number_text(first), now=_number_text(number)))
         return True
     except Exception as e:  # a notebook cell must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
         return False
+
+
+# The prediction each predict task had when its answer was first shown (this kernel only).
+_REVEALED = {}
+
+RECORDED = re.compile(r"📌 ([A-Za-z_][A-Za-z0-9_]*) = (\S+) ·")  # the line ``predicted`` prints, as data
+
+
+def revealed_predictions(texts):
+    """{variable: the number} of the ``📌 var = n ·`` lines in ``texts`` (a saved notebook's outputs): the
+    predictions made before their answers were shown; the first line of each variable counts."""
+    found = {}
+    for text in texts:
+        for var, number in RECORDED.findall(text):
+            value = _as_number(number)
+            if value is not None:
+                found.setdefault(var, value)
+    return found
+
+
+def _as_number(value):
+    """``value`` as a float when it is one number (an int, a float, a numpy scalar, or text of one), else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    reading = read_number(value)
+    return None if reading.array is None else float(reading.array)
+
+
+def _is_one_number(value):
+    """An int, a float or a numpy number (or a 0-d array of one): what opens a reveal. Not text, not a list,
+    not None, not True/False."""
+    if isinstance(value, (bool, np.bool_, str)):
+        return False
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return True
+    return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf"
+
+
+def _number_text(number):
+    return str(int(number)) if float(number).is_integer() and abs(number) < 1e15 else repr(float(number))
+
+
+def judge_prediction(t, value, diagnosis, before=None):
+    """The verdict on predict task ``t`` given the prediction recorded before its answer was shown
+    (``before``; None: not shown yet, ``diagnosis`` stands). A prediction changed since is judged as it was
+    then, and the line says it changed: a change after the reveal is never credited."""
+    if t.answer_kind != "number" or before is None or diagnosis.code in ("not_attempted", "bad_task"):
+        return diagnosis
+    now = _as_number(value)
+    if now is not None and now == before:
+        return diagnosis
+    then = checker.diagnose(t.step, before, **t.given())
+    changed_to = msg("now_text", now=_number_text(now)) if now is not None else msg("now_other")
+    note = msg("prediction_not_counted", var=t.var, value=_number_text(before), now=changed_to)
+    return checker.Diagnosis(then.ok, then.code if then.ok else "changed_after_reveal", note + then.message, then.step)
 
 
 def _missing_variable(var, names, diagnosis):
@@ -368,8 +447,13 @@ def progress(exercise):
             del frame
         by_id = dict(values)
         diagnoses = [
-            _carried_forward(
-                t, value, by_id.get(t.builds_on.task_id) if t.builds_on else MISSING, diagnose_task(t.id, value)
+            judge_prediction(
+                t,
+                value,
+                _carried_forward(
+                    t, value, by_id.get(t.builds_on.task_id) if t.builds_on else MISSING, diagnose_task(t.id, value)
+                ),
+                _REVEALED.get(t.id),
             )
             for t, (_, value) in zip(tasks(exercise), values)
         ]

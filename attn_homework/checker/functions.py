@@ -320,7 +320,8 @@ def judge(step, calls):
     if calls.changed:
         index = calls.changed[0]
         changed = [name for name, value in zip(step.parameters, calls.arguments[index]) if _is_array(value)]
-        return "changes_input", "fn_changes_input", {"call": describe(step, calls.arguments[index]), "names": ", ".join(changed)}
+        fields = {"call": describe(step, calls.arguments[index]), "names": ", ".join(changed)}
+        return "changes_input", "fn_changes_input", fields
     rights = [_run(step.right, arguments) for arguments in calls.arguments]
     failed = next((r for r in rights if isinstance(r, CallFailed)), None)
     if failed is not None:  # the task's own probes do not fit its function: the author's bug

@@ -5,9 +5,10 @@ and returns one JSON string. An array of numbers comes back as its dtype, shape 
 as its type name; a find-the-bug task's function is called there on the grader's own probe arguments
 (sent in as JSON numbers), each call guarded (an exception or a call over its time limit is a failed call),
 and only the returned numbers come back, with whether a call wrote into its arguments and the attn_core
-reference the function calls, if any (``verdicts.delegated_to``). Everything the code uses is imported inside its function, so
-names a submission rebinds (``np``, ``json``, ``print``) change nothing. What comes back is only data: the
-grader checks it in its own process (``decode``), and trusts nothing else from the kernel.
+reference the function calls, if any (``verdicts.delegated_to``). Everything the code uses is imported
+inside its function, so names a submission rebinds (``np``, ``json``, ``print``) change nothing. What comes
+back is only data: the grader checks it in its own process (``decode``), and trusts nothing else from the
+kernel.
 """
 
 import json

@@ -32,12 +32,13 @@ from pathlib import Path, PurePosixPath
 from attn_core import lang
 
 from .. import exercises
+from ..verdicts import revealed_predictions
 from .answers import RESULT_NAME, dump_code
 from .checking import check_answers, draw_probes, not_graded
 from .collect import Skipped, Submission, lms_name
 from .handout import Handouts, per_student_release
 from .processes import MARKER, Tracker, reap, snapshot
-from .reading import binding_cells, identify_exercise, job_cells, read
+from .reading import binding_cells, identify_exercise, job_cells, read, saved_outputs
 from .results import RUN_ENDED, Graded, Note
 from .roster import Roster, identify
 
@@ -478,7 +479,10 @@ class Batch:
             failed = [cell for cell in cells if cell in errors]
             if failed:
                 raised[var] = (failed[-1], errors[failed[-1]])
-        record.tasks = check_answers(reading.exercise, answers, job.probes, job.data_id, reading.edition, raised)
+        revealed = revealed_predictions(saved_outputs(reading.nb))  # the predictions made before the reveals
+        record.tasks = check_answers(
+            reading.exercise, answers, job.probes, job.data_id, reading.edition, raised, revealed
+        )
         order = {
             code: i for i, code in enumerate(("syntax_error", "runtime_error", "memory_limit", "timeout", "crashed"))
         }

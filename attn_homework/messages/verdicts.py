@@ -46,7 +46,7 @@ MESSAGES = {
     ),
     "mask_type_01": (
         "这是 0/1 数组：1 表示能看到时，用 `M.astype(bool)` 或 `M == 1` 得到布尔掩码。",
-        "This is a 0/1 array: if 1 means \"may be seen\", `M.astype(bool)` or `M == 1` gives the boolean mask.",
+        'This is a 0/1 array: if 1 means "may be seen", `M.astype(bool)` or `M == 1` gives the boolean mask.',
     ),
     "mask_type_additive": (
         "这是加性掩码（0 和 −∞，加到分数上）；这道题要布尔掩码：`M == 0`（能看到的位置为 True）。"
@@ -332,9 +332,9 @@ MESSAGES = {
         "that task reused?",
     ),
     "crossed_other_data": (
-        "{var} 不是用题 {task_id} 自己的数据算的：用这道题载入的数据（homework.data(\"{task_id}\")）。",
+        '{var} 不是用题 {task_id} 自己的数据算的：用这道题载入的数据（homework.data("{task_id}")）。',
         "{var} is not computed from task {task_id}'s own data: use the data this task loads "
-        "(homework.data(\"{task_id}\")).",
+        '(homework.data("{task_id}")).',
     ),
     "crossed_key_not_doubled": (
         "{var} 是原来那些键的权重：“语言”的键还没有放大到 2 倍。先把 K 里“语言”那一行乘以 2，再算权重。",
@@ -360,7 +360,10 @@ MESSAGES = {
     "formula_block_sum": ("一块里每一行 exp 的和", "the row sums of exp over one block"),
     "formula_online_sum": ("合并两块后的行和", "the row sums after both blocks"),
     "formula_online_acc": ("合并两块后的累加器", "the accumulator after both blocks"),
-    "formula_online_output": ("最后的输出（累加器除以行和）", "the final output (the accumulator divided by the row sums)"),
+    "formula_online_output": (
+        "最后的输出（累加器除以行和）",
+        "the final output (the accumulator divided by the row sums)",
+    ),
     "check_failed": (
         "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
         "{task_id} ❌ the check itself failed ({error}); please tell your teacher.",
@@ -369,6 +372,28 @@ MESSAGES = {
         "⏳ 先在上面写下你的预测（{var}），运行题 {task_id} 的检查，再运行这一格。",
         "⏳ Write your prediction ({var}) above and run the check of task {task_id} first, then run this cell.",
     ),
+    "predict_a_number": (
+        "⏳ {var} 要写成一个数（不加引号，不是列表，也不是 None），你写的是 {got}。写好后运行题 {task_id} 的检查，再运行这一格。",
+        "⏳ Write {var} as one number (no quotes, not a list, not None); it holds {got}. Then run the check of "
+        "task {task_id}, then this cell.",
+    ),
+    "prediction_recorded": (
+        "📌 {var} = {value} · 揭晓前记下的预测：计分的就是它，之后再改不算。",
+        "📌 {var} = {value} · the prediction recorded before the reveal: this is the one that counts; a change "
+        "after it does not.",
+    ),
+    "prediction_changed": (
+        "📌 {var} = {value} · 揭晓前记下的预测。你之后改成了 {now}：这个改动不计分。",
+        "📌 {var} = {value} · the prediction recorded before the reveal. You changed it to {now} afterwards: "
+        "that change does not count.",
+    ),
+    "prediction_not_counted": (
+        "看到答案之前你预测的是 {var} = {value}，{now}；计分的是揭晓前的预测：",
+        "Before the answer was shown you predicted {var} = {value}; {now}, which does not count. The "
+        "prediction made before the reveal: ",
+    ),
+    "now_text": ("之后改成了 {now}，这个改动不计分", "you changed it to {now} afterwards"),
+    "now_other": ("之后改成了别的值，这个改动不计分", "you changed it afterwards"),
     "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
     "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
 }

@@ -245,7 +245,7 @@ def _lookup(frame, name):
     return frame.f_globals.get(name, MISSING)
 
 
-def check(task_id, *answer):
+def check(task_id=None, *answer):
     """Print one line about task ``task_id``: ✅ / ❌ with a hint / ⏳ not attempted.
 
     Without ``answer`` the task's variable (e.g. ``QKT`` for "2.1") is read from the caller's
@@ -254,6 +254,11 @@ def check(task_id, *answer):
     or the value is the one the previous check already found wrong. A task built on an earlier one (6.4 on
     6.3) that is right for the learner's own wrong earlier answer is still ❌, and the line says so. Never
     raises."""
+    if task_id is None or not isinstance(task_id, (str, int, float)) or isinstance(task_id, bool):
+        print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=type(task_id).__name__)))
+        if os.environ.get("NBGRADER_EXECUTION"):
+            raise AssertionError("check() without a task number")
+        return
     try:
         frame = inspect.currentframe().f_back
         try:
@@ -281,7 +286,7 @@ def check(task_id, *answer):
         raise AssertionError(f"{task_id}: {diagnosis.message if diagnosis is not None else 'check failed'}")
 
 
-def predicted(task_id):
+def predicted(task_id=None):
     """Whether the prediction of predict task ``task_id`` is written down as a number (its variable holds
     one number, not ``...``, a string, None or a list). If not, prints one line asking for it and returns
     False. The cell that shows a predict task's answer starts ``if homework.predicted("4.5"):``, so the
@@ -290,6 +295,9 @@ def predicted(task_id):
     that is the prediction that counts, for ``check``, ``progress`` and the grader (which reads the printed
     line from the saved notebook, ``revealed_predictions``); run again after a change, it says that the
     change does not count. Never raises."""
+    if task_id is None or str(task_id) not in TASKS:
+        print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=repr(task_id)[:40])))
+        return False
     try:
         frame = inspect.currentframe().f_back
         try:
@@ -437,8 +445,11 @@ def _previous_cell_failed():
     return shell is not None and getattr(shell, "last_execution_succeeded", True) is False
 
 
-def progress(exercise):
+def progress(exercise=None):
     """Print one line per task of an exercise notebook, reading the answers from the caller's namespace."""
+    if exercise is None:
+        print(msg("progress_which_exercise"))
+        return
     try:
         frame = inspect.currentframe().f_back
         try:

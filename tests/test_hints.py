@@ -216,7 +216,7 @@ def _trial():
         ("7.3", masked(S73, causal6.T) @ V73, {"mask_upper"}, *minus_inf),
         ("7.3", masked(S73, causal6.T, -1e9) @ V73, {"mask_upper"}, *minus_inf),
         # a shape that matches something else by accident
-        ("2.2", Q21 @ K21.T, {"other_task"}, *product_order),
+        ("2.2", Q21 @ K21.T, {"crossed"}, *product_order),
         ("2.2", np.ones((4, 4)), {"wrong_shape"}, *product_order),
         ("7.1", np.tril(np.ones((5, 5), dtype=bool)), {"wrong_shape"}, *product_order),
         ("5.1", A51, {"wrong_shape"}, [], []),
@@ -319,7 +319,7 @@ def test_previous_cell_failed_reads_ipython_when_there_is_one(monkeypatch):
 
 def _codes_the_checker_gives():
     codes = {"is_none", "wrong_type", "int_dtype", "overflow", "empty_row", "not_finite", "almost_right"}
-    codes |= {"wrong_shape", "wrong_values", "wrong_prediction", "other_task"}
+    codes |= {"wrong_shape", "wrong_values", "wrong_prediction", "crossed"}
     for step in STEP_TABLE.values():
         codes |= {m.code for m in step.mistakes} | {r.code for r in step.rules}
     for step in FUNCTION_STEPS.values():

@@ -165,6 +165,8 @@ def _judge(name, step, g, answer):
     integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
     if integers is not None:
         return verdict("int_dtype", integers, dtype=reading.dtype)
+    if step.answer.single and not np.isfinite(a).all():  # a prediction is a number worked out, not NaN or ∞
+        return verdict("not_finite", "prediction_not_finite", got=str(float(a)))
     if step.answer.finite:
         found = evidence.not_finite(a, g)
         if found is not None:
@@ -286,5 +288,5 @@ def _judge_function(name, step, answer, given):
     if not isinstance(answer, FunctionCalls):
         got = getattr(answer, "type_name", type(answer).__name__)  # the grader's stand-in names what it was
         return _verdict("wrong_type", name, "fn_not_function", got=got, **labels)
-    code, key, fields = functions.judge(step, answer)
+    code, key, fields = functions.judge(step, answer, lambda s, value, g: _diagnose(s, value, g))
     return _verdict(code, name, key, **labels, **fields)

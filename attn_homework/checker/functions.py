@@ -69,6 +69,8 @@ class FunctionStep:
     parameters: tuple[str, ...]
     bugs: tuple[Bug, ...]
     axes: str
+    step: str = ""  # the data step whose mistakes a returned value is tried against ("output")
+    givens: Callable[..., dict] | None = None  # that step's givens from one call's arguments
 
 
 # ---------------------------------------------------------------- the right functions and the bugs
@@ -214,6 +216,8 @@ FUNCTION_STEPS = {
             Bug("scaled_not_asked", scores_scaled, "scaled_not_asked"),
         ),
         "axes_S",
+        "scores",
+        lambda Q, K: {"Q": Q, "K": K},
     ),
     "fix_softmax": FunctionStep(
         softmax,
@@ -225,6 +229,8 @@ FUNCTION_STEPS = {
             Bug("overflow", softmax_unstable, "bug_overflow"),
         ),
         "axes_S",
+        "softmax",
+        lambda S: {"S": S},
     ),
     "fix_attention": FunctionStep(
         attention,
@@ -237,6 +243,8 @@ FUNCTION_STEPS = {
             Bug("overflow", attention_unstable, "bug_overflow"),
         ),
         "axes_O",
+        "output",
+        lambda Q, K, V: {"Q": Q, "K": K, "V": V},
     ),
     "fix_causal": FunctionStep(
         causal_attention,
@@ -248,6 +256,8 @@ FUNCTION_STEPS = {
             Bug("overflow", causal_unstable, "bug_overflow"),
         ),
         "axes_O",
+        "output",
+        lambda Q, K, V: {"Q": Q, "K": K, "V": V, "mask": core.causal_mask(len(Q))},
     ),
     "fix_split": FunctionStep(
         split_heads,
@@ -258,6 +268,8 @@ FUNCTION_STEPS = {
             Bug("split_interleaved", split_every_hth_column, "split_interleaved"),
         ),
         "axes_heads",
+        "split_heads",
+        lambda M, n_heads: {"Q": M, "n_heads": n_heads},
     ),
 }
 
@@ -303,6 +315,35 @@ def _reproduces(makes, calls):
     return ran
 
 
+GENERAL = ("wrong_values", "wrong_shape", "wrong_type", "not_finite", "almost_right", "int_dtype", "bad_task")
+
+
+def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
+    """("fn_mistake", its message) when the data step's checker names one and the same mistake for every
+    call whose result is wrong (a hard-coded √3 is right where d_k = 3 and named everywhere else); None
+    when a call has no named mistake, or two calls name different ones."""
+    if diagnose_value is None or not step.step:
+        return None
+    named = []
+    for arguments, a, right in zip(calls.arguments, arrays, rights):
+        if a.shape == right.shape and close(a, right):
+            continue
+        d = diagnose_value(step.step, a, step.givens(*arguments))
+        if d.ok or d.code in GENERAL or d.code.startswith(("not_", "masked_", "negative_")):
+            return None
+        named.append((d, arguments))
+    families = {SAME_MISTAKE.get(d.code, d.code) for d, _ in named}
+    if len(families) != 1:
+        return None
+    d, arguments = min(named, key=lambda item: item[0].code not in SAME_MISTAKE.values())  # the general words
+    return d.code, "fn_mistake", {"call": describe(step, arguments), "said": d.message}
+
+
+# Codes that name one mistake said two ways: a hard-coded √3 is "√n_q" where n_q happens to be 3, and
+# "a fixed number" everywhere else; the general one is said.
+SAME_MISTAKE = {"scaled_wrong_width": "scaled_fixed_width"}
+
+
 FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
 
 
@@ -311,8 +352,11 @@ def _a_float_where_an_int_belongs(failed):
     return failed.type_name == "TypeError" and any(words in failed.message for words in FLOAT_AS_INT)
 
 
-def judge(step, calls):
-    """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``)."""
+def judge(step, calls, diagnose_value=None):
+    """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``).
+    ``diagnose_value(step name, value, givens)`` is the checker's ``Diagnosis`` of one returned value for
+    the data step behind the function (``FunctionStep.step``): a mistake it names on every call that went
+    wrong is named for the function too."""
     if not calls.arguments or len(calls.arguments) != len(calls.results):
         return "bad_task", "bad_task", {"e": "no calls"}
     if calls.delegates:  # the notebook asks for one's own numpy code, not the reference it is checked against
@@ -344,6 +388,9 @@ def judge(step, calls):
         if reading.array is None:
             return "wrong_type", "fn_wrong_type", {"call": call, "got": reading.got}
     arrays = [r.array for r in readings]
+    named = _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value)
+    if named is not None:
+        return named
     if len(arrays) > 1 and all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays):
         if not all(right.shape == rights[0].shape and close(right, rights[0]) for right in rights):
             return "hard_coded", "fn_same_output", {}

@@ -67,6 +67,10 @@ MESSAGES = {
         "{sym} uses no mask at all, so every position sees the future: set the scores above the diagonal to "
         "−∞ before softmax.",
     ),
+    "fn_mistake": (
+        "用 {call} 调用你的 {sym}，它返回的结果是这样错的：{said}",
+        "Called with {call}, your {sym} returns a result that is off this way: {said}",
+    ),
     "fn_delegates": (
         "{sym} 调用了现成的 {name}：这道题要你用 numpy 自己写出修好的函数，检查程序不能把参考答案当成你的修正。",
         "{sym} calls the ready-made {name}: this task asks you to write the fixed function yourself in numpy; "

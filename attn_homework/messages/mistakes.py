@@ -74,6 +74,11 @@ MESSAGES = {
         "你除的是整个矩阵（或整个头）的和：要除以每一行自己的和（.sum(axis=-1, keepdims=True)）。",
         "You divided by the sum of the whole matrix (or head): divide by each row's own sum (.sum(axis=-1, keepdims=True)).",
     ),
+    "scaled_fixed_width": (
+        "你除以的是 {root}，可这里 d_k = {d_k}：d_k 要从这道题的数据里取（Q.shape[-1]），不要沿用别处写死的数。",
+        "You divided by {root}, but here d_k = {d_k}: take d_k from this task's data (Q.shape[-1]) rather than "
+        "a number kept from elsewhere.",
+    ),
     "mask_after_softmax": (
         "遮罩加晚了：要在 softmax 之前把被遮住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",
         "The mask comes too late: set masked scores to −∞ before softmax; zeroing weights after "

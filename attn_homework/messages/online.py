@@ -46,6 +46,14 @@ MESSAGES = {
         "m2 只取了第 2 块的最大值：它应当是到目前为止见过的最大值，max(m1, 第 2 块的最大值)。",
         "m2 is block 2's maximum alone: it must be the largest score seen so far, max(m1, block 2's maximum).",
     ),
+    "min_not_max": (
+        "你取的是每一行的最小值（min）：要减去的是这一行的最大值（max），这样 exp 的结果都不超过 1。",
+        "That is each row's minimum (min): subtract the row's maximum (max), so that no exp exceeds 1.",
+    ),
+    "new_block_forgotten": (
+        "只算了第 1 块：第 2 块的 exp(S2 − m2)（累加器还要乘以 V2）没有加进来。",
+        "Only block 1 is counted: block 2's exp(S2 − m2) (times V2, for the accumulator) is never added.",
+    ),
     "old_sums_dropped": (
         "只算了第 2 块：第 1 块的累计量（重新缩放之后）也要加进来。",
         "Only block 2 is counted: the first block's sums (rescaled) must be added too.",

@@ -45,8 +45,9 @@ MESSAGES = {
         "Create it with dtype=bool (True where a position may be seen).",
     ),
     "mask_type_01": (
-        "这是 0/1 数组：1 表示能看到时，用 `M.astype(bool)` 或 `M == 1` 得到布尔掩码。",
-        'This is a 0/1 array: if 1 means "may be seen", `M.astype(bool)` or `M == 1` gives the boolean mask.',
+        "这是 0/1 数组：1 表示能看到时，用 `M.astype(bool)` 或 `M == 1` 得到布尔掩码（或创建时就写 dtype=bool）。",
+        'This is a 0/1 array: if 1 means "may be seen", `M.astype(bool)` or `M == 1` gives the boolean mask '
+        "(or create it with dtype=bool).",
     ),
     "mask_type_additive": (
         "这是加性掩码（0 和 −∞，加到分数上）；这道题要布尔掩码：`M == 0`（能看到的位置为 True）。"
@@ -54,6 +55,11 @@ MESSAGES = {
         "This is an additive mask (0 and −∞, added to the scores); this task asks for a boolean one: "
         "`M == 0` (True where a position may be seen). Not .astype(bool): that turns −∞ into True, an "
         "inverted mask.",
+    ),
+    "prediction_not_finite": (
+        "{sym} = {got} 不是一个预测：想一想会得到哪个有限的数（整数或小数），把它写下来。",
+        "{sym} = {got} is not a prediction: work out which finite number (an int or a float) it will be, and "
+        "write that down.",
     ),
     "ragged": ("（各行长短不一）", " (rows of different lengths)"),
     "not_finite": (
@@ -110,9 +116,9 @@ MESSAGES = {
         "indices (argmax gives a position, max the value), and the array must not be of an integer type.",
     ),
     "almost_rounded": (
-        "非常接近了：每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
+        "每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
         "（np.round 只用来打印）。",
-        "Very close: every number is the right one rounded to {decimals} decimals. The check compares "
+        "Every number is the right one rounded to {decimals} decimals. The check compares "
         "full precision, so do not round the answer (np.round is for printing).",
     ),
     "almost_float16": (
@@ -140,6 +146,20 @@ MESSAGES = {
     "shape": (
         "在纸上写出每一次矩阵乘法的形状：(a × b) 乘 (b × c) 得 (a × c)。",
         "Write down the shape of each matrix product on paper: (a × b) times (b × c) gives (a × c).",
+    ),
+    "shape_reduced": (
+        "对一行求和或取最大值会去掉这个轴；keepdims=True 把它保留为长度 1：每个查询行一个数，(n_q, 1)。",
+        "A sum or a maximum over a row removes that axis; keepdims=True keeps it with length 1: one number per "
+        "query row, (n_q, 1).",
+    ),
+    "shape_table": (
+        "每个位置一行、每个特征一列：先写出位置（一列）和频率（一行）的形状，再看它们广播成什么形状。",
+        "One row per position, one column per feature: write down the shapes of the positions (a column) and "
+        "of the frequencies (a row), and what they broadcast to.",
+    ),
+    "shape_elementwise": (
+        "这一步逐元素计算（没有矩阵乘法），结果和输入的形状一样。",
+        "This step works entry by entry (no matrix product): the result has the shape of its input.",
     ),
     "shape_kept": (
         "softmax 不改变形状：每个分数对应一个权重。",
@@ -363,6 +383,15 @@ MESSAGES = {
     "formula_online_output": (
         "最后的输出（累加器除以行和）",
         "the final output (the accumulator divided by the row sums)",
+    ),
+    "check_which_task": (
+        '❌ check 要知道检查哪一题{got}：写题号，加引号，例如 check("2.1")。',
+        '❌ check needs the task to check{got}: give its number in quotes, e.g. check("2.1").',
+    ),
+    "you_gave": ("（你给的是 {what}）", " (you gave {what})"),
+    "progress_which_exercise": (
+        '❌ progress 要知道是哪一个练习：例如 progress("ex02")。',
+        '❌ progress needs the exercise: e.g. progress("ex02").',
     ),
     "check_failed": (
         "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",

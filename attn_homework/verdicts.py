@@ -14,6 +14,7 @@ import hashlib
 import inspect
 import os
 import re
+import sys
 import warnings
 
 import numpy as np
@@ -117,12 +118,17 @@ def delegated_to(function, depth=0, seen=None):
             namespace[name] = cell.cell_contents
         except ValueError:
             pass
-    names = set()
+    names, texts = set(), set()
     stack = [code]
     while stack:  # the code of nested functions and comprehensions too
         c = stack.pop()
         names |= set(c.co_names) | set(c.co_freevars)
+        texts |= {k for k in c.co_consts if isinstance(k, str)}
         stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    for imported in sorted(n for n in names | texts if n.split(".")[0] in _REFERENCES):
+        module = sys.modules.get(imported)  # ``import attn_core`` / ``from attn_core import …`` in the function
+        used = sorted(n for n in names if module is not None and n != imported and hasattr(module, n))
+        return f"{imported}.{used[0]}" if used else imported
     for name in sorted(names):
         if name not in namespace:
             continue
@@ -158,6 +164,9 @@ def diagnose_task(task_id, answer, rng=None):
     if t.answer_kind == "function" and callable(answer):
         answer = call_function(answer, t.probe_arguments(rng if rng is not None else np.random.default_rng()))
     diagnosis = checker.diagnose(t.step, answer, **t.given())
+    if diagnosis.code == "not_attempted":  # named by the notebook's variable, as what it is
+        key = {"function": "not_attempted_function", "number": "not_attempted_prediction"}.get(t.answer_kind)
+        return checker.Diagnosis(False, "not_attempted", msg(key or "not_attempted_var", var=t.var), t.step)
     if diagnosis.code in _UNEXPLAINED and t.answer_kind == "array":
         message = _crossed(t, answer)
         if message is not None:

@@ -331,11 +331,13 @@ def _codes_tested():
     from .test_check_lessons import LESSON_MISTAKES
     from .test_check_positions import CODES as POSITION_CODES
     from .test_find_the_bug import BUGS, FUNCTION_FAILURES
+    from .test_hints_trial2 import CODES_OF_THE_SECOND_TRIAL
 
     tested = {row[0] for row in EVIDENCE} | {row[3] for row in MISTAKES}
     tested |= {code for row in TRIAL for code in row[2]}
     tested |= {row[2] for row in LESSON_MISTAKES} | {row[2] for row in BUGS} | {row[1] for row in FUNCTION_FAILURES}
     tested |= {row[4] for row in POSITION_CODES}  # lesson 12, with its evidence and a near miss each
+    tested |= CODES_OF_THE_SECOND_TRIAL  # test_hints_trial2, each with the answers that must get it
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 

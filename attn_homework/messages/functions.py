@@ -29,7 +29,7 @@ MESSAGES = {
         "Called with {call}, your {sym} returned {got}: it must return an array of numbers.",
     ),
     "fn_same_output": (
-        "不管给它什么数据，你的 {sym} 都返回同一个数组：要用参数来算，不要用笔记本里的数据或写死的结果。",
+        "不管给它什么数据，你的 {sym} 都返回同一个数组：要用参数来算，不要用笔记本里的数据或固定不变的结果。",
         "Your {sym} returns the same array whatever it is given: compute the result from the arguments, not "
         "from the notebook's data or a fixed answer.",
     ),

@@ -6,8 +6,20 @@ MESSAGES = {
     # ---------------------------------------------------------------- the checker's verdicts
     "ok": ("{sym} 正确！形状 {shape}，每个数都对。", "{sym} is correct: shape {shape}, every number right."),
     "ok_number": ("{sym} 预测对了！", "{sym}: right prediction!"),
+    "not_attempted_var": (
+        "还没作答：把 ... 换成你的答案（{var}），再运行这一格。",
+        "Not answered yet: replace ... with your answer ({var}) and run this cell again.",
+    ),
+    "not_attempted_function": (
+        "还没作答：把 ... 换成你修好的函数（def {var}(...): ...），再运行这一格。",
+        "Not answered yet: replace ... with your fixed function (def {var}(...): ...) and run this cell again.",
+    ),
+    "not_attempted_prediction": (
+        "还没作答：把 ... 换成你的预测（{var}，一个数），再运行这一格。",
+        "Not answered yet: replace ... with your prediction ({var}, one number) and run this cell again.",
+    ),
     "not_attempted": (
-        "还没作答：把 ... 换成你算出的 {sym}，再运行这一格。",
+        "还没作答：把 ... 换成你的答案（{sym}），再运行这一格。",
         "Not answered yet: replace ... with your {sym} and run this cell again.",
     ),
     "is_none": (
@@ -94,9 +106,9 @@ MESSAGES = {
         "(e^710 is already ∞): subtract each row's maximum before exp.",
     ),
     "empty_row": (
-        "{sym} 的{row}整行都是 NaN：在你用的遮罩下，这个位置一个键也看不到（这一行的分数全是 −∞），"
+        "{sym} 的{row}整行都是 NaN：在你用的掩码下，这个位置一个键也看不到（这一行的分数全是 −∞），"
         "softmax 只能算 0/0。第 7 课讲过：每个位置至少要能看到一个键，因果掩码要保留对角线（自己）。"
-        "检查你的遮罩。",
+        "检查你的掩码。",
         "{row} of {sym} is NaN throughout: with the mask you used, that position sees no key at all (every "
         "score of the row is −∞) and softmax computes 0/0. As lesson 7 shows, each position must see at "
         "least one key; a causal mask keeps the diagonal (the position itself). Check your mask.",
@@ -136,11 +148,11 @@ MESSAGES = {
         "{sym} should have shape {expected} ({axes}); yours is {got}. {hint}",
     ),
     "fewer_axes": (
-        "你的答案维数太少：需要一个完整的矩阵，而不是一个数或一行。",
+        "你的答案少了轴：需要一个完整的矩阵，而不是一个数或一行。",
         "Your answer has too few axes: a whole matrix is needed, not one number or one row.",
     ),
     "more_axes": (
-        "你的答案多了维度：检查是否多套了一层方括号。",
+        "你的答案多了轴：检查是否多套了一层方括号。",
         "Your answer has extra axes: look for extra brackets.",
     ),
     "shape": (
@@ -299,7 +311,7 @@ MESSAGES = {
         "no exercise {exercise!r}; the exercises are {names}",
     ),
     "no_variable": (
-        "还没有变量 {var}：运行上面的答案格子（把 ... 换成你的答案）；如果已经运行过，检查变量名是不是正好写成 {var}。",
+        "还没有变量 {var}：运行上面的答案单元格（把 ... 换成你的答案）；如果已经运行过，检查变量名是不是正好写成 {var}。",
         "there is no variable {var} yet: run the answer cell above (replace ... with your answer); if you "
         "did, check that the variable is spelt {var}.",
     ),
@@ -324,7 +336,7 @@ MESSAGES = {
         "marks only once).",
     ),
     "stale_unchanged": (
-        "（{var} 和上次检查时完全一样：改了答案格子之后运行过它吗？运行过的话，新写法算出的数和上次相同。）",
+        "（{var} 和上次检查时完全一样：改了答案单元格之后运行过它吗？运行过的话，新写法算出的数和上次相同。）",
         "({var} is exactly as it was at your last check: did you run the answer cell after editing it? If "
         "you did, the new version gives the same numbers as the last one.) ",
     ),

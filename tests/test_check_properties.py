@@ -14,12 +14,11 @@ import attn_homework as homework
 from attn_homework import FunctionCalls, call_function, diagnose_task
 from attn_homework.checker import STEPS, diagnose
 from attn_homework.checker.functions import FUNCTION_STEPS
-
-from .test_find_the_bug import RIGHT
 from attn_homework.checker.steps import STEP_TABLE
 
 from .test_check import leaked_numbers
 from .test_check_positions import five_steps, halves, leaked, neighbours, pe_loops, rope_rows, scores_pos, shifted
+from .test_find_the_bug import RIGHT
 
 EXAMPLES = settings(max_examples=20)  # per step: the steps are many and each check tries every mistake
 

@@ -19,7 +19,6 @@ from attn_homework.grading import answers as grading_answers
 from attn_homework.grading.checking import check_answers
 from attn_homework.grading.reading import saved_outputs
 
-
 CODES_OF_THE_SECOND_TRIAL = {
     "crossed",
     "changes_input",
@@ -365,3 +364,25 @@ def test_check_without_a_task_id_says_so(lang, call):
     printed = _run(ns, call)
     assert printed.startswith("❌") and "Traceback" not in printed and "TypeError" not in printed, printed
     assert ('"2.1"' in printed) or ('"ex02"' in printed)
+
+
+@pytest.mark.parametrize("ensure_ascii", [False, True], ids=["utf8", "escaped"])
+def test_the_grader_keeps_the_recorded_prediction_of_a_handed_in_notebook(tmp_path, ensure_ascii):
+    """The grader drops a notebook's saved outputs when it reads it, but keeps the 📌 lines, and judges the
+    prediction they recorded (the student typed 3, saw the answer, changed the cell to 1)."""
+    from attn_homework.grading.collect import collect
+
+    ns = {"homework": homework, "top_key": 3}
+    printed = _run(ns, 'homework.predicted("4.5")')
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("top_key = 1"), nbformat.v4.new_code_cell('homework.predicted("4.5")')]
+    nb.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
+    path = tmp_path / "ex04_softmax.ipynb"
+    path.write_text(json.dumps(nb, ensure_ascii=ensure_ascii), encoding="utf-8")
+    (submission,) = collect([path])[0]
+    assert b"outputs" not in submission.data or "📌" not in submission.data.decode()
+    revealed = verdicts.revealed_predictions(submission.revealed)
+    assert revealed == {"top_key": 3.0}
+    entry = {"top_key": {"kind": "array", "type": "int", "dtype": "<i8", "shape": [], "data": 1}}
+    (result,) = [r for r in check_answers("ex04", entry, revealed=revealed) if r.id == "4.5"]
+    assert result.code == "changed_after_reveal"

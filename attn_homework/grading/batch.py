@@ -479,7 +479,8 @@ class Batch:
             failed = [cell for cell in cells if cell in errors]
             if failed:
                 raised[var] = (failed[-1], errors[failed[-1]])
-        revealed = revealed_predictions(saved_outputs(reading.nb))  # the predictions made before the reveals
+        # the predictions made before their reveals, as the notebook handed in recorded them
+        revealed = revealed_predictions(list(job.submission.revealed) + saved_outputs(reading.nb))
         record.tasks = check_answers(
             reading.exercise, answers, job.probes, job.data_id, reading.edition, raised, revealed
         )

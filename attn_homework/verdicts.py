@@ -86,7 +86,7 @@ def call_function(function, arguments):
     ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on. The calls after
     which a copy held other numbers (the function wrote into its arguments) are listed in ``changed``, and
     a function that calls attn_core's reference is named in ``delegates``."""
-    results, changed = [], []
+    results, changed, which = [], [], ()
     for index, args in enumerate(arguments):
         copies = [np.array(a) if isinstance(a, np.ndarray) else a for a in args]
         try:
@@ -95,9 +95,15 @@ def call_function(function, arguments):
                 results.append(function(*copies))
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
-        if any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies)):
+        touched = tuple(
+            i
+            for i, (a, c) in enumerate(zip(args, copies))
+            if isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True)
+        )
+        if touched:
+            which = which or touched
             changed.append(index)
-    return FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function))
+    return FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function), which)
 
 
 _REFERENCES = ("attn_core", "attn_homework")  # the packages whose functions a find-the-bug fix may not call

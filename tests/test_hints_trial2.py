@@ -386,3 +386,13 @@ def test_the_grader_keeps_the_recorded_prediction_of_a_handed_in_notebook(tmp_pa
     entry = {"top_key": {"kind": "array", "type": "int", "dtype": "<i8", "shape": [], "data": 1}}
     (result,) = [r for r in check_answers("ex04", entry, revealed=revealed) if r.id == "4.5"]
     assert result.code == "changed_after_reveal"
+
+
+def test_the_changed_argument_is_the_one_named(lang):
+    d = diagnose_task("6.5", _mutating_attention, rng=np.random.default_rng(0))
+    assert d.code == "changes_input" and "(Q)" in d.message, d.message
+
+
+def test_a_rounding_fix_is_named_as_rounding(lang):
+    d = diagnose_task("2.3", lambda Q, K: np.round(Q @ K.T, 1), rng=np.random.default_rng(0))
+    assert d.code == "almost_right" and "1" in d.message and "np.round" in d.message, d.message

@@ -49,6 +49,7 @@ class FunctionCalls:
     results: tuple
     changed: tuple = ()  # the indices of the calls after which an argument held other numbers
     delegates: str = ""  # the reference function it calls ("attn_core.softmax"), if it calls one
+    changed_arguments: tuple = ()  # which arguments (their indices) the first of those calls changed
 
 
 @dataclass(frozen=True)
@@ -315,7 +316,7 @@ def _reproduces(makes, calls):
     return ran
 
 
-GENERAL = ("wrong_values", "wrong_shape", "wrong_type", "not_finite", "almost_right", "int_dtype", "bad_task")
+GENERAL = ("wrong_values", "wrong_shape", "wrong_type", "not_finite", "int_dtype", "bad_task")
 
 
 def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
@@ -363,7 +364,11 @@ def judge(step, calls, diagnose_value=None):
         return "delegates", "fn_delegates", {"name": calls.delegates}
     if calls.changed:
         index = calls.changed[0]
-        changed = [name for name, value in zip(step.parameters, calls.arguments[index]) if _is_array(value)]
+        changed = [
+            name
+            for i, (name, value) in enumerate(zip(step.parameters, calls.arguments[index]))
+            if _is_array(value) and (not calls.changed_arguments or i in calls.changed_arguments)
+        ]
         fields = {"call": describe(step, calls.arguments[index]), "names": ", ".join(changed)}
         return "changes_input", "fn_changes_input", fields
     rights = [_run(step.right, arguments) for arguments in calls.arguments]

@@ -73,9 +73,10 @@ def __attn_core_dump(names, probes, limit, call_seconds):
             if timed:
                 _signal.setitimer(_signal.ITIMER_REAL, 0)
                 _signal.signal(_signal.SIGALRM, previous)
-        if any(isinstance(a, _np.ndarray) and not _np.array_equal(a, c, equal_nan=True)
-               for a, c in zip(arguments, copies)):
-            entry["changed"] = True  # the function wrote into its arguments
+        touched = [i for i, (a, c) in enumerate(zip(arguments, copies))
+                   if isinstance(a, _np.ndarray) and not _np.array_equal(a, c, equal_nan=True)]
+        if touched:
+            entry["changed"] = touched  # the function wrote into these arguments
         return entry
 
     def delegates(function):
@@ -170,14 +171,16 @@ def decode_calls(entry, arguments):
     results = entry.get("results")
     if not isinstance(results, list) or len(results) != len(arguments):
         return Opaque("unreadable")
-    decoded, changed = [], []
+    decoded, changed, which = [], [], ()
     for index, result in enumerate(results):
-        if isinstance(result, dict) and result.get("changed") is True:
+        touched = result.get("changed") if isinstance(result, dict) else None
+        if isinstance(touched, list) and touched:
             changed.append(index)
+            which = which or tuple(i for i in touched[:8] if isinstance(i, int) and not isinstance(i, bool))
         if isinstance(result, dict) and result.get("kind") == "failed":
             decoded.append(CallFailed(str(result.get("type", "Exception"))[:60], str(result.get("message", ""))[:300]))
         else:
             decoded.append(decode(result))
     delegates = entry.get("delegates")
     delegates = delegates[:80] if isinstance(delegates, str) else ""
-    return FunctionCalls(tuple(arguments), tuple(decoded), tuple(changed), delegates)
+    return FunctionCalls(tuple(arguments), tuple(decoded), tuple(changed), delegates, which)

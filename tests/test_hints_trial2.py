@@ -390,7 +390,7 @@ def test_the_grader_keeps_the_recorded_prediction_of_a_handed_in_notebook(tmp_pa
 
 def test_the_changed_argument_is_the_one_named(lang):
     d = diagnose_task("6.5", _mutating_attention, rng=np.random.default_rng(0))
-    assert d.code == "changes_input" and "(Q)" in d.message, d.message
+    assert d.code == "changes_input" and ("(Q)" in d.message or "的 Q 里" in d.message), d.message
 
 
 def test_a_rounding_fix_is_named_as_rounding(lang):

@@ -6,7 +6,11 @@ is a function, are in ``functions.FUNCTION_STEPS``.
 To add a step: write its mistakes in ``mistakes`` (or, for a lesson of its own, in a module beside it,
 right answers and mistakes together, as ``heads``, ``online``, ``backward``, ``block`` and
 ``predictions`` do), one ``Step`` in ``STEP_TABLE`` below, and its messages in
-``attn_homework/messages.py``.
+``attn_homework/messages/``.
+
+Why one module of some 750 lines: it holds no logic, only the table, and the table is read as one (the
+mistake groups at the top are shared by the steps of several lessons, and the order of the entries is the
+order the checker tries them); the functions it names live in the modules beside it.
 """
 
 from collections.abc import Callable

@@ -62,11 +62,11 @@ MESSAGES = {
         "(or create it with dtype=bool).",
     ),
     "mask_type_additive": (
-        "这是加性掩码（0 和 −∞，加到分数上）；这道题要布尔掩码：`M == 0`（能看到的位置为 True）。"
+        "这是加性掩码（能看到的位置为 0，其余为 −∞ 或很大的负数，加到分数上）；这道题要布尔掩码：`M == 0`（能看到的位置为 True）。"
         "不要用 .astype(bool)：它把 −∞ 变成 True，掩码就反了。",
-        "This is an additive mask (0 and −∞, added to the scores); this task asks for a boolean one: "
-        "`M == 0` (True where a position may be seen). Not .astype(bool): that turns −∞ into True, an "
-        "inverted mask.",
+        "This is an additive mask (0 where a position may be seen, −∞ or a large negative number elsewhere, "
+        "added to the scores); this task asks for a boolean one: `M == 0` (True where a position may be seen). "
+        "Not .astype(bool): that turns −∞ into True, an inverted mask.",
     ),
     "prediction_not_finite": (
         "{sym} = {got} 不是一个预测：想一想会得到哪个有限的数（整数或小数），把它写下来。",

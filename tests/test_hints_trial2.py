@@ -29,6 +29,7 @@ CODES_OF_THE_SECOND_TRIAL = {
     "mask_zero",
     "unscaled",
     "min_not_max",
+    "mean_not_max",
     "new_block_forgotten",
     "not_finite",
 }
@@ -396,3 +397,25 @@ def test_the_changed_argument_is_the_one_named(lang):
 def test_a_rounding_fix_is_named_as_rounding(lang):
     d = diagnose_task("2.3", lambda Q, K: np.round(Q @ K.T, 1), rng=np.random.default_rng(0))
     assert d.code == "almost_right" and "1" in d.message and "np.round" in d.message, d.message
+
+
+@pytest.mark.parametrize(
+    "task_id, function",
+    [
+        ("4.6", lambda S: softmax(np.asarray(S, dtype=np.float32))),
+        ("6.5", lambda Q, K, V: softmax(np.float32(Q) @ np.float32(K).T / np.float32(np.sqrt(Q.shape[1]))) @ V),
+    ],
+    ids=["4.6", "6.5"],
+)
+def test_a_right_fix_computed_in_float32_passes_on_large_scores_too(task_id, function):
+    for seed in range(6):
+        d = diagnose_task(task_id, function, rng=np.random.default_rng(seed))
+        assert d.ok, (seed, d.message)
+    unscaled = lambda Q, K, V: softmax(np.float32(Q) @ np.float32(K).T) @ V  # noqa: E731
+    assert not diagnose_task("6.5", unscaled, rng=np.random.default_rng(0)).ok
+
+
+def test_the_mean_instead_of_the_max_is_named(lang):
+    S1 = inputs("9.1")["S1"]
+    d = diagnose_task("9.1", S1.mean(axis=1, keepdims=True))
+    assert d.code == "mean_not_max" and "max" in d.message, d.message

@@ -81,6 +81,11 @@ def max_without_keepdims(g):
     return g.S1.max(axis=-1)
 
 
+def mean_not_max(g):
+    """The mean of each row instead of its maximum."""
+    return g.S1.mean(axis=-1, keepdims=True)
+
+
 def min_not_max(g):
     """The smallest score of each row (``min``) instead of the largest."""
     return g.S1.min(axis=-1, keepdims=True)

@@ -406,6 +406,7 @@ STEP_TABLE |= {
             Mistake("keepdims", online.max_without_keepdims, "keepdims_running"),
             Mistake("max_whole_block", online.max_of_whole_block, "max_whole_block"),
             Mistake("min_not_max", online.min_not_max, "min_not_max"),
+            Mistake("mean_not_max", online.mean_not_max, "mean_not_max"),
         ),
         shape_hints=_ONLINE_SHAPES,
         shape_hint="shape_reduced",

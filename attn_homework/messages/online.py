@@ -50,6 +50,11 @@ MESSAGES = {
         "你取的是每一行的最小值（min）：要减去的是这一行的最大值（max），这样 exp 的结果都不超过 1。",
         "That is each row's minimum (min): subtract the row's maximum (max), so that no exp exceeds 1.",
     ),
+    "mean_not_max": (
+        "你取的是每一行的平均值：这里要的是这一行的最大值（max），减去它之后 exp 的结果都不超过 1。",
+        "That is each row's mean: this asks for the row's maximum (max), so that after subtracting it no exp "
+        "exceeds 1.",
+    ),
     "new_block_forgotten": (
         "只算了第 1 块：第 2 块的 exp(S2 − m2)（累加器还要乘以 V2）没有加进来。",
         "Only block 1 is counted: block 2's exp(S2 − m2) (times V2, for the accumulator) is never added.",

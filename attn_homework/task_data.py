@@ -272,22 +272,35 @@ def probe_softmax(rng):
     return calls + [(_draw(rng, (3, 4), offset=1000.0),)]
 
 
+def _large(Q, K):
+    """Q with its first row and every key moved to 30 and more, so that the first query's scores exceed
+    1000 (exp overflows there unless the maximum is subtracted first); numbers with two decimals."""
+    Q = np.array(Q)
+    Q[0] = 30.0 + np.abs(Q[0])
+    return Q, 30.0 + np.abs(K)
+
+
 def probe_attention(rng):
-    """(Q, K, V): twice with d_k = d_v (the weights times K then runs), twice with d_k ≠ d_v."""
+    """(Q, K, V): twice with d_k = d_v (the weights times K then runs), twice with d_k ≠ d_v, and once with
+    large scores (d_k = d_v)."""
     calls = []
-    for equal in (True, False, True, False):
+    for equal in (True, False, True, False, True):
         n_q, n_k, d_k, d_v = (int(x) for x in rng.integers(2, 6, size=4))
         d_v = d_k if equal else (d_v if d_v != d_k else d_k + 1)
         calls.append((_draw(rng, (n_q, d_k)), _draw(rng, (n_k, d_k)), _draw(rng, (n_k, d_v))))
+    Q, K, V = calls[-1]
+    calls[-1] = (*_large(Q, K), V)
     return calls
 
 
 def probe_causal(rng):
-    """(Q, K, V): self-attention over 3 to 6 positions."""
+    """(Q, K, V): self-attention over 3 to 6 positions, the last call with large scores."""
     calls = []
-    for n in rng.permutation([3, 4, 5, 6])[:3]:
+    for n in rng.permutation([3, 4, 5, 6]):
         d_k, d_v = (int(x) for x in rng.integers(2, 5, size=2))
         calls.append((_draw(rng, (int(n), d_k)), _draw(rng, (int(n), d_k)), _draw(rng, (int(n), d_v))))
+    Q, K, V = calls[-1]
+    calls[-1] = (*_large(Q, K), V)
     return calls
 
 

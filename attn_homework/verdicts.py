@@ -13,12 +13,15 @@ import difflib
 import hashlib
 import inspect
 import os
+import re
+import sys
 import warnings
 
 import numpy as np
 
 from . import checker
 from .checker import CallFailed, FunctionCalls
+from .checker.compare import read_number
 from .exercises import TASKS, task, tasks
 from .messages import msg
 
@@ -30,8 +33,10 @@ __all__ = [
     "check",
     "diagnose_task",
     "line",
+    "judge_prediction",
     "predicted",
     "progress",
+    "revealed_predictions",
     "right_for_earlier_answer",
 ]
 
@@ -42,23 +47,111 @@ class _Missing:
 
 MISSING = _Missing()
 
-# Codes that say only what is wrong, not why: an answer that is exactly another task's right answer gets
-# "other_task" instead (a variable left over from the task before is the usual reason).
+# Codes that say only what is wrong, not why: an answer that another task's step gives (on this task's data,
+# or another task's data left in a variable) gets a hint naming the formula it holds instead ("crossed_*").
+# It never says that the array is another task's right answer: that would confirm a task not yet done.
 _UNEXPLAINED = ("wrong_shape", "wrong_values", "not_normalized", "wrong_mask", "negative_weight")
+
+# What a step computes, said as its formula (message keys): the evidence an answer equal to another step's
+# result gives is only that it holds that formula.
+_FORMULA = {
+    "scores": "formula_scores",
+    "scaled_scores": "formula_scaled_scores",
+    "softmax": "formula_softmax",
+    "weights": "formula_weights",
+    "masked_weights": "formula_weights",
+    "weighted_sum": "formula_output",
+    "output": "formula_output",
+    "grad_V": "formula_grad_V",
+    "grad_A": "formula_grad_A",
+    "softmax_backward": "formula_grad_S",
+    "grad_Q": "formula_grad_Q",
+    "grad_K": "formula_grad_K",
+    "block_max": "formula_block_max",
+    "block_sum": "formula_block_sum",
+    "online_sum": "formula_online_sum",
+    "online_acc": "formula_online_acc",
+    "online_output": "formula_online_output",
+}
+
+# Pairs of tasks (this one, the one whose step the answer is) with a hint of their own.
+_CROSSED = {
+    ("4.4", "4.1"): "crossed_key_not_doubled",
+    ("6.3", "6.4"): "crossed_output_not_weights",
+}
 
 
 def call_function(function, arguments):
     """``function`` called on each argument tuple (copies, so the learner cannot change the data), as
-    ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on."""
-    results = []
-    for args in arguments:
+    ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on. The calls after
+    which a copy held other numbers (the function wrote into its arguments) are listed in ``changed``, and
+    a function that calls attn_core's reference is named in ``delegates``."""
+    results, changed, which = [], [], ()
+    for index, args in enumerate(arguments):
+        copies = [np.array(a) if isinstance(a, np.ndarray) else a for a in args]
         try:
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")  # an overflow in the learner's function is a verdict, not a warning
-                results.append(function(*(np.array(a) if isinstance(a, np.ndarray) else a for a in args)))
+                results.append(function(*copies))
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
-    return FunctionCalls(tuple(arguments), tuple(results))
+        touched = tuple(
+            i
+            for i, (a, c) in enumerate(zip(args, copies))
+            if isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True)
+        )
+        if touched:
+            which = which or touched
+            changed.append(index)
+    return FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function), which)
+
+
+_REFERENCES = ("attn_core", "attn_homework")  # the packages whose functions a find-the-bug fix may not call
+
+
+def delegated_to(function, depth=0, seen=None):
+    """The name of the first attn_core (or attn_homework) function or module ``function``'s code uses
+    ("attn_core.attention"), looking into the functions of the notebook it calls too; "" if none."""
+    seen = set() if seen is None else seen
+    code = getattr(function, "__code__", None)
+    if code is None or depth > 3 or code in seen:
+        return ""
+    seen.add(code)
+    namespace = dict(getattr(function, "__globals__", {}))
+    closure = getattr(function, "__closure__", None) or ()
+    for name, cell in zip(code.co_freevars, closure):
+        try:
+            namespace[name] = cell.cell_contents
+        except ValueError:
+            pass
+    names, texts = set(), set()
+    stack = [code]
+    while stack:  # the code of nested functions and comprehensions too
+        c = stack.pop()
+        names |= set(c.co_names) | set(c.co_freevars)
+        texts |= {k for k in c.co_consts if isinstance(k, str)}
+        stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    for imported in sorted(n for n in names | texts if n.split(".")[0] in _REFERENCES):
+        module = sys.modules.get(imported)  # ``import attn_core`` / ``from attn_core import …`` in the function
+        used = sorted(n for n in names if module is not None and n != imported and hasattr(module, n))
+        return f"{imported}.{used[0]}" if used else imported
+    for name in sorted(names):
+        if name not in namespace:
+            continue
+        value = namespace[name]
+        if not (inspect.ismodule(value) or inspect.isroutine(value) or inspect.isclass(value)):
+            continue  # data (an array, a task) is not a function it delegates to
+        module = getattr(value, "__name__", "") if inspect.ismodule(value) else getattr(value, "__module__", "") or ""
+        if module.split(".")[0] in _REFERENCES:
+            if inspect.ismodule(value):
+                used = sorted(n for n in names if n != name and hasattr(value, n))
+                return f"{module}.{used[0]}" if used else module
+            return f"{module.split('.')[0]}.{getattr(value, '__name__', name)}"
+        if inspect.isfunction(value) and value is not function:
+            inner = delegated_to(value, depth + 1, seen)
+            if inner:
+                return inner
+    return ""
 
 
 def diagnose_task(task_id, answer, rng=None):
@@ -77,11 +170,13 @@ def diagnose_task(task_id, answer, rng=None):
     if t.answer_kind == "function" and callable(answer):
         answer = call_function(answer, t.probe_arguments(rng if rng is not None else np.random.default_rng()))
     diagnosis = checker.diagnose(t.step, answer, **t.given())
+    if diagnosis.code == "not_attempted":  # named by the notebook's variable, as what it is
+        key = {"function": "not_attempted_function", "number": "not_attempted_prediction"}.get(t.answer_kind)
+        return checker.Diagnosis(False, "not_attempted", msg(key or "not_attempted_var", var=t.var), t.step)
     if diagnosis.code in _UNEXPLAINED and t.answer_kind == "array":
-        other = _answer_of_another_task(t, answer)
-        if other is not None:
-            message = msg("other_task", var=t.var, other=other.id, other_var=other.var, task_id=t.id)
-            return checker.Diagnosis(False, "other_task", message, t.step)
+        message = _crossed(t, answer)
+        if message is not None:
+            return checker.Diagnosis(False, "crossed", message, t.step)
     return diagnosis
 
 
@@ -115,16 +210,41 @@ def _carried_forward(t, answer, earlier_answer, diagnosis):
     return checker.Diagnosis(False, "carried_forward", message, diagnosis.step)
 
 
-def _answer_of_another_task(t, answer):
-    """The other array task of the same notebook whose right answer ``answer`` is, or None."""
+def _crossed(t, answer):
+    """The hint for an answer to ``t`` that is what another array task of the same notebook computes, or
+    None: the formula it holds (its evidence: equal to that formula on the data it was given), and, when
+    it was computed from an earlier task's own data, that a variable was reused. Never "this is task Y's
+    answer", and nothing about a later task computed on data this task does not have."""
+    order = [other.id for other in tasks(t.exercise)]
     for other in tasks(t.exercise):
-        if (
-            other.id != t.id
-            and other.answer_kind == "array"
-            and checker.diagnose(other.step, answer, **other.given()).ok
-        ):
-            return other
+        if other.id == t.id or other.answer_kind != "array":
+            continue
+        if not checker.diagnose(other.step, answer, **other.given()).ok:
+            continue
+        shared = _shares_data(t, other)
+        earlier = order.index(other.id) < order.index(t.id)
+        key = _CROSSED.get((t.id, other.id))
+        if key is not None:
+            return msg(key, var=t.var)
+        what, asked = _FORMULA.get(other.step), _FORMULA.get(t.step)
+        if what is not None and asked is not None and what != asked:
+            text = msg("crossed_formula", var=t.var, what=msg(what), asked=msg(asked), task_id=t.id)
+            return text + ("" if shared or not earlier else msg("crossed_data", other=other.id))
+        if not shared:
+            if earlier:
+                return msg("crossed_data_only", var=t.var, task_id=t.id, other=other.id)
+            return msg("crossed_other_data", var=t.var, task_id=t.id)
     return None
+
+
+def _shares_data(t, other):
+    """The two tasks' data have an array in common (the same numbers): one set of data, two questions."""
+
+    def arrays(task_):
+        return [np.asarray(v) for v in task_.given().values() if isinstance(v, np.ndarray)]
+
+    mine = arrays(t)
+    return any(a.shape == b.shape and np.array_equal(a, b) for a in arrays(other) for b in mine)
 
 
 def line(task_id, diagnosis, note=""):
@@ -140,7 +260,7 @@ def _lookup(frame, name):
     return frame.f_globals.get(name, MISSING)
 
 
-def check(task_id, *answer):
+def check(task_id=None, *answer):
     """Print one line about task ``task_id``: ✅ / ❌ with a hint / ⏳ not attempted.
 
     Without ``answer`` the task's variable (e.g. ``QKT`` for "2.1") is read from the caller's
@@ -149,6 +269,11 @@ def check(task_id, *answer):
     or the value is the one the previous check already found wrong. A task built on an earlier one (6.4 on
     6.3) that is right for the learner's own wrong earlier answer is still ❌, and the line says so. Never
     raises."""
+    if task_id is None or not isinstance(task_id, (str, int, float)) or isinstance(task_id, bool):
+        print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=type(task_id).__name__)))
+        if os.environ.get("NBGRADER_EXECUTION"):
+            raise AssertionError("check() without a task number")
+        return
     try:
         frame = inspect.currentframe().f_back
         try:
@@ -166,6 +291,7 @@ def check(task_id, *answer):
             diagnosis = _missing_variable(task(task_id).var, names, diagnosis)
         elif t is not None:
             diagnosis = _carried_forward(t, value, earlier, diagnosis)
+            diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
@@ -175,11 +301,18 @@ def check(task_id, *answer):
         raise AssertionError(f"{task_id}: {diagnosis.message if diagnosis is not None else 'check failed'}")
 
 
-def predicted(task_id):
-    """Whether the prediction of predict task ``task_id`` has been written down (its variable holds something
-    other than ``...``). If not, prints one line asking for it first. The cell that shows a predict task's
-    answer starts ``if homework.predicted("4.5"):``, so the answer stays hidden until the learner commits
-    to a prediction (also in the committed student notebooks). Never raises."""
+def predicted(task_id=None):
+    """Whether the prediction of predict task ``task_id`` is written down as a number (its variable holds
+    one number, not ``...``, a string, None or a list). If not, prints one line asking for it and returns
+    False. The cell that shows a predict task's answer starts ``if homework.predicted("4.5"):``, so the
+    answer stays hidden until the learner commits to a prediction (also in the committed student
+    notebooks). The first time it opens, the prediction is recorded and printed (``📌 top_key = 3 · …``):
+    that is the prediction that counts, for ``check``, ``progress`` and the grader (which reads the printed
+    line from the saved notebook, ``revealed_predictions``); run again after a change, it says that the
+    change does not count. Never raises."""
+    if task_id is None or str(task_id) not in TASKS:
+        print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=repr(task_id)[:40])))
+        return False
     try:
         frame = inspect.currentframe().f_back
         try:
@@ -190,10 +323,81 @@ def predicted(task_id):
         if value is MISSING or value is Ellipsis:
             print(msg("predict_first", var=var, task_id=task_id))
             return False
+        number = _as_number(value) if _is_one_number(value) else None
+        if number is None:
+            got = "None" if value is None else type(value).__name__
+            print(msg("predict_a_number", var=var, task_id=task_id, got=got))
+            return False
+        task_id = str(task_id)
+        first = _REVEALED.setdefault(task_id, number)
+        if first == number:
+            print(msg("prediction_recorded", var=var, value=_number_text(first)))
+        else:
+            print(msg("prediction_changed", var=var, value=_number_text(first), now=_number_text(number)))
         return True
     except Exception as e:  # a notebook cell must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
         return False
+
+
+# The prediction each predict task had when its answer was first shown (this kernel only).
+_REVEALED = {}
+
+RECORDED = re.compile(r"📌 ([A-Za-z_][A-Za-z0-9_]*) = (\S+) ·")  # the line ``predicted`` prints, as data
+
+
+def revealed_predictions(texts):
+    """{variable: the number} of the ``📌 var = n ·`` lines in ``texts`` (a saved notebook's outputs): the
+    predictions made before their answers were shown; the first line of each variable counts."""
+    found = {}
+    for text in texts:
+        for var, number in RECORDED.findall(text):
+            value = _as_number(number)
+            if value is not None:
+                found.setdefault(var, value)
+    return found
+
+
+def _as_number(value):
+    """``value`` as a float when it is one number (an int, a float, a numpy scalar, or text of one), else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    reading = read_number(value)
+    return None if reading.array is None else float(reading.array)
+
+
+def _is_one_number(value):
+    """An int, a float or a numpy number (or a 0-d array of one): what opens a reveal. Not text, not a list,
+    not None, not True/False."""
+    if isinstance(value, (bool, np.bool_, str)):
+        return False
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return True
+    return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf"
+
+
+def _number_text(number):
+    return str(int(number)) if float(number).is_integer() and abs(number) < 1e15 else repr(float(number))
+
+
+def judge_prediction(t, value, diagnosis, before=None):
+    """The verdict on predict task ``t`` given the prediction recorded before its answer was shown
+    (``before``; None: not shown yet, ``diagnosis`` stands). A prediction changed since is judged as it was
+    then, and the line says it changed: a change after the reveal is never credited."""
+    if t.answer_kind != "number" or before is None or diagnosis.code in ("not_attempted", "bad_task"):
+        return diagnosis
+    now = _as_number(value)
+    if now is not None and now == before:
+        return diagnosis
+    then = checker.diagnose(t.step, before, **t.given())
+    changed_to = msg("now_text", now=_number_text(now)) if now is not None else msg("now_other")
+    note = msg("prediction_not_counted", var=t.var, value=_number_text(before), now=changed_to)
+    return checker.Diagnosis(then.ok, then.code if then.ok else "changed_after_reveal", note + then.message, then.step)
 
 
 def _missing_variable(var, names, diagnosis):
@@ -256,8 +460,11 @@ def _previous_cell_failed():
     return shell is not None and getattr(shell, "last_execution_succeeded", True) is False
 
 
-def progress(exercise):
+def progress(exercise=None):
     """Print one line per task of an exercise notebook, reading the answers from the caller's namespace."""
+    if exercise is None:
+        print(msg("progress_which_exercise"))
+        return
     try:
         frame = inspect.currentframe().f_back
         try:
@@ -266,8 +473,13 @@ def progress(exercise):
             del frame
         by_id = dict(values)
         diagnoses = [
-            _carried_forward(
-                t, value, by_id.get(t.builds_on.task_id) if t.builds_on else MISSING, diagnose_task(t.id, value)
+            judge_prediction(
+                t,
+                value,
+                _carried_forward(
+                    t, value, by_id.get(t.builds_on.task_id) if t.builds_on else MISSING, diagnose_task(t.id, value)
+                ),
+                _REVEALED.get(t.id),
             )
             for t, (_, value) in zip(tasks(exercise), values)
         ]

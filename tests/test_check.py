@@ -385,7 +385,7 @@ def test_scalars_vectors_and_stacks_are_wrong_shape(step, ndim):
     right = np.asarray(expected_of(step, GIVEN[step]))
     answer = {0: right[0, 0], 1: right[0], 3: right[None]}[ndim]
     d = diagnose(step, answer, **GIVEN[step])
-    assert_says(d, "wrong_shape", [str(right.shape), "维"], right)
+    assert_says(d, "wrong_shape", [str(right.shape), "轴"], right)
 
 
 def test_a_batched_task_takes_a_batched_answer():

@@ -184,7 +184,7 @@ def lesson_mistakes():
         ("10.4", A4 * dA, "jacobian_partial", ["rowsum"]),
         ("10.4", dA - rowsum, "jacobian_partial", ["乘以 A"]),
         ("10.4", A4 * (rowsum - dA), "jacobian_sign", ["符号"]),
-        ("10.4", A4 * (dA - (dA * A4).sum(axis=0, keepdims=True)), "sum_axis", ["axis=1"]),
+        ("10.4", A4 * (dA - (dA * A4).sum(axis=0, keepdims=True)), "sum_axis", ["axis=-1"]),
         ("10.5", dS @ K10, "grad_unscaled", ["1/√d_k"]),
         ("10.5", dS @ K10 / 4, "scaled_by_dk", ["平方根"]),
         ("10.5", dS @ K10 * 2, "scale_multiplied", ["除以"]),

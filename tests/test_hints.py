@@ -136,6 +136,29 @@ def test_each_code_is_given_with_its_evidence_and_only_then(code, step, given, a
         assert diagnose(step, miss, **given).code != code
 
 
+def _partly_overflowing():
+    """4.3's scores with row 0 brought down to small numbers and row 1 holding a single huge score: only
+    some entries overflow exp (row 2 still does throughout)."""
+    S = np.array(homework.data("4.3").S_big, dtype=float) - np.array([[1000.0], [1000.0], [0.0]])
+    S[1, 3] += 1000.0
+    return S
+
+
+@pytest.mark.parametrize(
+    "repair", [repaired_first, naive, lambda S: np.nan_to_num(naive(S))], ids=["repaired", "naive", "nan_to_num"]
+)
+def test_an_overflow_in_some_entries_only_is_named(repair):
+    S = _partly_overflowing()
+    answer = repair(S)
+    assert np.isfinite(answer[0]).all() and np.allclose(answer[0], softmax(S)[0])  # row 0 is right
+    d = diagnose("softmax", answer, S=S)
+    assert d.code == "overflow", d.message
+    assert diagnose("softmax", softmax(S), S=S).ok
+    near = np.array(softmax(S))
+    near[2] = 0.25  # the overflowing row made uniform by hand: finite, sums to 1, not what exp made
+    assert diagnose("softmax", near, S=S).code != "overflow"
+
+
 def test_rounding_names_the_decimals_and_float16_the_dtype():
     assert "4 位小数" in diagnose("softmax", np.round(A, 4), S=S).message
     assert "float16" in diagnose("softmax", A.astype(np.float16), S=S).message
@@ -216,7 +239,7 @@ def _trial():
         ("7.3", masked(S73, causal6.T) @ V73, {"mask_upper"}, *minus_inf),
         ("7.3", masked(S73, causal6.T, -1e9) @ V73, {"mask_upper"}, *minus_inf),
         # a shape that matches something else by accident
-        ("2.2", Q21 @ K21.T, {"other_task"}, *product_order),
+        ("2.2", Q21 @ K21.T, {"crossed"}, *product_order),
         ("2.2", np.ones((4, 4)), {"wrong_shape"}, *product_order),
         ("7.1", np.tril(np.ones((5, 5), dtype=bool)), {"wrong_shape"}, *product_order),
         ("5.1", A51, {"wrong_shape"}, [], []),
@@ -319,7 +342,7 @@ def test_previous_cell_failed_reads_ipython_when_there_is_one(monkeypatch):
 
 def _codes_the_checker_gives():
     codes = {"is_none", "wrong_type", "int_dtype", "overflow", "empty_row", "not_finite", "almost_right"}
-    codes |= {"wrong_shape", "wrong_values", "wrong_prediction", "other_task"}
+    codes |= {"wrong_shape", "wrong_values", "wrong_prediction", "crossed"}
     for step in STEP_TABLE.values():
         codes |= {m.code for m in step.mistakes} | {r.code for r in step.rules}
     for step in FUNCTION_STEPS.values():
@@ -332,12 +355,14 @@ def _codes_tested():
     from .test_check_lessons import LESSON_MISTAKES
     from .test_check_positions import CODES as POSITION_CODES
     from .test_find_the_bug import BUGS, FUNCTION_FAILURES
+    from .test_hints_trial2 import CODES_OF_THE_SECOND_TRIAL
 
     tested = {row[0] for row in EVIDENCE} | {row[3] for row in MISTAKES}
     tested |= {code for row in TRIAL for code in row[2]}
     tested |= {row[2] for row in LESSON_MISTAKES} | {row[2] for row in BUGS} | {row[1] for row in FUNCTION_FAILURES}
     tested |= {row[4] for row in POSITION_CODES}  # lesson 12, with its evidence and a near miss each
     tested |= {row[2] for row in DECODING_CODES}  # lesson 14, likewise
+    tested |= CODES_OF_THE_SECOND_TRIAL  # test_hints_trial2, each with the answers that must get it
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 
@@ -349,6 +374,7 @@ def test_the_steps_are_all_known_to_the_checker():
     assert set(checker.STEPS) == set(STEP_TABLE) | set(FUNCTION_STEPS)
 
 
+RULE_CODES = {rule.code for step in STEP_TABLE.values() for rule in step.rules}
 NEAR_MISSES = [row for row in MISTAKES if row[3] not in ("wrong_shape", "wrong_type", "overflow")]
 
 
@@ -359,5 +385,9 @@ def test_a_near_miss_of_each_classic_mistake_is_not_called_that(step, given, ans
     near = np.array(answer)
     index = tuple(np.argwhere(np.isfinite(near) if near.dtype != bool else np.ones(near.shape, bool))[-1])
     near[index] = ~near[index] if near.dtype == bool else near[index] + 0.731
-    named = diagnose(step, answer, **given).message
-    assert diagnose(step, near, **given).message != named
+    named = diagnose(step, answer, **given)
+    assert named.code == code
+    missed = diagnose(step, near, **given)
+    assert missed.message != named.message
+    # the code goes too, unless a rule every right answer keeps gives the same code (it then says only that)
+    assert missed.code != code or code in RULE_CODES, missed.message

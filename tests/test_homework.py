@@ -374,4 +374,5 @@ def test_predicted_asks_for_the_prediction_first():
         assert ns["shown"] is True
         exec('shown = homework.predicted("9.9")', ns)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("⏳") and "top_key" in lines[0] and len(lines) == 2 and "9.9" in lines[1]
+    assert lines[0].startswith("⏳") and "top_key" in lines[0] and len(lines) == 3 and "9.9" in lines[2]
+    assert lines[1].startswith("📌 top_key = 1 ·")  # the prediction recorded at its reveal

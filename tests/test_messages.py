@@ -31,3 +31,26 @@ def test_entry_has_both_languages_with_the_same_fields(module, key, pair):
     prose = re.sub(r"\{[^}]*\}", "", en)  # words outside the fields
     if re.search(r"[a-z]{3,} [a-z]{3,}", prose):
         assert HANZI.search(zh), f"{key}: the Chinese text has no Chinese: {zh!r}"
+
+
+# Code a learner may copy out of a message: a `code span`, a method or numpy call (``.sum(axis=-1)``,
+# ``np.where(...)``), a keyword argument (``axis=-1``). Python reads only ASCII operators there: U+2212 (−),
+# × and · make a SyntaxError or a different expression (issue 27).
+CODE = re.compile(r"`[^`]+`|(?:\bnp)?\.[A-Za-z_]\w*\([^()]*\)|\b(?:axis|keepdims|dtype|n_heads|ord)=[^\s，。；：）)]+")
+NOT_ASCII_OPERATORS = re.compile("[−×·÷∗⁄]")  # minus sign, times, middle dot, division, asterisk, slash
+
+
+def _copyable_code(text):
+    return [span for span in CODE.findall(text) if NOT_ASCII_OPERATORS.search(span)]
+
+
+@pytest.mark.parametrize("module, key, pair", list(_entries()))
+def test_no_code_in_a_message_holds_a_non_ascii_operator(module, key, pair):
+    for text in pair:
+        assert not _copyable_code(text), f"{key}: {_copyable_code(text)} in {text!r}"
+
+
+def test_the_scan_finds_a_minus_sign_in_code():
+    assert _copyable_code("LayerNorm 对每一行（axis=−1）单独归一化")
+    assert _copyable_code("use `x × 2`") and _copyable_code("E.sum(axis=1 − 0)")
+    assert not _copyable_code("dS = A ⊙ (dA − rowsum(dA ⊙ A)), axis=-1, `M == 0`")

@@ -55,7 +55,7 @@ import numpy as np
 
 from ..messages import msg
 from . import evidence, functions, torch_port
-from .compare import ATOL, RTOL, close, largest_difference, same, same_prediction
+from .compare import ATOL, RTOL, close, largest_difference, read_numbers, same, same_prediction
 from .functions import FUNCTION_STEPS, CallFailed, FunctionCalls
 from .givens import LABELS
 from .mistakes import Made
@@ -153,7 +153,7 @@ def _judge(name, step, g, answer):
     reading = step.answer.read(answer)
     a = reading.array
     if a is None:
-        hint = msg(step.answer.type_hint) if step.answer.type_hint else ""
+        hint = msg(_type_hint(step, answer)) if step.answer.type_hint else ""
         return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
     if close(a, g.expected):
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
@@ -166,6 +166,8 @@ def _judge(name, step, g, answer):
     integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
     if integers is not None:
         return verdict("int_dtype", integers, dtype=reading.dtype)
+    if step.answer.single and not np.isfinite(a).all():  # a prediction is a number worked out, not NaN or ∞
+        return verdict("not_finite", "prediction_not_finite", got=str(float(a)))
     if step.answer.finite:
         found = evidence.not_finite(a, g)
         if found is not None:
@@ -199,6 +201,23 @@ def _judge(name, step, g, answer):
     return verdict(
         "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
     )
+
+
+def _type_hint(step, answer):
+    """The message key of the hint after a wrong type, right for what was handed in: a mask of 0 and −∞ (or
+    a large negative number) is additive (``M == 0``, never ``.astype(bool)``, which inverts it); a 0/1
+    array may be cast."""
+    if step.answer.type_hint != "mask_type":
+        return step.answer.type_hint
+    a = read_numbers(answer).array
+    if a is None or a.size == 0:
+        return "mask_type"
+    values = set(np.unique(a).tolist())
+    if 0.0 in values and len(values) == 2 and min(values) <= -1e4:
+        return "mask_type_additive"
+    if values <= {0.0, 1.0}:
+        return "mask_type_01"
+    return "mask_type"
 
 
 def _mistakes_made(step, g, a, labels):
@@ -270,5 +289,5 @@ def _judge_function(name, step, answer, given):
     if not isinstance(answer, FunctionCalls):
         got = getattr(answer, "type_name", type(answer).__name__)  # the grader's stand-in names what it was
         return _verdict("wrong_type", name, "fn_not_function", got=got, **labels)
-    code, key, fields = functions.judge(step, answer)
+    code, key, fields = functions.judge(step, answer, lambda s, value, g: _diagnose(s, value, g))
     return _verdict(code, name, key, **labels, **fields)

@@ -125,7 +125,9 @@ def rounded_to(a, right):
     """The number of decimals (1–6) ``a`` is ``right`` rounded to, or None: the evidence that an answer was
     rounded (every entry has at most that many decimals and lies within half a unit of that place of the
     right value). A constant array (all zeros, say) is no such evidence."""
-    if a.shape != right.shape or not np.isfinite(a).all() or a.size < 2 or (a == a.flat[0]).all():
+    if a.shape != right.shape or not np.isfinite(a).all() or not np.isfinite(right).all():
+        return None
+    if a.size < 2 or (a == a.flat[0]).all():
         return None
     for decimals in range(1, 7):
         unit = 10.0**-decimals

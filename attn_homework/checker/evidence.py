@@ -7,8 +7,9 @@ cause.
                        cut off" only if each entry is the right one cut to a whole number
     not_finite         NaN or ∞: "overflow" only if these scores overflow exp; "empty_row" only if a whole
                        row is NaN in a masked task (a row with nothing to attend to); else "not_finite"
-    almost             every number within 0.1 % of the right one: rounded to k decimals (each entry is
-                       the right one rounded there), float16 (the learner's dtype), or just very close
+    almost             rounded to k decimals (each entry is the right one rounded there, however few the
+                       decimals), or every number within 0.1 % of the right one: float16 (the learner's
+                       dtype), or just very close
 """
 
 import numpy as np
@@ -64,11 +65,11 @@ def not_finite(a, g):
 def almost(reading, a, g):
     """(message key, fields) when every number of ``a`` is within 0.1 % of the right one, naming the
     evidence: rounded to ``decimals`` places, a float16 array, or neither; None otherwise."""
-    if not nearly(a, g.expected):
-        return None
-    decimals = rounded_to(a, g.expected)
+    decimals = rounded_to(a, g.expected)  # its own evidence, however few the decimals (0.12 for 0.1234)
     if decimals is not None:
         return "almost_rounded", {"decimals": decimals}
+    if not nearly(a, g.expected):
+        return None
     if reading.dtype is not None and reading.dtype == np.float16:
         return "almost_float16", {}
     return "almost_near", {}

@@ -6,7 +6,11 @@ Each call's result is compared with the right function's output on the same argu
 result is what a known buggy version returns on those arguments (raising where it raises), that bug is
 named: its evidence is the whole set of calls, on several shapes. Otherwise the first call that went
 wrong is described: it raised, returned None, returned the same array whatever it was given (a hard-coded
-answer), or returned the wrong shape or numbers.
+answer), or returned the wrong shape or numbers. Before any of that: a function that calls attn_core's
+reference (or the checker's own functions) is not the learner's code ("delegates"), and one that writes
+into the arrays it is given (``S -= S.max(…)``) changes its caller's data ("changes_input"): neither is ✅,
+whatever it returns. The probes include large scores, so a softmax without its maximum subtracted
+overflows there.
 
     FUNCTION_STEPS["fix_scores"]      FunctionStep(right, parameters, bugs, axes)
     judge(name, step, calls, label)   -> (code, message key, fields)
@@ -44,6 +48,9 @@ class FunctionCalls:
 
     arguments: tuple
     results: tuple
+    changed: tuple = ()  # the indices of the calls after which an argument held other numbers
+    delegates: str = ""  # the reference function it calls ("attn_core.softmax"), if it calls one
+    changed_arguments: tuple = ()  # which arguments (their indices) the first of those calls changed
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,8 @@ class FunctionStep:
     parameters: tuple[str, ...]
     bugs: tuple[Bug, ...]
     axes: str
+    step: str = ""  # the data step whose mistakes a returned value is tried against ("output")
+    givens: Callable[..., dict] | None = None  # that step's givens from one call's arguments
 
 
 # ---------------------------------------------------------------- the right functions and the bugs
@@ -122,6 +131,11 @@ def attention(Q, K, V):
     return core.attention(Q, K, V).O
 
 
+def attention_unstable(Q, K, V):
+    """No maximum subtracted before exp: NaN once the scores are large (∞/∞)."""
+    return softmax_unstable(Q @ K.T / np.sqrt(Q.shape[-1])) @ V
+
+
 def attention_keys_as_values(Q, K, V):
     """The weights times K: the bug the notebook shows (runs only when d_k = d_v)."""
     return core.attention(Q, K, V).A @ K
@@ -135,6 +149,12 @@ def attention_unscaled(Q, K, V):
 def attention_columns(Q, K, V):
     """softmax down the columns."""
     return softmax_rows(Q @ K.T / np.sqrt(Q.shape[-1]), axis=0) @ V
+
+
+def attention_columns_unstable(Q, K, V):
+    """softmax down the columns, no maximum subtracted either (the axis is named first)."""
+    E = np.exp(Q @ K.T / np.sqrt(Q.shape[-1]))
+    return E / E.sum(axis=0, keepdims=True) @ V
 
 
 def causal_attention(Q, K, V):
@@ -157,6 +177,12 @@ def causal_upper(Q, K, V):
 def causal_no_mask(Q, K, V):
     """No mask at all."""
     return core.attention(Q, K, V).O
+
+
+def causal_unstable(Q, K, V):
+    """Masked before softmax, but no maximum subtracted: NaN once the scores are large."""
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    return softmax_unstable(np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)) @ V
 
 
 def split_heads(M, n_heads):
@@ -192,6 +218,8 @@ FUNCTION_STEPS = {
             Bug("scaled_not_asked", scores_scaled, "scaled_not_asked"),
         ),
         "axes_S",
+        "scores",
+        lambda Q, K: {"Q": Q, "K": K},
     ),
     "fix_softmax": FunctionStep(
         softmax,
@@ -203,6 +231,8 @@ FUNCTION_STEPS = {
             Bug("overflow", softmax_unstable, "bug_overflow"),
         ),
         "axes_S",
+        "softmax",
+        lambda S: {"S": S},
     ),
     "fix_attention": FunctionStep(
         attention,
@@ -211,8 +241,12 @@ FUNCTION_STEPS = {
             Bug("used_keys_not_values", attention_keys_as_values, "used_keys"),
             Bug("unscaled", attention_unscaled, "unscaled"),
             Bug("softmax_axis", attention_columns, "softmax_axis"),
+            Bug("softmax_axis", attention_columns_unstable, "softmax_axis"),
+            Bug("overflow", attention_unstable, "bug_overflow"),
         ),
         "axes_O",
+        "output",
+        lambda Q, K, V: {"Q": Q, "K": K, "V": V},
     ),
     "fix_causal": FunctionStep(
         causal_attention,
@@ -221,8 +255,11 @@ FUNCTION_STEPS = {
             Bug("mask_after_softmax", causal_mask_after_softmax, "mask_after_softmax"),
             Bug("mask_upper", causal_upper, "mask_upper"),
             Bug("mask_ignored", causal_no_mask, "bug_mask_ignored"),
+            Bug("overflow", causal_unstable, "bug_overflow"),
         ),
         "axes_O",
+        "output",
+        lambda Q, K, V: {"Q": Q, "K": K, "V": V, "mask": core.causal_mask(len(Q))},
     ),
     "fix_split": FunctionStep(
         split_heads,
@@ -233,6 +270,8 @@ FUNCTION_STEPS = {
             Bug("split_interleaved", split_every_hth_column, "split_interleaved"),
         ),
         "axes_heads",
+        "split_heads",
+        lambda M, n_heads: {"Q": M, "n_heads": n_heads},
     ),
     "fix_rope_cache": FunctionStep(  # lesson 14: the right function and the bugs are in checker/decoding.py
         decoding.rope_cached_step,
@@ -288,6 +327,52 @@ def _reproduces(makes, calls):
     return ran
 
 
+def _right(reading, right, step, arguments):
+    """The learner's result equals the right one; for a float32 result, the right one of the arguments as
+    float32 holds them (scores near 1000 keep only about 4 decimals in float32: computing in float32 is a
+    right way that cannot do better)."""
+    if close(reading.array, right):
+        return True
+    if reading.dtype != np.float32:
+        return False
+    low = tuple(np.asarray(a, dtype=np.float32).astype(np.float64) if _is_array(a) else a for a in arguments)
+    again = _run(step.right, low)
+    return not isinstance(again, CallFailed) and bool(
+        np.isclose(reading.array, again, rtol=1e-4, atol=1e-6).all() and reading.array.shape == again.shape
+    )
+
+
+GENERAL = ("wrong_values", "wrong_shape", "wrong_type", "not_finite", "int_dtype", "bad_task")
+
+
+def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
+    """("fn_mistake", its message) when the data step's checker names one and the same mistake for every
+    call whose result is wrong (a hard-coded √3 is right where d_k = 3 and named everywhere else); None
+    when a call has no named mistake, or two calls name different ones."""
+    if diagnose_value is None or not step.step:
+        return None
+    named = []
+    for arguments, a, right in zip(calls.arguments, arrays, rights):
+        if a.shape == right.shape and close(a, right):
+            continue
+        d = diagnose_value(step.step, a, step.givens(*arguments))
+        if a.size < 2 and d.code == "wrong_values":
+            continue  # one number shows no pattern either way (rounded? scaled?): the other calls decide
+        if d.ok or d.code in GENERAL or d.code.startswith(("not_", "masked_", "negative_")):
+            return None
+        named.append((d, arguments))
+    families = {SAME_MISTAKE.get(d.code, d.code) for d, _ in named}
+    if len(families) != 1:
+        return None
+    d, arguments = min(named, key=lambda item: item[0].code not in SAME_MISTAKE.values())  # the general words
+    return d.code, "fn_mistake", {"call": describe(step, arguments), "said": d.message}
+
+
+# Codes that name one mistake said two ways: a hard-coded √3 is "√n_q" where n_q happens to be 3, and
+# "a fixed number" everywhere else; the general one is said.
+SAME_MISTAKE = {"scaled_wrong_width": "scaled_fixed_width"}
+
+
 FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
 
 
@@ -296,16 +381,33 @@ def _a_float_where_an_int_belongs(failed):
     return failed.type_name == "TypeError" and any(words in failed.message for words in FLOAT_AS_INT)
 
 
-def judge(step, calls):
-    """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``)."""
+def judge(step, calls, diagnose_value=None):
+    """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``).
+    ``diagnose_value(step name, value, givens)`` is the checker's ``Diagnosis`` of one returned value for
+    the data step behind the function (``FunctionStep.step``): a mistake it names on every call that went
+    wrong is named for the function too."""
     if not calls.arguments or len(calls.arguments) != len(calls.results):
         return "bad_task", "bad_task", {"e": "no calls"}
+    if calls.delegates:  # the notebook asks for one's own numpy code, not the reference it is checked against
+        return "delegates", "fn_delegates", {"name": calls.delegates}
+    if calls.changed:
+        index = calls.changed[0]
+        changed = [
+            name
+            for i, (name, value) in enumerate(zip(step.parameters, calls.arguments[index]))
+            if _is_array(value) and (not calls.changed_arguments or i in calls.changed_arguments)
+        ]
+        fields = {"call": describe(step, calls.arguments[index]), "names": ", ".join(changed)}
+        return "changes_input", "fn_changes_input", fields
     rights = [_run(step.right, arguments) for arguments in calls.arguments]
     failed = next((r for r in rights if isinstance(r, CallFailed)), None)
     if failed is not None:  # the task's own probes do not fit its function: the author's bug
         return "bad_task", "bad_task", {"e": f"{failed.type_name}: {failed.message}"}
     readings = [None if isinstance(r, CallFailed) else read_numbers(r) for r in calls.results]
-    if all(r is not None and r.array is not None and close(r.array, right) for r, right in zip(readings, rights)):
+    if all(
+        r is not None and r.array is not None and _right(r, right, step, arguments)
+        for r, right, arguments in zip(readings, rights, calls.arguments)
+    ):
         return "ok", "fn_ok", {"count": len(rights)}
     for bug in step.bugs:
         if _reproduces(bug.makes, calls):
@@ -322,6 +424,9 @@ def judge(step, calls):
         if reading.array is None:
             return "wrong_type", "fn_wrong_type", {"call": call, "got": reading.got}
     arrays = [r.array for r in readings]
+    named = _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value)
+    if named is not None:
+        return named
     if len(arrays) > 1 and all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays):
         if not all(right.shape == rights[0].shape and close(right, rights[0]) for right in rights):
             return "hard_coded", "fn_same_output", {}

@@ -182,6 +182,19 @@ def divided_by_another_width(g):
     ]
 
 
+def divided_by_a_fixed_width(g):
+    """QKᵀ divided by √c for a small whole number c that is no size of this task (a d_k kept from an earlier
+    task or the notebook's example, typed as a number): one ``Made`` per c from 2 to 16."""
+    if not g.scaled:
+        return None
+    sizes = {g.d_k, g.Q.shape[-2], g.K.shape[-2], g.d_model, None if g.V is None else g.V.shape[-1]}
+    return [
+        Made(_carried_from_scores(g, _hidden(g, _qkt(g) / np.sqrt(c))), {"root": f"√{c}", "d_k": f"{g.d_k:g}"})
+        for c in range(2, 17)
+        if c not in sizes
+    ]
+
+
 def scaled_though_not_asked(g):
     """QKᵀ divided by √d_k in a task without scaling."""
     return None if g.scaled else _carried_from_scores(g, _hidden(g, _qkt(g) / np.sqrt(g.d_k)))

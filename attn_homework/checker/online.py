@@ -81,6 +81,16 @@ def max_without_keepdims(g):
     return g.S1.max(axis=-1)
 
 
+def mean_not_max(g):
+    """The mean of each row instead of its maximum."""
+    return g.S1.mean(axis=-1, keepdims=True)
+
+
+def min_not_max(g):
+    """The smallest score of each row (``min``) instead of the largest."""
+    return g.S1.min(axis=-1, keepdims=True)
+
+
 def max_of_whole_block(g):
     """One maximum for the whole block instead of one per row."""
     return g.S1.max()
@@ -146,6 +156,19 @@ def old_sums_dropped(g):
     """Only block 2 counted: the first block's sums forgotten."""
     P2 = np.exp(g.S2 - np.maximum(_row_max(g.S1), _row_max(g.S2)))
     return P2.sum(axis=-1, keepdims=True), None if g.V2 is None else P2 @ g.V2
+
+
+def new_block_forgotten(g, rescale=True):
+    """Only block 1 counted, its sums rescaled to m2: block 2's exp(S2 − m2) never added."""
+    m1 = _row_max(g.S1)
+    factor = np.exp(m1 - np.maximum(m1, _row_max(g.S2))) if rescale else 1.0
+    P1 = np.exp(g.S1 - m1)
+    return factor * P1.sum(axis=-1, keepdims=True), None if g.V1 is None else factor * (P1 @ g.V1)
+
+
+def new_block_forgotten_unrescaled(g):
+    """Only block 1 counted, as it was after block 1 (acc1, l1): block 2 never added."""
+    return new_block_forgotten(g, rescale=False)
 
 
 def of_sum(mistake):

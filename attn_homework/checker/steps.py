@@ -6,7 +6,11 @@ is a function, are in ``functions.FUNCTION_STEPS``.
 To add a step: write its mistakes in ``mistakes`` (or, for a lesson of its own, in a module beside it,
 right answers and mistakes together, as ``heads``, ``online``, ``backward``, ``block`` and
 ``predictions`` do), one ``Step`` in ``STEP_TABLE`` below, and its messages in
-``attn_homework/messages.py``.
+``attn_homework/messages/``.
+
+Why one module of some 750 lines: it holds no logic, only the table, and the table is read as one (the
+mistake groups at the top are shared by the steps of several lessons, and the order of the entries is the
+order the checker tries them); the functions it names live in the modules beside it.
 """
 
 from collections.abc import Callable
@@ -99,6 +103,7 @@ QK_AND_SCALING = (
     Mistake("scaled_by_dk", m.divided_by_d_k, "scaled_by_dk"),
     Mistake("scale_multiplied", m.multiplied_by_sqrt_d_k, "scale_multiplied"),
     Mistake("scaled_wrong_width", m.divided_by_another_width, "scaled_wrong_width"),
+    Mistake("scaled_fixed_width", m.divided_by_a_fixed_width, "scaled_fixed_width"),
     Mistake("scaled_not_asked", m.scaled_though_not_asked, "scaled_not_asked"),
     Mistake("scaled_not_asked", m.divided_by_d_k_though_not_asked, "scaled_not_asked"),
 )
@@ -402,8 +407,11 @@ STEP_TABLE |= {
             Mistake("max_axis", online.max_down_columns, "max_axis"),
             Mistake("keepdims", online.max_without_keepdims, "keepdims_running"),
             Mistake("max_whole_block", online.max_of_whole_block, "max_whole_block"),
+            Mistake("min_not_max", online.min_not_max, "min_not_max"),
+            Mistake("mean_not_max", online.mean_not_max, "mean_not_max"),
         ),
         shape_hints=_ONLINE_SHAPES,
+        shape_hint="shape_reduced",
         columns_are_keys=False,
     ),
     "block_sum": Step(
@@ -419,6 +427,7 @@ STEP_TABLE |= {
             Mistake("keepdims", online.sum_without_keepdims, "keepdims_running"),
         ),
         shape_hints=_ONLINE_SHAPES,
+        shape_hint="shape_reduced",
         columns_are_keys=False,
     ),
     "online_sum": Step(
@@ -434,8 +443,11 @@ STEP_TABLE |= {
             Mistake("max_not_running", online.of_sum(online.maximum_not_running), "max_not_running"),
             Mistake("max_axis", online.of_sum(online.columns_maximum), "max_axis"),
             Mistake("old_sums_dropped", online.of_sum(online.old_sums_dropped), "old_sums_dropped"),
+            Mistake("new_block_forgotten", online.of_sum(online.new_block_forgotten), "new_block_forgotten"),
+            Mistake("new_block_forgotten", online.of_sum(online.new_block_forgotten_unrescaled), "new_block_forgotten"),
         ),
         shape_hints=_ONLINE_SHAPES,
+        shape_hint="shape_reduced",
         columns_are_keys=False,
     ),
     "online_acc": Step(
@@ -451,6 +463,8 @@ STEP_TABLE |= {
             Mistake("max_not_running", online.of_acc(online.maximum_not_running), "max_not_running"),
             Mistake("max_axis", online.of_acc(online.columns_maximum), "max_axis"),
             Mistake("old_sums_dropped", online.of_acc(online.old_sums_dropped), "old_sums_dropped"),
+            Mistake("new_block_forgotten", online.of_acc(online.new_block_forgotten), "new_block_forgotten"),
+            Mistake("new_block_forgotten", online.of_acc(online.new_block_forgotten_unrescaled), "new_block_forgotten"),
             Mistake("divided_early", online.output, "acc_divided"),
         ),
         columns_are_keys=False,
@@ -699,6 +713,7 @@ STEP_TABLE |= {
             ShapeHint(pos.transposed, "hint_PE_transposed"),
             ShapeHint(pos.one_column_per_pair, "hint_PE_half"),
         ),
+        shape_hint="shape_table",
         columns_are_keys=False,
     ),
     "rope": PositionStep(
@@ -716,6 +731,7 @@ STEP_TABLE |= {
             Mistake("exponent_pair_index", pos.rope_exponent_pair_index, "exponent_pair_index"),
         ),
         shape_hints=(ShapeHint(pos.transposed, "hint_rope_transposed"),),
+        shape_hint="shape_elementwise",
         columns_are_keys=False,
     ),
     "positioned_scores": PositionStep(

@@ -4,9 +4,11 @@
 and returns one JSON string. An array of numbers comes back as its dtype, shape and numbers; anything else
 as its type name; a find-the-bug task's function is called there on the grader's own probe arguments
 (sent in as JSON numbers), each call guarded (an exception or a call over its time limit is a failed call),
-and only the returned numbers come back. Everything the code uses is imported inside its function, so
-names a submission rebinds (``np``, ``json``, ``print``) change nothing. What comes back is only data: the
-grader checks it in its own process (``decode``), and trusts nothing else from the kernel.
+and only the returned numbers come back, with whether a call wrote into its arguments and the attn_core
+reference the function calls, if any (``verdicts.delegated_to``). Everything the code uses is imported
+inside its function, so names a submission rebinds (``np``, ``json``, ``print``) change nothing. What comes
+back is only data: the grader checks it in its own process (``decode``), and trusts nothing else from the
+kernel.
 """
 
 import json
@@ -57,25 +59,40 @@ def __attn_core_dump(names, probes, limit, call_seconds):
         raise TimeoutError("the call took longer than %s s" % call_seconds)
 
     def call(function, spec):
+        arguments = [argument(a) for a in spec]
+        copies = [a.copy() if isinstance(a, _np.ndarray) else a for a in arguments]
         timed = hasattr(_signal, "setitimer")
         if timed:
             previous = _signal.signal(_signal.SIGALRM, on_alarm)
             _signal.setitimer(_signal.ITIMER_REAL, call_seconds)
         try:
-            return encode(function(*[argument(a) for a in spec]))
+            entry = encode(function(*arguments))
         except Exception as e:
-            return {"kind": "failed", "type": type(e).__name__, "message": str(e)[:300]}
+            entry = {"kind": "failed", "type": type(e).__name__, "message": str(e)[:300]}
         finally:
             if timed:
                 _signal.setitimer(_signal.ITIMER_REAL, 0)
                 _signal.signal(_signal.SIGALRM, previous)
+        touched = [i for i, (a, c) in enumerate(zip(arguments, copies))
+                   if isinstance(a, _np.ndarray) and not _np.array_equal(a, c, equal_nan=True)]
+        if touched:
+            entry["changed"] = touched  # the function wrote into these arguments
+        return entry
+
+    def delegates(function):
+        try:
+            from attn_homework.verdicts import delegated_to
+            return str(delegated_to(function))[:80]
+        except Exception:
+            return ""
 
     out = {}
     for name in names:
         if name not in g:
             out[name] = {"kind": "missing"}
         elif name in probes and callable(g[name]):
-            out[name] = {"kind": "calls", "results": [call(g[name], spec) for spec in probes[name]]}
+            out[name] = {"kind": "calls", "results": [call(g[name], spec) for spec in probes[name]],
+                         "delegates": delegates(g[name])}
         else:
             out[name] = encode(g[name])
     return _json.dumps(out)
@@ -154,10 +171,16 @@ def decode_calls(entry, arguments):
     results = entry.get("results")
     if not isinstance(results, list) or len(results) != len(arguments):
         return Opaque("unreadable")
-    decoded = []
-    for result in results:
+    decoded, changed, which = [], [], ()
+    for index, result in enumerate(results):
+        touched = result.get("changed") if isinstance(result, dict) else None
+        if isinstance(touched, list) and touched:
+            changed.append(index)
+            which = which or tuple(i for i in touched[:8] if isinstance(i, int) and not isinstance(i, bool))
         if isinstance(result, dict) and result.get("kind") == "failed":
             decoded.append(CallFailed(str(result.get("type", "Exception"))[:60], str(result.get("message", ""))[:300]))
         else:
             decoded.append(decode(result))
-    return FunctionCalls(tuple(arguments), tuple(decoded))
+    delegates = entry.get("delegates")
+    delegates = delegates[:80] if isinstance(delegates, str) else ""
+    return FunctionCalls(tuple(arguments), tuple(decoded), tuple(changed), delegates, which)

@@ -34,13 +34,14 @@ from attn_core import lang
 
 from .. import exercises
 from ..messages import msg
+from ..verdicts import revealed_predictions
 from .answers import RESULT_NAME, dump_code
 from .checking import check_answers, draw_probes, not_graded, point_at_id_cell
 from .collect import Skipped, Submission, lms_name
 from .handout import Handouts, per_student_release
 from .integrity import REVIEW, is_teacher_version
 from .processes import MARKER, Tracker, reap, snapshot
-from .reading import binding_cells, identify_exercise, job_cells, read
+from .reading import binding_cells, identify_exercise, job_cells, read, saved_outputs
 from .results import RUN_ENDED, Graded, Note
 from .roster import Roster, identify
 from .selection import choose, integrity_notes, other_students_data
@@ -540,7 +541,11 @@ class Batch:
             failed = [cell for cell in cells if cell in errors]
             if failed:
                 raised[var] = (failed[-1], errors[failed[-1]])
-        record.tasks = check_answers(reading.exercise, answers, job.probes, job.data_id, reading.edition, raised)
+        # the predictions made before their reveals, as the notebook handed in recorded them
+        revealed = revealed_predictions(list(job.submission.revealed) + saved_outputs(reading.nb))
+        record.tasks = check_answers(
+            reading.exercise, answers, job.probes, job.data_id, reading.edition, raised, revealed
+        )
         if any(n.code == "no_student_id" for n in job.notes):
             record.tasks = point_at_id_cell(record.tasks, reading.edition)
         other = other_students_data(

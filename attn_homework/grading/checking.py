@@ -21,7 +21,7 @@ from attn_core import lang
 from .. import exercises
 from ..messages import msg
 from ..task_data import student_data
-from ..verdicts import MISSING, diagnose_task, right_for_earlier_answer
+from ..verdicts import MISSING, diagnose_task, judge_prediction, right_for_earlier_answer
 from .answers import decode, decode_calls, encode_argument
 
 
@@ -74,12 +74,14 @@ def language(code):
         lang.set_lang(saved)
 
 
-def check_answers(exercise, answers, probes=None, data_id=None, edition="zh", raised=None):
+def check_answers(exercise, answers, probes=None, data_id=None, edition="zh", raised=None, revealed=None):
     """The TaskResult of every task of ``exercise`` from the kernel's answer entries ({variable: entry});
     ``raised`` is {variable: (cell number, "ExceptionName: message")} for the variables whose defining cell
-    raised."""
+    raised; ``revealed`` is {variable: the prediction recorded before its answer was shown} (read from the
+    saved notebook): a predict task is judged on that one, as ``check`` does (``judge_prediction``)."""
     probes = probes or {}
     raised = raised or {}
+    revealed = revealed or {}
     results, values = [], {}
     with language(edition), student_data(data_id):
         for task in exercises.tasks(exercise):
@@ -96,7 +98,7 @@ def check_answers(exercise, answers, probes=None, data_id=None, edition="zh", ra
                     TaskResult(task.id, "cell_error", msg("cell_error", cell=cell, var=task.var, error=error), cell)
                 )
                 continue
-            d = diagnose_task(task.id, value)
+            d = judge_prediction(task, value, diagnose_task(task.id, value), revealed.get(task.var))
             results.append(TaskResult(task.id, "correct" if d.ok else d.code, d.message))
         by_id = {r.id: r for r in results}
         for i, task in enumerate(exercises.tasks(exercise)):

@@ -61,6 +61,7 @@ class Submission:
     sha256: str = ""
     problem: str = ""
     detail: str = ""
+    revealed: tuple = ()  # the "📌 var = n ·" lines of its saved outputs: predictions recorded at their reveal
 
     @property
     def file_name(self):
@@ -214,25 +215,45 @@ class _Release:
             self.done = upto
 
 
+# The line ``verdicts.predicted`` prints when a prediction's answer is first shown, as saved in a notebook's
+# outputs (UTF-8 as Jupyter writes it, or JSON-escaped): the one thing of the outputs the grader keeps.
+_RECORDED = (
+    re.compile(rb"\xf0\x9f\x93\x8c ([A-Za-z_][A-Za-z0-9_]{0,60}) = ([0-9eE.+\-]{1,30}) \xc2\xb7"),
+    re.compile(rb"\\ud83d\\udccc ([A-Za-z_][A-Za-z0-9_]{0,60}) = ([0-9eE.+\-]{1,30}) \\u00b7"),
+)
+
+
+def _recorded_predictions(buffer):
+    """The prediction lines saved in a notebook's outputs, as text (the first of each variable, at most 50)."""
+    found = {}
+    for pattern in _RECORDED:
+        for match in pattern.finditer(buffer):
+            var = match.group(1).decode()
+            found.setdefault(var, f"📌 {var} = {match.group(2).decode()} ·")
+    return tuple(list(found.values())[:50])
+
+
 def _read_notebook_file(f, size):
-    """(the notebook without outputs, SHA-256 of the file, problem, detail) from an open file of ``size`` bytes."""
+    """(the notebook without outputs, SHA-256 of the file, problem, detail, the predictions recorded in its
+    outputs) from an open file of ``size`` bytes."""
     digest = hashlib.sha256()
     if size == 0:
-        return b"", digest.hexdigest(), "", ""
+        return b"", digest.hexdigest(), "", "", ()
     with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
         release = _Release(mapped)
         for start in range(0, size, CHUNK):
             digest.update(mapped[start : start + CHUNK])
             release(start + CHUNK)
+        revealed = _recorded_predictions(mapped)
         try:
             data = without_outputs(mapped)
         except ValueError as e:  # not JSON: a small file is kept whole for the parser to say what is wrong
             if size > MAX_KEPT:
-                return b"", digest.hexdigest(), "unreadable", str(e)
+                return b"", digest.hexdigest(), "unreadable", str(e), ()
             data = mapped[:]
     if len(data) > MAX_KEPT:
-        return b"", digest.hexdigest(), "too_large", f"without_outputs:{_mib(len(data))}"
-    return data, digest.hexdigest(), "", ""
+        return b"", digest.hexdigest(), "too_large", f"without_outputs:{_mib(len(data))}", ()
+    return data, digest.hexdigest(), "", "", revealed
 
 
 class _Reader:
@@ -260,11 +281,11 @@ class _Reader:
                 if stat.st_size > MAX_NOTEBOOK:
                     self.problem(label, when, "too_large", _mib(stat.st_size))
                     return
-                data, sha, problem, detail = _read_notebook_file(f, stat.st_size)
+                data, sha, problem, detail, revealed = _read_notebook_file(f, stat.st_size)
         except OSError as e:
             self.problem(label, when, "unreadable", f"read_error:{type(e).__name__}")
             return
-        self.submissions.append(Submission(label, data, when, lms_name(label), sha, problem, detail))
+        self.submissions.append(Submission(label, data, when, lms_name(label), sha, problem, detail, revealed))
 
     def problem(self, label, when, reason, detail, lms=None):
         """A notebook that cannot be graded: still its student's submission, with the reason."""
@@ -303,8 +324,8 @@ class _Reader:
                 size = self.extract(archive, info, member, spool, MAX_NOTEBOOK, problem, "unreadable", "read_error:")
                 if size is None:
                     continue
-                data, sha, reason, detail = _read_notebook_file(spool, size)
-            self.submissions.append(Submission(member, data, when, lms, sha, reason, detail))
+                data, sha, reason, detail, revealed = _read_notebook_file(spool, size)
+            self.submissions.append(Submission(member, data, when, lms, sha, reason, detail, revealed))
 
     def extract(self, archive, info, label, spool, limit, problem, unreadable, prefix):
         """Copy a zip member into ``spool`` (a temporary file), no more than ``limit`` bytes, and return its

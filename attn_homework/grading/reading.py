@@ -145,6 +145,21 @@ def job_cells(nb, names):
     ]
 
 
+def saved_outputs(nb):
+    """The text of every saved stream and text/plain output of the notebook's code cells, as the student
+    last ran them (the predictions recorded before their reveals are read from these)."""
+    texts = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            stream = output.get("output_type") == "stream"
+            text = output.get("text") if stream else output.get("data", {}).get("text/plain")
+            if isinstance(text, list):
+                text = "".join(text)
+            if isinstance(text, str):
+                texts.append(text)
+    return texts
+
+
 def binding_cells(nb, names):
     """{name: the numbers of the code cells (numbered from 1 among all cells, as ``job_cells`` numbers them)
     that bind it at the top level}: the cells that should define each answer variable. A cell binds a name

@@ -47,13 +47,13 @@ MESSAGES = {
         "The sign is flipped: it is dA minus rowsum(dA ⊙ A), not the other way round.",
     ),
     "jacobian_columns": (
-        "求和取错了轴：rowsum 是沿每一行（axis=1）加，不是沿列。",
-        "The sum runs along the wrong axis: rowsum adds along each row (axis=1), not down the columns.",
+        "求和取错了轴：rowsum 是沿每一行（axis=-1）加，不是沿列。",
+        "The sum runs along the wrong axis: rowsum adds along each row (axis=-1), not down the columns.",
     ),
     "keepdims_grad": (
-        "少了 keepdims=True：每行的和成了 (n,) 的向量，沿错误的方向广播。用 .sum(axis=1, keepdims=True)。",
+        "少了 keepdims=True：每行的和成了 (n,) 的向量，沿错误的方向广播。用 .sum(axis=-1, keepdims=True)。",
         "keepdims=True is missing: the row sums became an (n,) vector that broadcasts along the wrong axis. "
-        "Use .sum(axis=1, keepdims=True).",
+        "Use .sum(axis=-1, keepdims=True).",
     ),
     "grad_unscaled": (
         "忘了 1/√d_k：前向时 S = QKᵀ/√d_k，所以反向传到 Q、K 时也要乘以 1/√d_k。",

@@ -5,9 +5,9 @@ Chinese and English side by side; merged into one catalog in ``__init__``."""
 MESSAGES = {
     # ---------------------------------------------------------------- lesson 11: LayerNorm, residual, FFN
     "norm_axis": (
-        "归一化取错了轴：你沿着列（位置，axis=0）算均值和方差；LayerNorm 对每一行（一个位置的特征，axis=−1）单独归一化。",
+        "归一化取错了轴：你沿着列（位置，axis=0）算均值和方差；LayerNorm 对每一行（一个位置的特征，axis=-1）单独归一化。",
         "Normalised along the wrong axis: your mean and variance run down the columns (over positions, "
-        "axis=0); LayerNorm normalises each row (one position's features, axis=−1) on its own.",
+        "axis=0); LayerNorm normalises each row (one position's features, axis=-1) on its own.",
     ),
     "eps_forgotten": (
         "根号里没有 ε：一行的数几乎相等时方差几乎是 0，除以 √方差 会把噪声放大（全相等时是 0/0 = NaN）。ε 加在根号里：√(方差 + ε)。",

@@ -29,7 +29,7 @@ MESSAGES = {
         "Called with {call}, your {sym} returned {got}: it must return an array of numbers.",
     ),
     "fn_same_output": (
-        "不管给它什么数据，你的 {sym} 都返回同一个数组：要用参数来算，不要用笔记本里的数据或写死的结果。",
+        "不管给它什么数据，你的 {sym} 都返回同一个数组：要用参数来算，不要用笔记本里的数据或固定不变的结果。",
         "Your {sym} returns the same array whatever it is given: compute the result from the arguments, not "
         "from the notebook's data or a fixed answer.",
     ),
@@ -63,8 +63,23 @@ MESSAGES = {
         "result is NaN. Subtract the row's maximum before exp.",
     ),
     "bug_mask_ignored": (
-        "{sym} 根本没有用遮罩：每个位置都看到了未来。在 softmax 之前把右上方的分数设为 −∞。",
+        "{sym} 根本没有用掩码：每个位置都看到了未来。在 softmax 之前把右上方的分数设为 −∞。",
         "{sym} uses no mask at all, so every position sees the future: set the scores above the diagonal to "
         "−∞ before softmax.",
+    ),
+    "fn_mistake": (
+        "用 {call} 调用你的 {sym}，它返回的结果是这样错的：{said}",
+        "Called with {call}, your {sym} returns a result that is off this way: {said}",
+    ),
+    "fn_delegates": (
+        "{sym} 调用了现成的 {name}：这道题要你用 numpy 自己写出修好的函数，检查程序不能把参考答案当成你的修正。",
+        "{sym} calls the ready-made {name}: this task asks you to write the fixed function yourself in numpy; "
+        "the checker cannot take the reference for your fix.",
+    ),
+    "fn_changes_input": (
+        "用 {call} 调用你的 {sym} 之后，传进去的 {names} 里的数变了：像 `x -= ...`、`x[...] = ...` 这样的原地写法会改写调用者的数组。"
+        "改成 `x = x - ...`（得到一个新数组）。",
+        "Called with {call}, your {sym} changed the numbers of the array it was given ({names}): an in-place "
+        "`x -= ...` or `x[...] = ...` writes into the caller's array. Write `x = x - ...` (a new array) instead.",
     ),
 }

@@ -6,13 +6,13 @@ MESSAGES = {
     # ---------------------------------------------------------------- lesson 8: multi-head attention
     "split_reshape_alone": (
         "只用了 reshape：reshape(h, n, d_head) 把数一行一行地倒进新形状，一个“头”里混着好几个位置的数。"
-        "先 reshape 成 (n, h, d_head)，再把头这一维移到最前面（转置）。",
+        "先 reshape 成 (n, h, d_head)，再把头这个轴移到最前面（转置）。",
         "A reshape alone: reshape(h, n, d_head) pours the numbers into the new shape row by row, so one "
         '"head" holds pieces of several positions. Reshape to (n, h, d_head) first, then move the heads axis '
         "to the front (a transpose).",
     ),
     "split_not_moved": (
-        "这是 (n, h, d_head)：拆对了，但头这一维要移到最前面，成为 (h, n, d_head)，每个头才是一个 n × d_head 的矩阵。",
+        "这是 (n, h, d_head)：拆对了，但头这个轴要移到最前面，成为 (h, n, d_head)，每个头才是一个 n × d_head 的矩阵。",
         "That is (n, h, d_head): split right, but the heads axis must move to the front, (h, n, d_head), so "
         "that each head is an n × d_head matrix.",
     ),
@@ -28,7 +28,7 @@ MESSAGES = {
     ),
     "merge_reshape_alone": (
         "只用了 reshape：(h, n, d_head) 直接 reshape 成 (n, h·d_head) 会把不同位置的数拼进同一行。"
-        "先把头这一维移到位置之后 (n, h, d_head)，再 reshape。",
+        "先把头这个轴移到位置之后 (n, h, d_head)，再 reshape。",
         "A reshape alone: reshaping (h, n, d_head) straight to (n, h·d_head) puts numbers of different "
         "positions into one row. Move the heads axis after the positions first, (n, h, d_head), then reshape.",
     ),
@@ -62,12 +62,12 @@ MESSAGES = {
         "Scaling is missing: every head's scores are divided by √d_head before softmax.",
     ),
     "layer_split_by_reshape": (
-        "拆头时只用了 reshape：一个“头”里混进了好几个位置。先 reshape 成 (n, h, d_head)，再把头这一维移到前面。",
+        "拆头时只用了 reshape：一个“头”里混进了好几个位置。先 reshape 成 (n, h, d_head)，再把头这个轴移到前面。",
         'The heads were made by a reshape alone, so a "head" mixes several positions: reshape to '
         "(n, h, d_head), then move the heads axis to the front.",
     ),
     "layer_merged_by_reshape": (
-        "合并时只用了 reshape：不同位置的数被拼进了同一行。先把头这一维移到位置之后，再 reshape。",
+        "合并时只用了 reshape：不同位置的数被拼进了同一行。先把头这个轴移到位置之后，再 reshape。",
         "The heads were merged by a reshape alone, putting different positions into one row: move the heads "
         "axis after the positions first, then reshape.",
     ),

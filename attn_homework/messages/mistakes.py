@@ -61,45 +61,50 @@ MESSAGES = {
     ),
     "keepdims": (
         "少了 keepdims=True：按行求和（或取最大值）得到形状 (n,) 的向量，除法时它沿着错误的方向广播，"
-        "第 j 列被第 j 行的和去除。写 .sum(axis=1, keepdims=True)，得到 (n, 1)，才是每行除以自己的和。",
+        "第 j 列都除以了第 j 行的和。写 .sum(axis=-1, keepdims=True)，最后一个轴保留为长度 1（如 (n, 1)），每行才除以自己的和。",
         "keepdims=True is missing: the row sums (or maxima) come out as an (n,) vector, which broadcasts "
-        "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=1, keepdims=True) to "
-        "get (n, 1): then each row is divided by its own sum.",
+        "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=-1, keepdims=True), which "
+        "keeps the last axis with length 1 (as in (n, 1)): then each row is divided by its own sum.",
     ),
     "exp_not_divided": (
         "取了 exp，但还没有除以每一行的和：softmax 要让每一行加起来为 1。",
         "You took exp but never divided by each row's sum: softmax makes every row add up to 1.",
     ),
     "divided_by_total": (
-        "你除的是整个矩阵的和：要除以每一行自己的和（.sum(axis=1, keepdims=True)）。",
-        "You divided by the sum of the whole matrix: divide by each row's own sum (.sum(axis=1, keepdims=True)).",
+        "你除的是整个矩阵（或整个头）的和：要除以每一行自己的和（.sum(axis=-1, keepdims=True)）。",
+        "You divided by the sum of the whole matrix (or head): divide by each row's own sum (.sum(axis=-1, keepdims=True)).",
+    ),
+    "scaled_fixed_width": (
+        "你除以的是 {root}，可这里 d_k = {d_k}：d_k 要从这道题的数据里取（Q.shape[-1]），不要照搬别处的数。",
+        "You divided by {root}, but here d_k = {d_k}: take d_k from this task's data (Q.shape[-1]) rather than "
+        "a number kept from elsewhere.",
     ),
     "mask_after_softmax": (
-        "遮罩加晚了：要在 softmax 之前把被遮住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",
+        "掩码加晚了：要在 softmax 之前把被挡住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",
         "The mask comes too late: set masked scores to −∞ before softmax; zeroing weights after "
         "softmax leaves rows that no longer sum to 1.",
     ),
     "mask_ignored": (
-        "没有用上遮罩：mask 为 False 的位置要在 softmax 之前设为 −∞，这样它们的权重才是 0。",
+        "没有用上掩码：mask 为 False 的位置要在 softmax 之前设为 −∞，这样它们的权重才是 0。",
         "The mask is not used: where mask is False the score must become −∞ before softmax, so that its weight is 0.",
     ),
     "mask_inverted": (
-        "遮罩用反了：True 表示可以关注、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
+        "掩码用反了：True 表示可以关注、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
         "The mask is inverted: True means may attend (keep it); −∞ goes where mask is False.",
     ),
     "mask_upper": (
-        "遮罩取成了上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，也就是下三角（np.tril，含对角线）。",
+        "掩码取成了上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，也就是下三角（np.tril，含对角线）。",
         "The mask is the upper triangle: row i is position i asking, and it may see columns 0 to i only, "
         "the lower triangle (np.tril, diagonal included).",
     ),
     "mask_no_diagonal": (
-        "对角线也被遮住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行才会是 NaN"
+        "对角线也被挡住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行才会是 NaN"
         "（用很大的负数代替 −∞ 时，则变成平均分配）。",
         "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
         "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",
     ),
     "mask_zero": (
-        "被遮住的分数要设为 −∞，不是 0：exp(0) = 1，这些位置仍会分到权重。",
+        "被挡住的分数要设为 −∞，不是 0：exp(0) = 1，这些位置仍会分到权重。",
         "Masked scores must become −∞, not 0: exp(0) = 1, so those positions would still get weight.",
     ),
     "no_softmax": (
@@ -108,7 +113,7 @@ MESSAGES = {
         "and each row sums to 1.",
     ),
     "wrong_mask": (
-        "{where}是被遮住的位置（mask 为 False），它的权重应当正好是 0，你的不是。",
+        "{where}是被挡住的位置（mask 为 False），它的权重应当正好是 0，你的不是。",
         "{where} is masked (mask False), so its weight must be exactly 0; yours is not.",
     ),
     "negative_weight": (
@@ -116,7 +121,7 @@ MESSAGES = {
         "The weight at {where} is negative: a softmax weight is e^s over a positive sum, never below 0.",
     ),
     "wrong_mask_S": (
-        "被遮住的位置（例如 {where}）分数应为 −∞，不是 0 或很大的负数：这样 softmax 后权重正好是 0。",
+        "被挡住的位置（例如 {where}）分数应为 −∞，不是 0 或很大的负数：这样 softmax 后权重正好是 0。",
         "A masked position (e.g. {where}) must hold −∞, not 0 or a large negative number, so that its "
         "weight after softmax is exactly 0.",
     ),
@@ -160,7 +165,7 @@ MESSAGES = {
         "The diagonal must be True too: every position may attend to itself.",
     ),
     "causal_all_true": (
-        "全是 True 就等于没有遮罩：位置 i 不能看到它后面的位置。",
+        "全是 True 就等于没有掩码：位置 i 不能看到它后面的位置。",
         "All True is no mask at all: position i must not see the positions after it.",
     ),
     # ---------------------------------------------------------------- wrong shapes: what usually produces them

@@ -23,7 +23,7 @@ MESSAGES = {
         "l is measured against m: sum exp(score − m1), not exp(score).",
     ),
     "never_shifted": (
-        "没有减去最大值：累计量要相对于运行最大值 m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（最后除出来的 O 倒是一样）。",
+        "没有减去最大值：累计量要相对于当前最大值（running max）m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（最后除出来的 O 倒是一样）。",
         "No maximum subtracted: the running sums are measured against the running maximum m2, with "
         "exp(score − m2); without it exp overflows on large scores (the final O would come out the same).",
     ),
@@ -45,6 +45,19 @@ MESSAGES = {
     "max_not_running": (
         "m2 只取了第 2 块的最大值：它应当是到目前为止见过的最大值，max(m1, 第 2 块的最大值)。",
         "m2 is block 2's maximum alone: it must be the largest score seen so far, max(m1, block 2's maximum).",
+    ),
+    "min_not_max": (
+        "你取的是每一行的最小值（min）：要减去的是这一行的最大值（max），这样 exp 的结果都不超过 1。",
+        "That is each row's minimum (min): subtract the row's maximum (max), so that no exp exceeds 1.",
+    ),
+    "mean_not_max": (
+        "你取的是每一行的平均值：这里要的是这一行的最大值（max），减去它之后 exp 的结果都不超过 1。",
+        "That is each row's mean: this asks for the row's maximum (max), so that after subtracting it no exp "
+        "exceeds 1.",
+    ),
+    "new_block_forgotten": (
+        "只算了第 1 块：第 2 块的 exp(S2 − m2)（累加器还要乘以 V2）没有加进来。",
+        "Only block 1 is counted: block 2's exp(S2 − m2) (times V2, for the accumulator) is never added.",
     ),
     "old_sums_dropped": (
         "只算了第 2 块：第 1 块的累计量（重新缩放之后）也要加进来。",
@@ -79,7 +92,7 @@ MESSAGES = {
         "That is a flat vector: keepdims=True keeps the (n_q, 1) column.",
     ),
     "explain_rescale": (
-        "运行最大值只有在新块带来更大的分数时才会变；这个因子把旧的和换算到新的最大值上。新块的最大值更小时，运行最大值变了吗？",
+        "当前最大值只有在新块带来更大的分数时才会变；这个因子把旧的和换算到新的最大值上。新块的最大值更小时，当前最大值变了吗？",
         "The running maximum only changes when a block brings a larger score; the factor re-expresses the old "
         "sums against the new maximum. If the new block's maximum is smaller, does the running maximum change?",
     ),
@@ -89,7 +102,7 @@ MESSAGES = {
         "re-expressing against the new maximum.",
     ),
     "predict_block_factor": (
-        "那是拿新块自己的最大值来换算：可是运行最大值是 max(旧的 m, 新块的最大值)。",
+        "那是拿新块自己的最大值来换算：可是当前最大值是 max(旧的 m, 新块的最大值)。",
         "That re-expresses against the new block's own maximum: but the running maximum is max(old m, the "
         "block's maximum).",
     ),

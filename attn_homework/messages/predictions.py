@@ -25,7 +25,7 @@ MESSAGES = {
         "O = A·V: each row of O is a mix of V's rows, so it is as wide as one value vector.",
     ),
     "predict_width_n_k": (
-        "那是键的个数 n_k，也就是 A 的列数：A·V 沿着键把各个值加起来，这一维在乘法里消掉了。",
+        "那是键的个数 n_k，也就是 A 的列数：A·V 沿着键把各个值加起来，这个轴在乘法里消掉了。",
         "That is the number of keys n_k, the width of A: A·V adds the values up over the keys, so that axis "
         "disappears in the product.",
     ),
@@ -38,12 +38,12 @@ MESSAGES = {
         "That is the number of queries, the number of rows of O: the question asks for its columns.",
     ),
     "explain_masked_row_sum": (
-        "遮罩在 softmax 之前：被遮住的分数是 −∞，权重正好是 0；softmax 只在剩下的键之间分配。",
+        "掩码在 softmax 之前：被挡住的分数是 −∞，权重正好是 0；softmax 只在剩下的键之间分配。",
         "The mask comes before softmax: masked scores are −∞ and get weight exactly 0; softmax shares the "
         "row out among the keys that are left.",
     ),
     "predict_masked_after": (
-        "那是先 softmax、后遮罩时剩下的权重之和；这里遮罩在 softmax 之前，softmax 会在可见的键之间重新分配。",
+        "那是先 softmax、后掩码时剩下的权重之和；这里掩码在 softmax 之前，softmax 会在可见的键之间重新分配。",
         "That is what is left if the mask is applied after softmax; here it comes before, and softmax shares "
         "the row out among the visible keys.",
     ),

@@ -14,7 +14,7 @@ MESSAGES = {
         "{name} must be an array of real numbers, got {type} of dtype {dtype}",
     ),
     "given_few_axes": (
-        "{name} 至少要有 {axes} 个维度，得到的形状是 {shape}",
+        "{name} 至少要有 {axes} 个轴，得到的形状是 {shape}",
         "{name} must have at least {axes} axes, got shape {shape}",
     ),
     "given_mask": (

@@ -6,8 +6,20 @@ MESSAGES = {
     # ---------------------------------------------------------------- the checker's verdicts
     "ok": ("{sym} 正确！形状 {shape}，每个数都对。", "{sym} is correct: shape {shape}, every number right."),
     "ok_number": ("{sym} 预测对了！", "{sym}: right prediction!"),
+    "not_attempted_var": (
+        "还没作答：把 ... 换成你的答案（{var}），再运行这一格。",
+        "Not answered yet: replace ... with your answer ({var}) and run this cell again.",
+    ),
+    "not_attempted_function": (
+        "还没作答：把 ... 换成你修好的函数（def {var}(...): ...），再运行这一格。",
+        "Not answered yet: replace ... with your fixed function (def {var}(...): ...) and run this cell again.",
+    ),
+    "not_attempted_prediction": (
+        "还没作答：把 ... 换成你的预测（{var}，一个数），再运行这一格。",
+        "Not answered yet: replace ... with your prediction ({var}, one number) and run this cell again.",
+    ),
     "not_attempted": (
-        "还没作答：把 ... 换成你算出的 {sym}，再运行这一格。",
+        "还没作答：把 ... 换成你的答案（{sym}），再运行这一格。",
         "Not answered yet: replace ... with your {sym} and run this cell again.",
     ),
     "is_none": (
@@ -41,8 +53,25 @@ MESSAGES = {
         "an array.",
     ),
     "mask_type": (
-        "创建时写 dtype=bool，或对 0/1 数组用 .astype(bool)。",
-        "Create it with dtype=bool, or use .astype(bool) on a 0/1 array.",
+        "创建时写 dtype=bool（能看到的位置为 True）。",
+        "Create it with dtype=bool (True where a position may be seen).",
+    ),
+    "mask_type_01": (
+        "这是 0/1 数组：1 表示能看到时，用 `M.astype(bool)` 或 `M == 1` 得到布尔掩码（或创建时就写 dtype=bool）。",
+        'This is a 0/1 array: if 1 means "may be seen", `M.astype(bool)` or `M == 1` gives the boolean mask '
+        "(or create it with dtype=bool).",
+    ),
+    "mask_type_additive": (
+        "这是加性掩码（能看到的位置为 0，其余为 −∞ 或很大的负数，加到分数上）；这道题要布尔掩码：`M == 0`（能看到的位置为 True）。"
+        "不要用 .astype(bool)：它把 −∞ 变成 True，掩码就反了。",
+        "This is an additive mask (0 where a position may be seen, −∞ or a large negative number elsewhere, "
+        "added to the scores); this task asks for a boolean one: `M == 0` (True where a position may be seen). "
+        "Not .astype(bool): that turns −∞ into True, an inverted mask.",
+    ),
+    "prediction_not_finite": (
+        "{sym} = {got} 不是一个预测：想一想会得到哪个有限的数（整数或小数），把它写下来。",
+        "{sym} = {got} is not a prediction: work out which finite number (an int or a float) it will be, and "
+        "write that down.",
     ),
     "ragged": ("（各行长短不一）", " (rows of different lengths)"),
     "not_finite": (
@@ -77,9 +106,9 @@ MESSAGES = {
         "(e^710 is already ∞): subtract each row's maximum before exp.",
     ),
     "empty_row": (
-        "{sym} 的{row}整行都是 NaN：在你用的遮罩下，这个位置一个键也看不到（这一行的分数全是 −∞），"
+        "{sym} 的{row}整行都是 NaN：在你用的掩码下，这个位置一个键也看不到（这一行的分数全是 −∞），"
         "softmax 只能算 0/0。第 7 课讲过：每个位置至少要能看到一个键，因果掩码要保留对角线（自己）。"
-        "检查你的遮罩。",
+        "检查你的掩码。",
         "{row} of {sym} is NaN throughout: with the mask you used, that position sees no key at all (every "
         "score of the row is −∞) and softmax computes 0/0. As lesson 7 shows, each position must see at "
         "least one key; a causal mask keeps the diagonal (the position itself). Check your mask.",
@@ -99,9 +128,9 @@ MESSAGES = {
         "indices (argmax gives a position, max the value), and the array must not be of an integer type.",
     ),
     "almost_rounded": (
-        "非常接近了：每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
+        "每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
         "（np.round 只用来打印）。",
-        "Very close: every number is the right one rounded to {decimals} decimals. The check compares "
+        "Every number is the right one rounded to {decimals} decimals. The check compares "
         "full precision, so do not round the answer (np.round is for printing).",
     ),
     "almost_float16": (
@@ -119,16 +148,30 @@ MESSAGES = {
         "{sym} should have shape {expected} ({axes}); yours is {got}. {hint}",
     ),
     "fewer_axes": (
-        "你的答案维数太少：需要一个完整的矩阵，而不是一个数或一行。",
+        "你的答案少了轴：需要一个完整的矩阵，而不是一个数或一行。",
         "Your answer has too few axes: a whole matrix is needed, not one number or one row.",
     ),
     "more_axes": (
-        "你的答案多了维度：检查是否多套了一层方括号。",
+        "你的答案多了轴：检查是否多套了一层方括号。",
         "Your answer has extra axes: look for extra brackets.",
     ),
     "shape": (
         "在纸上写出每一次矩阵乘法的形状：(a × b) 乘 (b × c) 得 (a × c)。",
         "Write down the shape of each matrix product on paper: (a × b) times (b × c) gives (a × c).",
+    ),
+    "shape_reduced": (
+        "对一行求和或取最大值会去掉这个轴；keepdims=True 把它保留为长度 1：每个查询行一个数，(n_q, 1)。",
+        "A sum or a maximum over a row removes that axis; keepdims=True keeps it with length 1: one number per "
+        "query row, (n_q, 1).",
+    ),
+    "shape_table": (
+        "每个位置一行、每个特征一列：先写出位置（一列）和频率（一行）的形状，再看它们广播成什么形状。",
+        "One row per position, one column per feature: write down the shapes of the positions (a column) and "
+        "of the frequencies (a row), and what they broadcast to.",
+    ),
+    "shape_elementwise": (
+        "这一步逐元素计算（没有矩阵乘法），结果和输入的形状一样。",
+        "This step works entry by entry (no matrix product): the result has the shape of its input.",
     ),
     "shape_kept": (
         "softmax 不改变形状：每个分数对应一个权重。",
@@ -268,7 +311,7 @@ MESSAGES = {
         "no exercise {exercise!r}; the exercises are {names}",
     ),
     "no_variable": (
-        "还没有变量 {var}：运行上面的答案格子（把 ... 换成你的答案）；如果已经运行过，检查变量名是不是正好写成 {var}。",
+        "还没有变量 {var}：运行上面的答案单元格（把 ... 换成你的答案）；如果已经运行过，检查变量名是不是正好写成 {var}。",
         "there is no variable {var} yet: run the answer cell above (replace ... with your answer); if you "
         "did, check that the variable is spelt {var}.",
     ),
@@ -293,7 +336,7 @@ MESSAGES = {
         "marks only once).",
     ),
     "stale_unchanged": (
-        "（{var} 和上次检查时完全一样：改了答案格子之后运行过它吗？运行过的话，新写法算出的数和上次相同。）",
+        "（{var} 和上次检查时完全一样：改了答案单元格之后运行过它吗？运行过的话，新写法算出的数和上次相同。）",
         "({var} is exactly as it was at your last check: did you run the answer cell after editing it? If "
         "you did, the new version gives the same numbers as the last one.) ",
     ),
@@ -307,10 +350,60 @@ MESSAGES = {
         "This number can come from more than one line of reasoning. ",
     ),
     "or_perhaps": ("或者：", " Or: "),
-    "other_task": (
-        "{var} 正好是题 {other} 的答案（{other_var}）：是不是沿用了那道题的变量或数据？题 {task_id} 用的是它自己的数据。",
-        "{var} is exactly the answer of task {other} ({other_var}): was a variable or the data of that task "
-        "reused? Task {task_id} uses its own data.",
+    "crossed_formula": (
+        "{var} 算的是{what}；题 {task_id} 要的是{asked}。",
+        "{var} holds {what}; task {task_id} asks for {asked}.",
+    ),
+    "crossed_data": (
+        "而且用的是题 {other} 的数据：是不是沿用了那道题的变量？",
+        " It is also computed from the data of task {other}: was a variable of that task reused?",
+    ),
+    "crossed_data_only": (
+        "{var} 是用题 {other} 的数据算的，不是题 {task_id} 自己的数据：是不是沿用了那道题的变量？",
+        "{var} is computed from the data of task {other}, not from task {task_id}'s own: was a variable of "
+        "that task reused?",
+    ),
+    "crossed_other_data": (
+        '{var} 不是用题 {task_id} 自己的数据算的：用这道题载入的数据（homework.data("{task_id}")）。',
+        "{var} is not computed from task {task_id}'s own data: use the data this task loads "
+        '(homework.data("{task_id}")).',
+    ),
+    "crossed_key_not_doubled": (
+        "{var} 是原来那些键的权重：“语言”的键还没有放大到 2 倍。先把 K 里“语言”那一行乘以 2，再算权重。",
+        "{var} holds the weights of the original keys: the key of 语言 is not doubled yet. Multiply the row of "
+        "K for 语言 by 2 first, then compute the weights.",
+    ),
+    "crossed_output_not_weights": (
+        "{var} 是输出的行（权重再乘以 V），不是权重：这道题停在 softmax 之后，不乘 V。",
+        "{var} holds output rows (the weights times V), not the weights: this task stops after softmax, "
+        "before multiplying by V.",
+    ),
+    "formula_scores": ("未缩放的分数 QKᵀ", "the unscaled scores QKᵀ"),
+    "formula_scaled_scores": ("缩放后的分数 QKᵀ/√d_k", "the scaled scores QKᵀ/√d_k"),
+    "formula_softmax": ("分数的逐行 softmax", "the row-by-row softmax of the scores"),
+    "formula_weights": ("注意力权重 A = softmax(QKᵀ/√d_k)", "the attention weights A = softmax(QKᵀ/√d_k)"),
+    "formula_output": ("输出 O = A·V", "the output O = A·V"),
+    "formula_grad_V": ("梯度 dV 的公式 Aᵀ·dO", "dV's formula, Aᵀ·dO"),
+    "formula_grad_A": ("梯度 dA 的公式 dO·Vᵀ", "dA's formula, dO·Vᵀ"),
+    "formula_grad_S": ("梯度 dS 的公式 A ⊙ (dA − rowsum(dA ⊙ A))", "dS's formula, A ⊙ (dA − rowsum(dA ⊙ A))"),
+    "formula_grad_Q": ("梯度 dQ 的公式 dS·K/√d_k", "dQ's formula, dS·K/√d_k"),
+    "formula_grad_K": ("梯度 dK 的公式 dSᵀ·Q/√d_k", "dK's formula, dSᵀ·Q/√d_k"),
+    "formula_block_max": ("每一行的最大值", "each row's maximum"),
+    "formula_block_sum": ("一块里每一行 exp 的和", "the row sums of exp over one block"),
+    "formula_online_sum": ("合并两块后的行和", "the row sums after both blocks"),
+    "formula_online_acc": ("合并两块后的累加器", "the accumulator after both blocks"),
+    "formula_online_output": (
+        "最后的输出（累加器除以行和）",
+        "the final output (the accumulator divided by the row sums)",
+    ),
+    "check_which_task": (
+        '❌ check 要知道检查哪一题{got}：写题号，加引号，例如 check("2.1")。',
+        '❌ check needs the task to check{got}: give its number in quotes, e.g. check("2.1").',
+    ),
+    "you_gave": ("（你给的是 {what}）", " (you gave {what})"),
+    "progress_which_exercise": (
+        '❌ progress 要知道是哪一个练习：例如 progress("ex02")。',
+        '❌ progress needs the exercise: e.g. progress("ex02").',
     ),
     "check_failed": (
         "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
@@ -320,6 +413,28 @@ MESSAGES = {
         "⏳ 先在上面写下你的预测（{var}），运行题 {task_id} 的检查，再运行这一格。",
         "⏳ Write your prediction ({var}) above and run the check of task {task_id} first, then run this cell.",
     ),
+    "predict_a_number": (
+        "⏳ {var} 要写成一个数（不加引号，不是列表，也不是 None），你写的是 {got}。写好后运行题 {task_id} 的检查，再运行这一格。",
+        "⏳ Write {var} as one number (no quotes, not a list, not None); it holds {got}. Then run the check of "
+        "task {task_id}, then this cell.",
+    ),
+    "prediction_recorded": (
+        "📌 {var} = {value} · 揭晓前记下的预测：计分的就是它，之后再改不算。",
+        "📌 {var} = {value} · the prediction recorded before the reveal: this is the one that counts; a change "
+        "after it does not.",
+    ),
+    "prediction_changed": (
+        "📌 {var} = {value} · 揭晓前记下的预测。你之后改成了 {now}：这个改动不计分。",
+        "📌 {var} = {value} · the prediction recorded before the reveal. You changed it to {now} afterwards: "
+        "that change does not count.",
+    ),
+    "prediction_not_counted": (
+        "看到答案之前你预测的是 {var} = {value}，{now}；计分的是揭晓前的预测：",
+        "Before the answer was shown you predicted {var} = {value}; {now}, which does not count. The "
+        "prediction made before the reveal: ",
+    ),
+    "now_text": ("之后改成了 {now}，这个改动不计分", "you changed it to {now} afterwards"),
+    "now_other": ("之后改成了别的值，这个改动不计分", "you changed it afterwards"),
     "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
     "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
 }

@@ -110,8 +110,9 @@ _REFERENCES = ("attn_core", "attn_homework")  # the packages whose functions a f
 
 
 def delegated_to(function, depth=0, seen=None):
-    """The name of the first attn_core (or attn_homework) function or module ``function``'s code uses
-    ("attn_core.attention"), looking into the functions of the notebook it calls too; "" if none."""
+    """The attn_core (or attn_homework) functions or modules ``function``'s code uses, looking into the
+    functions of the notebook it calls too: their names joined by ", " ("attn_core.attention"); "" if none.
+    Which of them a task allows (lesson 14's fix may call ``rope``) is the checker's to say."""
     seen = set() if seen is None else seen
     code = getattr(function, "__code__", None)
     if code is None or depth > 3 or code in seen:
@@ -131,10 +132,11 @@ def delegated_to(function, depth=0, seen=None):
         names |= set(c.co_names) | set(c.co_freevars)
         texts |= {k for k in c.co_consts if isinstance(k, str)}
         stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    found = []
     for imported in sorted(n for n in names | texts if n.split(".")[0] in _REFERENCES):
         module = sys.modules.get(imported)  # ``import attn_core`` / ``from attn_core import …`` in the function
         used = sorted(n for n in names if module is not None and n != imported and hasattr(module, n))
-        return f"{imported}.{used[0]}" if used else imported
+        found += [f"{imported}.{u}" for u in used] or [imported]
     for name in sorted(names):
         if name not in namespace:
             continue
@@ -145,13 +147,14 @@ def delegated_to(function, depth=0, seen=None):
         if module.split(".")[0] in _REFERENCES:
             if inspect.ismodule(value):
                 used = sorted(n for n in names if n != name and hasattr(value, n))
-                return f"{module}.{used[0]}" if used else module
-            return f"{module.split('.')[0]}.{getattr(value, '__name__', name)}"
-        if inspect.isfunction(value) and value is not function:
+                found += [f"{module}.{u}" for u in used] or [module]
+            else:
+                found.append(f"{module.split('.')[0]}.{getattr(value, '__name__', name)}")
+        elif inspect.isfunction(value) and value is not function:
             inner = delegated_to(value, depth + 1, seen)
             if inner:
-                return inner
-    return ""
+                found += inner.split(", ")
+    return ", ".join(dict.fromkeys(found))
 
 
 def diagnose_task(task_id, answer, rng=None):

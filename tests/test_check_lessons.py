@@ -219,7 +219,7 @@ def lesson_mistakes():
         ("11.1", layer_norm(X11, eps=1e-6), "eps_value", ["1e-6"]),
         ("11.2", layer_norm(X11) + F11, "residual_after_norm", ["先相加"]),
         ("11.2", layer_norm(F11), "no_residual", ["残差"]),
-        ("11.2", X11 + F11, "no_norm", ["LayerNorm"]),
+        ("11.2", X11 + F11, "no_norm", ["层归一化"]),
         ("11.2", layer_norm(X11 + F11, axis=0), "norm_axis", ["axis=0"]),
         ("11.3", (H @ W1 + b1) @ W2 + b2, "no_relu", ["ReLU"]),
         ("11.3", relu(relu(H @ W1 + b1) @ W2 + b2), "relu_on_output", ["输出"]),

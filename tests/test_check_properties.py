@@ -143,6 +143,18 @@ def draw_task(data, step):
     if step == "torch_in_proj":
         W_q, W_k, W_v = (matrix(data, m, m, 1.0) for _ in range(3))
         return dict(W_q=W_q, W_k=W_k, W_v=W_v), np.array([W[:, r] for W in (W_q, W_k, W_v) for r in range(m)])
+    # lesson 14: one cached step, and heads sharing K/V (query head i reads K/V head i // (n_heads / n_kv))
+    if step == "cached_output":
+        q, k, v = matrix(data, 1, m), matrix(data, 1, m), matrix(data, 1, d)
+        K_cache, V_cache = matrix(data, n, m), matrix(data, n, d)
+        K, V = np.vstack([K_cache, k]), np.vstack([V_cache, v])
+        return dict(q=q, k=k, v=v, K_cache=K_cache, V_cache=V_cache), softmax(q @ K.T / np.sqrt(m)) @ V
+    if step == "gqa_output":
+        kv, group = size(data, 1, 3), size(data, 1, 3)
+        Q = np.stack([matrix(data, n, m) for _ in range(kv * group)])
+        K, V = np.stack([matrix(data, n, m) for _ in range(kv)]), np.stack([matrix(data, n, d) for _ in range(kv)])
+        O = np.stack([softmax(Q[i] @ K[i // group].T / np.sqrt(m)) @ V[i // group] for i in range(kv * group)])
+        return dict(Q_heads=Q, K_heads=K, V_heads=V), O
     raise AssertionError(f"no random task for {step}")
 
 

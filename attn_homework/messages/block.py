@@ -5,7 +5,7 @@ Chinese and English side by side; merged into one catalog in ``__init__``."""
 MESSAGES = {
     # ---------------------------------------------------------------- lesson 11: LayerNorm, residual, FFN
     "norm_axis": (
-        "归一化取错了轴：你沿着列（位置，axis=0）算均值和方差；LayerNorm 对每一行（一个位置的特征，axis=-1）单独归一化。",
+        "归一化取错了轴：你沿着列（位置，axis=0）算均值和方差；层归一化对每一行（一个位置的特征，axis=-1）单独归一化。",
         "Normalised along the wrong axis: your mean and variance run down the columns (over positions, "
         "axis=0); LayerNorm normalises each row (one position's features, axis=-1) on its own.",
     ),
@@ -26,7 +26,7 @@ MESSAGES = {
         "not onto the result.",
     ),
     "unbiased_variance": (
-        "方差除以了 d − 1（ddof=1）：LayerNorm 的方差除以 d（np.var 的默认）。",
+        "方差除以了 d − 1（ddof=1）：层归一化的方差除以 d（np.var 的默认）。",
         "The variance is divided by d − 1 (ddof=1): LayerNorm's variance divides by d (np.var's default).",
     ),
     "not_centred": (
@@ -49,11 +49,11 @@ MESSAGES = {
         "You normalised X and then added F: the task asks for LayerNorm(X + F), add first, then normalise.",
     ),
     "no_residual": (
-        "忘了残差：先把输入 X 加到子层的输出 F 上，再做 LayerNorm。",
+        "忘了残差：先把输入 X 加到子层的输出 F 上，再做层归一化。",
         "The residual is missing: add the input X to the sublayer's output F, then apply LayerNorm.",
     ),
     "no_norm": (
-        "这是 X + F：还要对每一行做 LayerNorm。",
+        "这是 X + F：还要对每一行做层归一化。",
         "This is X + F: apply LayerNorm to each row as well.",
     ),
     "no_relu": (

@@ -182,8 +182,8 @@ MESSAGES = {
         "writes not confined (not available here, or --no-confine)",
     ),
     "g_no_sandbox": (
-        "注意：这台机器上没有可用的沙箱（Linux 上的 bubblewrap），每份作业的内核能读到本机上你能读的文件、能联网，"
-        "也能连上同时批改的别的内核：所以一次只批改一份。",
+        "注意：这台机器上没有可用的沙箱（Linux 上的 bubblewrap），每份作业的 Jupyter 内核能读到本机上你能读的文件、能联网，"
+        "也能连上同时批改的别的 Jupyter 内核：所以一次只批改一份。",
         "note: no sandbox here (bubblewrap on Linux): each kernel can read what you can read on this machine, "
         "use the network and reach kernels graded beside it, so submissions are graded one at a time.",
     ),

@@ -108,7 +108,7 @@ MESSAGES = {
         "Masked scores must become −∞, not 0: exp(0) = 1, so those positions would still get weight.",
     ),
     "no_softmax": (
-        "这还是分数，不是权重：还要对每一行做 softmax，让权重非负、每行之和为 1。",
+        "这还是分数，不是权重：还要逐行做 softmax，让权重非负、每行之和为 1。",
         "These are still scores, not weights: apply softmax to each row so the weights are non-negative "
         "and each row sums to 1.",
     ),
@@ -134,7 +134,7 @@ MESSAGES = {
         "The weights are not normalised: after exp, divide by each row's sum, then multiply by V.",
     ),
     "used_scores": (
-        "你用分数乘了 V：要先对分数的每一行做 softmax 得到权重 A，再用 A 乘以 V。",
+        "你用分数乘了 V：要先对分数逐行做 softmax 得到权重 A，再用 A 乘以 V。",
         "You multiplied the scores by V: first turn each row of scores into weights A with softmax, "
         "then multiply A by V.",
     ),

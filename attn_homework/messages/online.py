@@ -23,7 +23,7 @@ MESSAGES = {
         "l is measured against m: sum exp(score − m1), not exp(score).",
     ),
     "never_shifted": (
-        "没有减去最大值：累计量要相对于当前最大值（running max）m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（最后除出来的 O 倒是一样）。",
+        "没有减去最大值：累计量要相对于当前最大值 m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（最后除出来的 O 倒是一样）。",
         "No maximum subtracted: the running sums are measured against the running maximum m2, with "
         "exp(score − m2); without it exp overflows on large scores (the final O would come out the same).",
     ),

@@ -88,7 +88,7 @@ MESSAGES = {
         "look at how that row was computed.",
     ),
     "finite_norm": (
-        "LayerNorm 的结果不会有 NaN：NaN 来自 0/0，比如一行的数全都相等、方差为 0 时又没有加 ε。",
+        "层归一化的结果不会有 NaN：NaN 来自 0/0，比如一行的数全都相等、方差为 0 时又没有加 ε。",
         "LayerNorm gives no NaN: NaN comes from 0/0, e.g. a row whose numbers are all equal (variance 0) "
         "divided without ε.",
     ),

@@ -156,7 +156,8 @@ def _level(ys) -> bool:
 def trend(xs, ys) -> str:
     """Where a curve goes: it rises, falls, stays about level (its ends agree), or peaks at some x in between.
     A curve that turns back and forth rises or falls "overall, going up and down on the way"; one that jumps
-    up and down at first and then stays level in its second half (a training run that gets stuck) says so."""
+    up and down at first and then stays level in its second half (a training run that gets stuck) says so,
+    and names the x from which it stays level."""
     finite = np.isfinite(ys)
     xs, ys = np.asarray(xs)[finite], np.asarray(ys, dtype=float)[finite]
     if ys.size < 2:
@@ -167,7 +168,12 @@ def trend(xs, ys) -> str:
     if abs(last - first) <= LEVEL_TOLERANCE * max(abs(first), abs(last), 1e-300):  # the ends agree
         return msg("alt_level")
     if ys.size >= 8 and _level(ys[ys.size // 2 :]) and _reversals(ys[: ys.size // 2 + 1]) >= 2:
-        return msg("alt_settles")
+        lo, hi, since = ys[-1], ys[-1], ys.size - 1  # walk back while the tail stays level
+        scale = max(abs(ys[0]), abs(ys[-1]), 1e-300)
+        while since > 0 and max(hi, ys[since - 1]) - min(lo, ys[since - 1]) <= LEVEL_TOLERANCE * scale:
+            since -= 1
+            lo, hi = min(lo, ys[since]), max(hi, ys[since])
+        return msg("alt_settles", x=_number(xs[since]))
     overall = msg("alt_rises") if last > first else msg("alt_falls")
     return msg("alt_wavy", trend=overall) if _reversals(ys) >= 2 else overall
 

@@ -373,8 +373,8 @@ msg = Catalog(
         "alt_peak": ("在 {x} 处最高", "peaks at {x}"),
         "alt_wavy": ("总体{trend}，但一路起伏、并不单调", "{trend} overall, but goes up and down on the way"),
         "alt_settles": (
-            "起初上下跳动，后半段基本持平",
-            "jumps up and down at first, then stays about level in its second half",
+            "起初上下跳动，约从 {x} 起基本持平",
+            "jumps up and down at first, then stays about level from about {x} on",
         ),
         "alt_axes": ("坐标图{title}（横轴 {x}，纵轴 {y}）", "plot{title} (x axis {x}, y axis {y})"),
         "alt_unlabelled": ("无标签", "unlabelled"),

@@ -21,9 +21,11 @@ MESSAGES = {
         "as small as ε, so the size of ε shows there.",
     ),
     "eps_misplaced": (
-        "ε 放错了地方：它加在根号里面，√(方差 + ε)，不是加在根号外面，也不是加在结果上。",
-        "ε is in the wrong place: it goes under the square root, √(variance + ε), not after the root and "
-        "not onto the result.",
+        "ε 放错了地方：本题按 PyTorch 的约定把它加在根号里面，√(方差 + ε)。加在根号外面（σ + ε，"
+        "The Annotated Transformer 的写法）同样能让分母离开 0，但不是本题的约定；加在结果上则挡不住 0/0。",
+        "ε is in the wrong place: this exercise follows PyTorch's convention and puts it under the square root, "
+        "√(variance + ε). Adding it after the root (σ + ε, as The Annotated Transformer does) also keeps the "
+        "denominator away from 0 but is not this exercise's convention; adding it onto the result does not stop 0/0.",
     ),
     "unbiased_variance": (
         "方差除以了 d − 1（ddof=1）：层归一化的方差除以 d（np.var 的默认）。",

@@ -40,6 +40,7 @@ _MATH = (
     (r"\sqrt", "√"),
     (r"\cdot", "·"),
     (r"\times", "×"),
+    (r"\neq", "≠"),
     (r"\div", "÷"),
     (r"\,", " "),
 )
@@ -154,7 +155,8 @@ def _level(ys) -> bool:
 
 
 def trend(xs, ys) -> str:
-    """Where a curve goes: it rises, falls, stays about level (its ends agree), or peaks at some x in between.
+    """Where a curve goes: it rises, falls, stays about level (its ends agree), or peaks at some x in between;
+    a curve that is flat but for one jump says where it jumps, and from what to what.
     A curve that turns back and forth rises or falls "overall, going up and down on the way"; one that jumps
     up and down at first and then stays level in its second half (a training run that gets stuck) says so,
     and names the x from which it stays level."""
@@ -174,6 +176,10 @@ def trend(xs, ys) -> str:
             since -= 1
             lo, hi = min(lo, ys[since]), max(hi, ys[since])
         return msg("alt_settles", x=_number(xs[since]))
+    jumps = np.flatnonzero(np.diff(ys))
+    if ys.size >= 4 and jumps.size == 1:  # two flat stretches and one jump: a staircase, as hard retrieval draws
+        j = int(jumps[0])
+        return msg("alt_step", first=_value(first), last=_value(last), x=_number((xs[j] + xs[j + 1]) / 2))
     overall = msg("alt_rises") if last > first else msg("alt_falls")
     return msg("alt_wavy", trend=overall) if _reversals(ys) >= 2 else overall
 

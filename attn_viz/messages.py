@@ -370,6 +370,10 @@ msg = Catalog(
         "alt_rises": ("上升", "rises"),
         "alt_falls": ("下降", "falls"),
         "alt_level": ("基本持平", "stays about level"),
+        "alt_step": (
+            "先平在 {first}，在 {x} 附近一下子跳到 {last}，之后又是平的",
+            "flat at {first}, then a single jump to {last} near {x}, flat again after",
+        ),
         "alt_peak": ("在 {x} 处最高", "peaks at {x}"),
         "alt_wavy": ("总体{trend}，但一路起伏、并不单调", "{trend} overall, but goes up and down on the way"),
         "alt_settles": (

@@ -82,6 +82,15 @@ def test_a_curve_that_goes_up_and_down_or_jumps_and_then_gets_stuck_is_not_said_
     assert alt_text.trend(xs, 5 + 0.01 * np.cos(xs)) == "stays about level"  # wiggles smaller than the tolerance
 
 
+def test_a_staircase_is_described_as_one_jump_and_neq_is_read_as_not_equal(english):
+    ts = np.linspace(0, 1, 51)
+    hard = np.where(ts < 0.595, 1.0, 0.1)  # lesson 1's hard retrieval: flat, one drop, flat
+    words = alt_text.describe_figure(plots.line(ts, {"hard": hard, "soft": 1 - 0.9 * ts**2}))
+    assert "“hard” flat at 1.00, then a single jump to 0.10 near 0.59, flat again after" in words
+    assert "“soft” falls." in words
+    assert alt_text.plain("$W_K \\neq W_Q$") == "W_K ≠ W_Q"
+
+
 def test_a_figure_drawn_without_plots_is_described_by_its_titles_and_labels():
     fig, ax = plt.subplots()
     ax.plot([0, 1], [1, 0])

@@ -152,9 +152,9 @@ def attention_traffic(n_new, n_context, n_heads, n_kv_heads, d_head, bytes_per_v
     """One layer's attention when n_new new tokens attend to n_context positions (n_new = n_context: prefill
     of a prompt; n_new = 1: one decode step): (multiply-adds of QKᵀ and A·V, bytes of K and V read).
     Counted: every score of the n_new × n_context block (a kernel that skips masked scores does about half
-    in prefill), K and V read from memory once (an ideal lower bound: a kernel that tiles the queries reads them
-    again per tile); not counted: Q, O, the softmax, other activations and writes. Multiply-adds, not FLOPs:
-    the Roofline convention (FLOPs per byte) is twice the ratio."""
+    in prefill), K and V read from memory once (an ideal lower bound: a kernel whose outer loop runs over
+    query tiles reads them once per tile); not counted: Q, O, the softmax, other activations and writes.
+    Multiply-adds, not FLOPs: the Roofline convention (FLOPs per byte) is twice the ratio."""
     n_new, n_context = v.positive_int(n_new, "n_new"), v.positive_int(n_context, "n_context")
     group_size(n_heads, n_kv_heads)
     multiply_adds = 2 * n_heads * n_new * n_context * d_head

@@ -9,13 +9,17 @@ every token so far (the last row of a causal mask). Two ways to get those keys a
     decode_step      project the new token only, append its k and v to the cache, attend with its q:
                      t·d_k multiply-adds for q·Kᵀ.
 
-Both give the same outputs (the cache holds the same k and v rows). With RoPE the new token is rotated at
-position = the cache length: the positions of a cached token never change.
+Both give the same outputs (the cache holds the same k and v rows; in float64 they agree to rounding, in
+float16 / bfloat16 the rounding differences are far larger). With RoPE the new token is rotated at its
+position = the number of tokens this sequence has already processed, which for this module's simple cache
+(one sequence, no padding, no token dropped) is the cache length; a cached k row is rotated once, at its own
+position. Left padding, sliding-window caches and schemes that re-rotate cached keys break that equality.
 
     grouped_query_attention   n_heads query heads share n_kv_heads K/V heads (GQA, Ainslie et al. 2023;
                               n_kv_heads = 1 is MQA, Shazeer 2019; n_kv_heads = n_heads is multi-head)
     kv_cache_bytes            2 (K and V) · layers · kv_heads · d_head · bytes per value, per token
-    attention_traffic         multiply-adds and bytes of K and V read, for prefill and decode
+    attention_traffic         multiply-adds (1 multiply-add = 2 FLOPs) and bytes of K and V read, for prefill
+                              and decode
 """
 
 from dataclasses import dataclass
@@ -46,7 +50,7 @@ class KVCache:
 
     @property
     def length(self):
-        """t, the number of cached tokens: also the position of the next one."""
+        """t, the number of cached tokens: for this simple cache also the position of the next one."""
         return self.K.shape[-2]
 
     def append(self, k, v_new):
@@ -148,7 +152,9 @@ def attention_traffic(n_new, n_context, n_heads, n_kv_heads, d_head, bytes_per_v
     """One layer's attention when n_new new tokens attend to n_context positions (n_new = n_context: prefill
     of a prompt; n_new = 1: one decode step): (multiply-adds of QKᵀ and A·V, bytes of K and V read).
     Counted: every score of the n_new × n_context block (a kernel that skips masked scores does about half
-    in prefill), K and V read from memory once; not counted: Q, O, the softmax."""
+    in prefill), K and V read from memory once (an ideal lower bound: a kernel whose outer loop runs over
+    query tiles reads them once per tile); not counted: Q, O, the softmax, other activations and writes.
+    Multiply-adds, not FLOPs: the Roofline convention (FLOPs per byte) is twice the ratio."""
     n_new, n_context = v.positive_int(n_new, "n_new"), v.positive_int(n_context, "n_context")
     group_size(n_heads, n_kv_heads)
     multiply_adds = 2 * n_heads * n_new * n_context * d_head

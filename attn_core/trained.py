@@ -1,4 +1,4 @@
-"""Lesson 15: a tiny Transformer that was trained, run with the five steps.
+"""Lesson 15: a tiny Transformer that was trained, run with the five steps (multi-head, as in lesson 08).
 
 Two layers of causal multi-head self-attention and nothing else (no feed-forward network, no LayerNorm),
 trained by ``tools/train_induction_heads.py`` to predict the next token of random sequences in which one
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .core import causal_mask
-from .multihead import multi_head_attention
+from .core import attention, causal_mask
+from .multihead import merge_heads, split_heads
 
 WEIGHTS = Path(__file__).with_name("data") / "induction_heads.npz"
 
@@ -41,23 +41,34 @@ def load(path=WEIGHTS):
         return Model(weights, f["curve"])
 
 
-def forward(model, tokens, n_heads=2, ablate=()):
+def forward(model, tokens, n_heads=2, ablate=(), keys_without=()):
     """tokens (n,) -> logits (n, vocab) and the weights of each layer [(n_heads, n, n), …].
-    ``ablate``: (layer, head) pairs whose output is replaced by zeros (the head is switched off)."""
+    ``ablate``: (layer, head) pairs whose output is replaced by zeros (the head is switched off).
+    ``keys_without``: layer-0 heads whose output layer 1 does not see in its keys only (its queries and
+    values still see it): the test of K-composition."""
     w = model.weights
     tokens = np.asarray(tokens)
     x = w["E"][tokens] + w["P"][: len(tokens)]
     mask = causal_mask(len(tokens))
-    weights = []
+    weights, x_keys = [], x
     for layer in range(2):
         W_o = w[f"W_o{layer}"].copy()
         d_head = W_o.shape[0] // n_heads
         for off_layer, head in ablate:
             if off_layer == layer:
                 W_o[head * d_head : (head + 1) * d_head] = 0.0  # that head's rows of W_O: its output is dropped
-        t = multi_head_attention(x, x, w[f"W_q{layer}"], w[f"W_k{layer}"], w[f"W_v{layer}"], W_o, n_heads, mask)
+        Q = split_heads(x @ w[f"W_q{layer}"], n_heads)
+        K, V = split_heads(x_keys @ w[f"W_k{layer}"], n_heads), split_heads(x @ w[f"W_v{layer}"], n_heads)
+        t = attention(Q, K, V, mask=mask)
         weights.append(t.A)
-        x = x + t.O  # the residual stream: each layer adds its output to what was there
+        out = merge_heads(t.O) @ W_o
+        if layer == 0 and keys_without:  # the same output without those heads, for layer 1's keys
+            kept = np.ones(n_heads, dtype=bool)
+            kept[list(keys_without)] = False
+            x_keys = x + merge_heads(t.O * kept[:, None, None]) @ W_o
+        else:
+            x_keys = x + out
+        x = x + out  # the residual stream: each layer adds its output to what was there
     return x @ w["U"], weights
 
 

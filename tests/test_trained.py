@@ -86,3 +86,17 @@ def test_training_afresh_finds_an_induction_head():
     first, second = curve[:, 1], curve[:, 2]
     assert second[0] > 0.8 * first[0], "before training, the second copy is as hard as the first"
     assert second[-1] < 0.5 * first[-1], "after it, the second copy is predicted far better"
+
+
+def test_without_the_previous_token_head_in_layer_2s_keys_the_induction_head_fails():
+    """K-composition: the previous-token head's output matters through layer 2's keys."""
+    seq, length, start = tool.probe(batch=8)
+    prev_head = int(np.argmax(tool.heads_found(MODEL.weights, MODEL.curve)["previous_token"]))
+    plain, same = trained.forward(MODEL, seq[0][:-1]), trained.forward(MODEL, seq[0][:-1], keys_without=[])
+    np.testing.assert_array_equal(plain[0], same[0])
+    scores = [
+        trained.induction_score(trained.forward(MODEL, row[:-1], keys_without=[prev_head])[1][1], start, length)
+        for row in seq
+    ]
+    full = [trained.induction_score(trained.forward(MODEL, row[:-1])[1][1], start, length) for row in seq]
+    assert np.max(np.mean(scores, axis=0)) < 0.5 * np.max(np.mean(full, axis=0))

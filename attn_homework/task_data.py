@@ -353,3 +353,53 @@ def probe_rope_cache(rng):
         shapes = [(1, d_k), (1, d_k), (1, d_v), (int(t), d_k), (int(t), d_v)]
         calls.append(tuple(_draw(rng, shape) for shape in shapes))
     return calls
+
+
+# ---------------------------------------------------------------- lesson 15: attention that was learned
+# Attention weights built from whole numbers: each row is drawn integers divided by their (exact) sum, one
+# correctly rounded division per entry, so the same bytes on every machine. Nothing comes from the trained
+# model here: its weights are computed with BLAS and exp, and differ in their last bits between machines.
+
+
+def _causal_weights(units):
+    """Whole-number units (heads, n, n) -> causal weights: the units right of the diagonal dropped, each
+    row divided by its sum."""
+    units = np.tril(np.asarray(units, dtype=np.int64))
+    return units / units.sum(axis=-1, keepdims=True)
+
+
+def two_heads_of_layer_1():
+    """A_heads (2, 6, 6): the weights of two heads over 6 positions; head 0 leans on the previous position,
+    head 1 on the first one (the start token)."""
+    units = _generator(1501).integers(1, 10, size=(2, 6, 6))
+    n = units.shape[-1]
+    units[0, np.arange(1, n), np.arange(n - 1)] += 40
+    units[1, :, 0] += 30
+    return {"A_heads": _causal_weights(units)}
+
+
+INDUCTION_QUERY = {"query": 20, "start": 6, "length": 10}  # lesson 15's probe sequences: copy at 16–25
+
+
+def _induction_weights(rng, heads, start, length, extra):
+    """Weights (heads, n, n), n = start + 2·length + extra, head ``heads - 1`` leaning on the induction
+    diagonal (query i of the second copy on key i - length + 1), the others drawn."""
+    n = start + 2 * length + extra
+    units = rng.integers(1, 10, size=(heads, n, n))
+    queries = np.arange(start + length, start + 2 * length - 1)
+    units[heads - 1, queries, queries - length + 1] += 60
+    return _causal_weights(units)
+
+
+def an_induction_head():
+    """A_demo (2, 11, 11), start_demo = 2, length_demo = 4: head 1 is an induction head by construction."""
+    return {"A_demo": _induction_weights(_generator(1503), 2, 2, 4, 1), "start_demo": 2, "length_demo": 4}
+
+
+def probe_induction(rng):
+    """(A, start, length): 1 to 3 heads, copies of 2 to 6 tokens starting at 1 to 4, 0 to 2 tokens after."""
+    calls = []
+    for heads in rng.permutation([1, 2, 3, 2]):
+        start, length, extra = int(rng.integers(1, 5)), int(rng.integers(2, 7)), int(rng.integers(0, 3))
+        calls.append((_induction_weights(rng, int(heads), start, length, extra), start, length))
+    return calls

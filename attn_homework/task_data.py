@@ -378,7 +378,7 @@ def two_heads_of_layer_1():
     return {"A_heads": _causal_weights(units)}
 
 
-INDUCTION_QUERY = {"query": 20, "start": 6, "length": 10}  # lesson 15's probe sequences: copy at 16–25
+INDUCTION_QUERY = {"query": 18, "start": 6, "length": 10}  # lesson 15's probe sequences: copy at 16–25
 
 
 def _induction_weights(rng, heads, start, length, extra):

@@ -356,16 +356,24 @@ def probe_rope_cache(rng):
 
 
 # ---------------------------------------------------------------- lesson 15: attention that was learned
-# Attention weights built from whole numbers: each row is drawn integers divided by their (exact) sum, one
-# correctly rounded division per entry, so the same bytes on every machine. Nothing comes from the trained
-# model here: its weights are computed with BLAS and exp, and differ in their last bits between machines.
+# Attention weights built from whole numbers in integer arithmetic: each row's drawn units are turned into
+# thousandths that add up to exactly 1000, then divided by 1000 (one correctly rounded division), so the
+# weights are short decimals with the same bytes on every machine. Nothing comes from the trained model
+# here: its weights are computed with BLAS and exp, and differ in their last bits between machines.
 
 
 def _causal_weights(units):
-    """Whole-number units (heads, n, n) -> causal weights: the units right of the diagonal dropped, each
-    row divided by its sum."""
+    """Whole-number units (heads, n, n) -> causal weights in thousandths: the units right of the diagonal
+    dropped, each row scaled to 1000 (rounded to the nearest whole number, the largest entry taking up
+    what the rounding left), divided by 1000."""
     units = np.tril(np.asarray(units, dtype=np.int64))
-    return units / units.sum(axis=-1, keepdims=True)
+    total = units.sum(axis=-1, keepdims=True)
+    parts = (2000 * units + total) // (2 * total)
+    top = parts.argmax(axis=-1)[..., None]
+    np.put_along_axis(
+        parts, top, np.take_along_axis(parts, top, axis=-1) + 1000 - parts.sum(axis=-1, keepdims=True), -1
+    )
+    return parts / 1000
 
 
 def two_heads_of_layer_1():

@@ -143,6 +143,15 @@ def draw_task(data, step):
     if step == "torch_in_proj":
         W_q, W_k, W_v = (matrix(data, m, m, 1.0) for _ in range(3))
         return dict(W_q=W_q, W_k=W_k, W_v=W_v), np.array([W[:, r] for W in (W_q, W_k, W_v) for r in range(m)])
+    # lesson 15: the previous-token score, with loops over heads and queries
+    if step == "previous_token_scores":
+        A = np.stack(
+            [
+                softmax(np.where(np.tril(np.ones((n + 1, n + 1), bool)), matrix(data, n + 1, n + 1), -np.inf))
+                for _ in range(h)
+            ]
+        )
+        return dict(weights=A), np.array([np.mean([a[i, i - 1] for i in range(1, n + 1)]) for a in A])
     raise AssertionError(f"no random task for {step}")
 
 

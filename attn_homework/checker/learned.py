@@ -118,7 +118,7 @@ def averaged_over_heads(g):
     """The previous-position weights averaged over the heads (axis 0) instead of over the queries."""
     n = g.weights.shape[-1]
     per_query = g.weights[:, np.arange(1, n), np.arange(n - 1)]
-    return _unless_right(g, per_query.mean(axis=0)) if per_query.shape[0] != per_query.shape[1] else None
+    return _unless_right(g, per_query.mean(axis=0))
 
 
 def per_query_shape(g):

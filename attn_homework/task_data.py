@@ -353,3 +353,61 @@ def probe_rope_cache(rng):
         shapes = [(1, d_k), (1, d_k), (1, d_v), (int(t), d_k), (int(t), d_v)]
         calls.append(tuple(_draw(rng, shape) for shape in shapes))
     return calls
+
+
+# ---------------------------------------------------------------- lesson 15: attention that was learned
+# Attention weights built from whole numbers in integer arithmetic: each row's drawn units are turned into
+# thousandths that add up to exactly 1000, then divided by 1000 (one correctly rounded division), so the
+# weights are short decimals with the same bytes on every machine. Nothing comes from the trained model
+# here: its weights are computed with BLAS and exp, and differ in their last bits between machines.
+
+
+def _causal_weights(units):
+    """Whole-number units (heads, n, n) -> causal weights in thousandths: the units right of the diagonal
+    dropped, each row scaled to 1000 (rounded to the nearest whole number, the largest entry taking up
+    what the rounding left), divided by 1000."""
+    units = np.tril(np.asarray(units, dtype=np.int64))
+    total = units.sum(axis=-1, keepdims=True)
+    parts = (2000 * units + total) // (2 * total)
+    top = parts.argmax(axis=-1)[..., None]
+    np.put_along_axis(
+        parts, top, np.take_along_axis(parts, top, axis=-1) + 1000 - parts.sum(axis=-1, keepdims=True), -1
+    )
+    return parts / 1000
+
+
+def two_heads_of_layer_1():
+    """A_heads (2, 6, 6): the weights of two heads over 6 positions; head 0 leans on the previous position,
+    head 1 on the first one (the start token)."""
+    units = _generator(1501).integers(1, 10, size=(2, 6, 6))
+    n = units.shape[-1]
+    units[0, np.arange(1, n), np.arange(n - 1)] += 40
+    units[1, :, 0] += 30
+    return {"A_heads": _causal_weights(units)}
+
+
+INDUCTION_QUERY = {"query": 18, "start": 6, "length": 10}  # lesson 15's probe sequences: copy at 16–25
+
+
+def _induction_weights(rng, heads, start, length, extra):
+    """Weights (heads, n, n), n = start + 2·length + extra, head ``heads - 1`` leaning on the induction
+    diagonal (query i of the second copy on key i - length + 1), the others drawn."""
+    n = start + 2 * length + extra
+    units = rng.integers(1, 10, size=(heads, n, n))
+    queries = np.arange(start + length, start + 2 * length - 1)
+    units[heads - 1, queries, queries - length + 1] += 60
+    return _causal_weights(units)
+
+
+def an_induction_head():
+    """A_demo (2, 11, 11), start_demo = 2, length_demo = 4: head 1 is an induction head by construction."""
+    return {"A_demo": _induction_weights(_generator(1503), 2, 2, 4, 1), "start_demo": 2, "length_demo": 4}
+
+
+def probe_induction(rng):
+    """(A, start, length): 1 to 3 heads, copies of 2 to 6 tokens starting at 1 to 4, 0 to 2 tokens after."""
+    calls = []
+    for heads in rng.permutation([1, 2, 3, 2]):
+        start, length, extra = int(rng.integers(1, 5)), int(rng.integers(2, 7)), int(rng.integers(0, 3))
+        calls.append((_induction_weights(rng, int(heads), start, length, extra), start, length))
+    return calls

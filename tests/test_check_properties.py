@@ -155,6 +155,15 @@ def draw_task(data, step):
         K, V = np.stack([matrix(data, n, m) for _ in range(kv)]), np.stack([matrix(data, n, d) for _ in range(kv)])
         O = np.stack([softmax(Q[i] @ K[i // group].T / np.sqrt(m)) @ V[i // group] for i in range(kv * group)])
         return dict(Q_heads=Q, K_heads=K, V_heads=V), O
+    # lesson 15: the previous-token score, with loops over heads and queries
+    if step == "previous_token_scores":
+        A = np.stack(
+            [
+                softmax(np.where(np.tril(np.ones((n + 1, n + 1), bool)), matrix(data, n + 1, n + 1), -np.inf))
+                for _ in range(h)
+            ]
+        )
+        return dict(weights=A), np.array([np.mean([a[i, i - 1] for i in range(1, n + 1)]) for a in A])
     raise AssertionError(f"no random task for {step}")
 
 

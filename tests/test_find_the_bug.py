@@ -49,7 +49,14 @@ RIGHT = {
     "8.6": lambda M, h: np.stack(np.split(M, h, axis=1)),
     "13.4": lambda allowed: np.where(np.asarray(allowed, dtype=bool), 0.0, -np.inf),
     "14.4": lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K)),
+    "15.3": lambda A, start, length: _induction(A, start, length, length - 1),
 }
+
+
+def _induction(A, start, length, back):
+    """Per head, the mean over the second copy's queries i of A[h, i, i - back], written with loops."""
+    queries = range(start + length, start + 2 * length - 1)
+    return np.array([np.mean([a[i, i - back] for i in queries]) for a in A])
 
 
 def _turned(x, position):
@@ -109,6 +116,13 @@ BUGS = [
     ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K) + 1), "rope_after_append"),
     ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, len(K), turn_k=False), "rope_key_not_turned"),
     ("14.4", lambda q, k, v, K, V: _rope_step(q, k, v, K, V, 0), "rope_position_zero"),
+    ("15.3", lambda A, start, length: _induction(A, start, length, length), "induction_at_occurrence"),
+    ("15.3", lambda A, start, length: _induction(A, start, length, 1), "induction_previous_token"),
+    (
+        "15.3",
+        lambda A, s, L: np.mean([A[:, i, i - L + 1] for i in range(s + L, s + 2 * L - 1)], axis=1),
+        "induction_over_heads",
+    ),
 ]
 
 # (what the fix does, the code it must get, the fix): failures any find-the-bug task can have
@@ -143,7 +157,7 @@ def test_the_notebooks_own_bug_is_named(task):
     buggy, _ = _notebook_functions(task)
     expected = {"2.3": "missing_transpose", "4.6": "softmax_axis", "6.5": "used_keys_not_values"}
     expected |= {"7.5": "mask_after_softmax", "8.6": "split_no_transpose"}
-    expected |= {"13.4": "mask_inverted", "14.4": "rope_position_zero"}
+    expected |= {"13.4": "mask_inverted", "14.4": "rope_position_zero", "15.3": "induction_at_occurrence"}
     for seed in range(6):
         d = diagnose_task(task.id, _quiet(buggy), rng=np.random.default_rng(seed))
         assert d.code == expected[task.id], d.message

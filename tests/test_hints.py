@@ -352,6 +352,7 @@ def _codes_the_checker_gives():
 
 def _codes_tested():
     from .test_check_decoding import CODES as DECODING_CODES
+    from .test_check_learned import CODES as LEARNED_CODES
     from .test_check_lessons import LESSON_MISTAKES
     from .test_check_positions import CODES as POSITION_CODES
     from .test_find_the_bug import BUGS, FUNCTION_FAILURES
@@ -362,6 +363,7 @@ def _codes_tested():
     tested |= {row[2] for row in LESSON_MISTAKES} | {row[2] for row in BUGS} | {row[1] for row in FUNCTION_FAILURES}
     tested |= {row[4] for row in POSITION_CODES}  # lesson 12, with its evidence and a near miss each
     tested |= {row[2] for row in DECODING_CODES}  # lesson 14, likewise
+    tested |= {row[2] for row in LEARNED_CODES}  # lesson 15, likewise
     tested |= CODES_OF_THE_SECOND_TRIAL  # test_hints_trial2, each with the answers that must get it
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 

@@ -24,7 +24,7 @@ import numpy as np
 from attn_core import core, multihead
 
 from ..messages import msg
-from . import decoding
+from . import decoding, learned
 from .compare import close, largest_difference, read_numbers, same
 from .mistakes import softmax_rows
 from .wording import place, shape_text
@@ -284,6 +284,16 @@ FUNCTION_STEPS = {
         ),
         "axes_cached_o",
         may_call=("attn_core.rope", "attn_core.positions.rope", "attn_core.positions"),  # lesson 12's rope
+    ),
+    "fix_induction_score": FunctionStep(  # lesson 15: the right function and the bugs are in checker/learned.py
+        learned.induction_score,
+        ("A", "start", "length"),
+        (
+            Bug("induction_at_occurrence", learned.induction_at_occurrence, "bug_induction_at_occurrence"),
+            Bug("induction_previous_token", learned.induction_previous_token, "bug_induction_previous_token"),
+            Bug("induction_over_heads", learned.induction_over_heads, "bug_induction_over_heads"),
+        ),
+        "axes_induction_score",
     ),
 }
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import backward, block, heads, online, predictions, right, shapes
 from . import decoding as dec
+from . import learned as lrn
 from . import mistakes as m
 from . import positions as pos
 from . import torch_port as tp
@@ -849,5 +850,50 @@ STEP_TABLE |= {
         (tp.count_per_head, "predict_count_per_head"),
         (tp.count_without_batch, "predict_count_without_batch"),
         (tp.count_of_the_output, "predict_count_of_output"),
+    ),
+}
+
+
+# ---------------------------------------------------------------- lesson 15: attention that was learned (learned.py)
+
+
+class LearnedStep(Step):
+    """A step of lesson 15: its givens (one layer's weights, a position in the second copy) are read by
+    ``learned.read_givens`` into a ``LearnedGivens``; the rest is a ``Step``."""
+
+    def givens(self, given):
+        g = lrn.read_givens(given)
+        g = replace(g, expected=np.asarray(self.right_answer(g)))
+        return replace(g, unmasked=self.unmasked(g))
+
+
+STEP_TABLE |= {
+    "previous_token_scores": LearnedStep(
+        needs=("weights",),
+        right_answer=lrn.previous_token_score,
+        symbol="scores",
+        axes="axes_prev_scores",
+        entry="entry_prev_scores",
+        mistakes=(
+            Mistake("prev_on_diagonal", lrn.on_the_diagonal, "prev_on_diagonal"),
+            Mistake("prev_above_diagonal", lrn.above_the_diagonal, "prev_above_diagonal"),
+            Mistake("prev_divided_by_n", lrn.divided_by_n, "prev_divided_by_n"),
+            Mistake("prev_over_heads", lrn.averaged_over_heads, "prev_over_heads"),
+        ),
+        shape_hints=(ShapeHint(lrn.per_query_shape, "hint_prev_per_query"),),
+        columns_are_keys=False,
+    ),
+    "predict_induction_key": LearnedStep(
+        needs=("query", "start", "length"),
+        right_answer=lrn.induction_key,
+        symbol="answer",
+        axes="axes_number",
+        entry="explain_induction_key",
+        mistakes=(
+            Mistake("wrong_prediction", lrn.earlier_occurrence, "predict_earlier_occurrence"),
+            Mistake("wrong_prediction", lrn.previous_position, "predict_previous_position"),
+            Mistake("wrong_prediction", lrn.the_query_itself, "predict_query_itself"),
+        ),
+        answer=INDEX,
     ),
 }

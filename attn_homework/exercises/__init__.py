@@ -1,5 +1,5 @@
 """The homework registry: every exercise notebook and every auto-checked task of them, in one place:
-one module per exercise (``ex01.py`` … ``ex14.py``: the notebook and its tasks), the shapes in ``model.py``.
+one module per exercise (``ex01.py`` … ``ex15.py``: the notebook and its tasks), the shapes in ``model.py``.
 
 A task (e.g. "2.1") names its notebook, the learner's answer variable, the checker step
 (see ``attn_homework.checker``) and how its data are built, deterministically (``task_data``). The
@@ -13,10 +13,10 @@ grader checks against.
 """
 
 from ..messages import msg
-from . import ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14
+from . import ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15
 from .model import BuildsOn, Bundle, Exercise, Task
 
-_MODULES = (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14)
+_MODULES = (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15)
 
 EXERCISES = {module.EXERCISE.name: module.EXERCISE for module in _MODULES}
 TASKS = {t.id: t for module in _MODULES for t in module.TASKS}

@@ -1,0 +1,93 @@
+"""Lesson 15 (attention that was learned): the previous-token score of each head, the key an induction
+head reads (predict), and the induction score (find the bug). Each mistake says what is wrong, why, and
+the fix in words.
+
+Chinese and English side by side; merged into one catalog in ``__init__``."""
+
+MESSAGES = {
+    # ---------------------------------------------------------------- the previous-token score of each head
+    "axes_prev_scores": (
+        "(heads,)：每个头一个数",
+        "(heads,): one number per head",
+    ),
+    "entry_prev_scores": (
+        "第 h 个数是头 h 的前一词元分数：第 1 到 n-1 个查询放在它前一个位置（第 i 行第 i-1 列）上的权重的平均。",
+        "Number h is head h's previous-token score: the mean, over queries 1 to n-1, of the weight each puts on "
+        "the position just before it (row i, column i-1).",
+    ),
+    "prev_on_diagonal": (
+        "你取的是对角线上的权重（第 i 行第 i 列），也就是每个查询看它自己的权重。前一词元头看的是前一个位置："
+        "对角线左边紧挨着的那一条（第 i 行第 i-1 列）。",
+        "You took the weights on the diagonal (row i, column i): how much each query looks at itself. A "
+        "previous-token head looks at the position before: the line just left of the diagonal (row i, column i-1).",
+    ),
+    "prev_above_diagonal": (
+        "你取的是对角线右边那一条（第 i 行第 i+1 列），那是下一个位置：因果掩码把它挡住了，权重全是 0。"
+        "前一个位置在对角线左边（第 i 行第 i-1 列）。",
+        "You took the line right of the diagonal (row i, column i+1), the next position: the causal mask hides "
+        "it, so every weight there is 0. The previous position is left of the diagonal (row i, column i-1).",
+    ),
+    "prev_divided_by_n": (
+        "平均的分母不对：第 0 个查询前面没有位置，它不参加平均。只对第 1 到 n-1 个查询取平均，一共 n-1 个数。",
+        "The mean has the wrong count: query 0 has no position before it and takes no part. Average over "
+        "queries 1 to n-1 only, n-1 numbers.",
+    ),
+    "prev_over_heads": (
+        "你沿头的轴（轴 0）取了平均，得到的是每个查询一个数。分数是每个头一个数：沿查询的轴取平均。",
+        "You averaged along the heads axis (axis 0) and got one number per query. The score is one number per "
+        "head: average along the queries' axis.",
+    ),
+    "hint_prev_per_query": (
+        "你的答案形状是 heads × (n-1)；分数是每个头一个数，形状 (heads,)：每个头对它的 n-1 个查询取平均。",
+        "Your answer has shape heads × (n-1); the score is one number per head, shape (heads,): each head "
+        "averaged over its n-1 queries.",
+    ),
+    # ---------------------------------------------------------------- predict: the key an induction head reads
+    "explain_induction_key": (
+        "第二遍里位置 query 上的词元，上一次出现在它往前 length 格的位置。归纳头要预测下一个词元，"
+        "它看的是第一遍里跟在那个词元后面的位置：那里的词元就是接下来要出现的。",
+        "The token at position query in the second copy appeared before at the position length places earlier. "
+        "The induction head predicts the next token, so it reads the position that followed that token in the "
+        "first copy: the token there is the one that comes next.",
+    ),
+    "predict_earlier_occurrence": (
+        "这是当前词元上一次出现的位置本身。那里的词元和当前词元一样，看它预测不出下一个词元；"
+        "归纳头看的是第一遍里紧跟在它后面的那个位置。",
+        "That is where the current token appeared before. The token there is the current token again and "
+        "predicts nothing new; the induction head reads the position that followed it in the first copy.",
+    ),
+    "predict_previous_position": (
+        "这是前一个位置：那是第 1 层前一词元头看的地方。第 2 层的归纳头要找的是当前词元上一次出现之后的那个位置。",
+        "That is the position just before, where the previous-token head of layer 1 looks. The induction head "
+        "of layer 2 looks for the position after the current token's earlier occurrence.",
+    ),
+    "predict_query_itself": (
+        "这是查询自己的位置。归纳头要到第一遍里去找：当前词元上一次出现之后的那个位置。",
+        "That is the query's own position. The induction head looks back into the first copy: at the position "
+        "after the current token's earlier occurrence.",
+    ),
+    # ---------------------------------------------------------------- find the bug: the induction score
+    "axes_induction_score": (
+        "(heads,)：每个头一个归纳分数",
+        "(heads,): one induction score per head",
+    ),
+    "bug_induction_at_occurrence": (
+        "函数量的是第二遍的查询放在当前词元上一次出现的位置本身上的权重，列号少了一格。"
+        "归纳头看的是那个位置之后的一格（它的词元才是下一个要预测的），所以真正的归纳头在这里得分很低。",
+        "The function measures the weight the second copy's queries put on the earlier occurrence of their "
+        "token itself: the column is one too small. An induction head reads the position after it (its token "
+        "is the next one), so a real induction head scores low here.",
+    ),
+    "bug_induction_previous_token": (
+        "函数量的是第二遍的查询放在前一个位置上的权重：那是前一词元分数，不是归纳分数。"
+        "归纳分数的列要回到第一遍：当前词元上一次出现之后的那个位置。",
+        "The function measures the weight the second copy's queries put on the position just before them: "
+        "a previous-token score, not an induction score. The induction score's column goes back into the "
+        "first copy: the position after the current token's earlier occurrence.",
+    ),
+    "bug_induction_over_heads": (
+        "函数沿头的轴（轴 0）取了平均，返回的是每个查询一个数。归纳分数是每个头一个数：沿查询的轴取平均。",
+        "The function averages along the heads axis (axis 0) and returns one number per query. The induction "
+        "score is one number per head: average along the queries' axis.",
+    ),
+}

@@ -63,6 +63,7 @@ class Limits:
     timeout: float = 60.0
     memory: int = 2 << 30
     file_size: int = 256 << 20
+    disk: int = 256 << 20  # in the sandbox: all it writes in its working folder together (a tmpfs that size)
     confine: bool = True
     sandbox: bool = False  # each kernel in a bubblewrap sandbox (set by ``confinement_check``)
 
@@ -189,7 +190,13 @@ def run_worker(job_spec, limits, watchdog, log_dir=None):
     log_path = base / "worker.log"
     try:
         spec = {**job_spec, "nonce": nonce, "base": str(base)}
-        spec.update(timeout=limits.timeout, memory=limits.memory, file_size=limits.file_size, confine=limits.confine)
+        spec.update(
+            timeout=limits.timeout,
+            memory=limits.memory,
+            file_size=limits.file_size,
+            disk=limits.disk,
+            confine=limits.confine,
+        )
         spec.update(sandbox=limits.sandbox)
         # Started under the watchdog's lock: it must never see this worker before knowing it is ours.
         with open(log_path, "wb") as log, watchdog.lock:

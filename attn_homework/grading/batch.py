@@ -63,9 +63,9 @@ class Limits:
     timeout: float = 60.0
     memory: int = 2 << 30
     file_size: int = 256 << 20
-    disk: int = 256 << 20  # in the sandbox: all it writes in its working folder together (a tmpfs that size)
     confine: bool = True
     sandbox: bool = False  # each kernel in a bubblewrap sandbox (set by ``confinement_check``)
+    disk: int = 256 << 20  # in the sandbox: all it writes in its working folder together (a tmpfs that size)
 
 
 @dataclass

@@ -215,7 +215,7 @@ def main(argv=None):
         pages = feedback.write(everything, feedback_dir, points, late)
     if args.out:
         reports._write(
-            args.out / review.FILE_NAME, review.rows(every, decisions, lambda r: reports.mark(r, points, late))
+            args.out / review.FILE_NAME, review.rows(every, decisions, lambda r: reports.mark(r, points, late), roster)
         )
         held = [r for r in everything if r.held]
         if held:

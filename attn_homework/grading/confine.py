@@ -1,6 +1,7 @@
 """Start a submission's kernel inside its limits: the launcher the worker puts in front of the kernel command.
 
-    python -m attn_homework.grading.confine [--memory B] [--file-size B] [--writable DIR]... [--sandbox [--disk B]] -- CMD
+    python -m attn_homework.grading.confine [--memory B] [--file-size B] [--writable DIR]...
+        [--sandbox [--disk B]] -- CMD
     python -m attn_homework.grading.confine --self-test [--sandbox] --writable DIR --forbidden DIR
 
 With ``--sandbox`` (Linux, bubblewrap installed): it sets the limits below, then runs ``CMD`` under
@@ -23,7 +24,8 @@ Without it (no bubblewrap, macOS), it sets the limits on itself, then replaces i
   the ``--writable`` folders (its temporary working folder and its connection folder) and to devices such
   as /dev/null; from Linux 6.12 (Landlock ABI 6) it can neither signal processes outside its own sandbox
   nor reach their abstract sockets. In the bubblewrap sandbox, ``--disk`` bytes for everything it writes in
-  its working folder together (a tmpfs of that size: more fails with "No space left on device"). macOS: ``sandbox-exec`` with a profile that denies writes elsewhere.
+  its working folder together (a tmpfs of that size: more fails with "No space left on device"). macOS:
+  ``sandbox-exec`` with a profile that denies writes elsewhere.
 
 ``--self-test`` applies the same confinement to a short Python check (imports what a kernel imports, writes
 inside the writable folder, must fail to write into the forbidden one) and prints what held, as JSON data

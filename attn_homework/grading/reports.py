@@ -10,10 +10,11 @@ Columns (stable; CHANGELOG lists changes):
   that should define the variable raised) or the checker's code.
 - ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
   not handed in, ``review`` when held for review), ``total (100 × points earned / points possible)`` (empty
-while
-  a submission of the student is held), missing, held_for_review. The total is the points earned
-  (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
-  and those named by ``--exercises``): an exercise with more points weighs more, one not handed in counts 0.
+  while a submission of the student is held), missing, held_for_review (a file held under a name two students
+  share marks both of them held, not "not handed in", and makes no row of its own). The total is the points
+  earned (after the late rule) over the points possible across the gradebook's exercises (those handed in by
+  anyone and those named by ``--exercises``): an exercise with more points weighs more, one not handed in
+  counts 0.
 - ``moodle_grades.csv`` (Moodle gradebook → Import → CSV file): ID number, Email address, Full name, and the
   grade item's column. Moodle's import matches the user by a column you map: "ID number" to
   useridnumber, or "Email address" to useremail (docs.moodle.org, "Grade import"); its export uses the same
@@ -56,7 +57,7 @@ from attn_core.lang import display_width
 from .. import exercises
 from ..messages import msg
 from .checking import language
-from .integrity import decision_percent
+from .integrity import ambiguous_candidates, decision_percent
 from .marks import exercise_mark, rounded, total
 from .results import Note, latest
 
@@ -342,6 +343,14 @@ def gradebook_rows(records, points, late, roster=None, include=()):
         if not record.exercise:
             continue
         key = record.student.key
+        candidates = [c for c in ambiguous_candidates(record) if c in in_roster] if record.held else []
+        if candidates and key not in in_roster:
+            # a name two students share: each of them is "held for review" for this exercise (never "not
+            # handed in", never uploaded) until review.csv says whose it is; no row of its own
+            for candidate in candidates:
+                if record.exercise not in by_key[candidate].held:
+                    by_key[candidate].held.append(record.exercise)
+            continue
         if key not in by_key:
             by_key[key] = StudentRow(record.student, {}, {}, 0.0, [])
         else:  # what the LMS said about a roster student (participant number, Canvas ID) is kept

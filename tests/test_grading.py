@@ -1014,3 +1014,34 @@ def test_dropping_outputs_agrees_with_the_json_parser_on_every_committed_noteboo
     for path in sorted(Path(__file__).resolve().parent.parent.glob("notebooks/**/*.ipynb")):
         raw = path.read_bytes()
         assert json.loads(collect.without_outputs(raw)) == _strip_with_json(json.loads(raw)), path
+
+
+# ---------------------------------------------------------------- another student's numbers pasted in
+
+
+def _array_entry(value):
+    value = np.asarray(value, dtype=float)
+    return {"kind": "array", "dtype": "float64", "shape": list(value.shape), "data": value.tolist()}
+
+
+def test_one_task_with_another_students_numbers_is_held_though_the_rest_is_right():
+    """The class trial's 2026010: every task done on the own data, but 2.2 is 2026013's numbers pasted in.
+    Counting whole submissions missed it (the other tasks are wrong on 2026013's data); task by task it is
+    ``other_students_data``, naming 2026013 and the task."""
+    import attn_homework as homework
+    from attn_homework.grading import checking, selection
+    from attn_homework.task_data import student_data
+
+    r = roster.Roster([roster.Student(k, k, k, in_roster=True) for k in ("2026010", "2026011", "2026013")])
+    with student_data("2026010"):
+        Q, K = homework.data("2.1")
+    with student_data("2026013"):
+        Q_new, K_new = homework.data("2.2")
+    answers = {"QKT": _array_entry(Q @ K.T), "QKT_new": _array_entry(Q_new @ K_new.T)}
+    own = checking.check_answers("ex02_scores", answers, {}, "2026010", "en")
+    assert own[0].ok and not own[1].ok
+    note = selection.other_students_data("ex02_scores", answers, {}, "2026010", "en", r, own)
+    assert note is not None and note.code == "other_students_data" and note.detail == "2026013: 2.2"
+    honest = {"QKT": _array_entry(Q @ K.T)}  # a wrong or missing answer that fits no one: nothing said
+    own = checking.check_answers("ex02_scores", honest, {}, "2026010", "en")
+    assert selection.other_students_data("ex02_scores", honest, {}, "2026010", "en", r, own) is None

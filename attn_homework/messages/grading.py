@@ -53,8 +53,8 @@ MESSAGES = {
         "more than one student in the roster has this name ({detail}) and no number tells them apart",
     ),
     "status_other_students_data": (
-        "答案对的是学号 {detail} 的数据，不是这位学生自己的",
-        "the answers fit the data of student {detail}, not this student's own",
+        "有答案对的是学号 {detail} 的数据（冒号后是题号），不是这位学生自己的",
+        "answers fit the data of student {detail} (the tasks after the colon), not this student's own",
     ),
     "status_check_cells_changed": (
         "发下去的 check(...) 格被改动{cells}",

@@ -18,12 +18,41 @@ from .repo import ROOT
 from .submissions import EX02, submission
 
 
-@pytest.mark.parametrize("cell", ['=HYPERLINK("http://x")', "+SUM(1)", "-1+2", "@SUM(A1)", "\tx", "\rx"])
+@pytest.mark.parametrize("cell", ['=HYPERLINK("http://x")', "+SUM(1)", "-1+2", "@SUM(A1)", "\tx"])
 def test_a_cell_that_starts_a_formula_is_written_as_text(cell, tmp_path):
     reports._write(tmp_path / "x.csv", [["a", cell]])
     with open(tmp_path / "x.csv", encoding="utf-8-sig", newline="") as f:
         (row,) = csv.reader(f)
     assert row == ["a", "'" + cell]
+
+
+def test_control_characters_from_a_submission_are_escaped_in_every_csv(tmp_path):
+    evil = "ValueError: \x1b[2J\x1b[32mgrader OK\rfake\x9b1A\x07"
+    reports._write(tmp_path / "x.csv", [["a", evil, "line\nbreak\tand tab"]])
+    text = (tmp_path / "x.csv").read_text(encoding="utf-8-sig")
+    assert not any(ch in text.replace("\r\n", "") for ch in "\x1b\r\x9b\x07")
+    with open(tmp_path / "x.csv", encoding="utf-8-sig", newline="") as f:
+        (row,) = csv.reader(f)
+    assert row[1] == "ValueError: \\x1b[2J\\x1b[32mgrader OK\\rfake\\x9b1A\\x07"
+    assert row[2] == "line\nbreak\tand tab"  # newline and tab are text, kept
+    assert reports.printable("\r=1") == "\\r=1" and reports.neutral(reports.printable("\r=1")) == "\\r=1"
+
+
+def test_the_console_of_attn_grade_shows_control_characters_as_escapes(tmp_path, capsys):
+    """A file name with an ANSI escape in it (listed as skipped) reaches the terminal as text."""
+    from attn_homework.grading import cli
+
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "evil\x1b[2J\x1b[8m.txt").write_text("x", encoding="utf-8")
+    (folder / "zhang\x1b]0;pwned\x07wei_ex02_scores.ipynb").write_text("not json", encoding="utf-8")
+    cli.main([str(folder), "--out", str(tmp_path / "out"), "--lang", "en"])
+    out = capsys.readouterr()
+    assert "evil\\x1b[2J\\x1b[8m.txt" in out.err and "\\x1b]0;pwned\\x07" in out.out + out.err
+    assert not any(ch in out.out + out.err for ch in "\x1b\x07")
+    for name in ("submissions.csv", "gradebook.csv", "review.csv"):
+        assert "\x1b" not in (tmp_path / "out" / name).read_text(encoding="utf-8-sig")
+    assert "\x1b" not in (tmp_path / "out" / "results.jsonl").read_text(encoding="utf-8")
 
 
 def test_a_signed_number_stays_a_number():

@@ -102,6 +102,7 @@ for i in range(10):
             f.write(os.urandom(1) * (8 << 20))
 raise RuntimeError("wrote 320 MiB")
 """
+ESCAPE = 'raise ValueError("\\x1b[2J\\x1b[32mgrader OK\\r\\x9b1A")'  # clear screen, colour, overwrite
 HONEST = ("b_honest1", "b_honest2", "b_honest3")
 
 
@@ -136,6 +137,7 @@ def hostile(tmp_path_factory):
         "c_tcp": submission(EX02, extra=[(3, TCP.format(port=tcp.getsockname()[1]))]),
         "c_unix": submission(EX02, extra=[(3, UNIX.format(path=unix_path))]),
         "c_disk": submission(EX02, extra=[(3, DISK)]),
+        "c_escape": submission(EX02, extra=[(3, ESCAPE)]),
     }
     for key, nb in subs.items():
         nbformat.write(nb, folder / f"{key}_ex02.ipynb")
@@ -207,6 +209,15 @@ def test_a_submission_cannot_reach_a_unix_socket_outside_its_folder(hostile):
     _, rows, connected = hostile
     assert _blocked(rows["c_unix"], "FileNotFoundError", "PermissionError", "ConnectionRefusedError"), rows["c_unix"]
     assert not connected["unix"]
+
+
+@needs_sandbox
+def test_an_exception_message_cannot_send_control_characters_to_the_console_or_the_csv(hostile):
+    run, rows, _ = hostile
+    details = rows["c_escape"]["details"]
+    assert "ValueError" in details and "\\x1b[2J" in details and "grader OK\\r" in details, details
+    for text in (run.stdout, run.stderr, details):
+        assert not any(ch in text for ch in "\x1b\r\x9b"), repr(text[:300])
 
 
 @needs_sandbox

@@ -107,6 +107,17 @@ def _language_asked(argv):
 
 
 def main(argv=None):
+    """The command; everything it prints goes through ``reports.printable`` (a submission's text, such as
+    an exception's message or a file name, cannot send the terminal control sequences)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = reports.PrintableStream(sys.stdout), reports.PrintableStream(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv=None):
     asked = _language_asked(argv)
     lang.set_lang(asked if asked in lang.LANGS else system_language())
     p = parser()

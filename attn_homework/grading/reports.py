@@ -41,7 +41,9 @@ worksheet, a Canvas or SIS ID or login for Canvas). Names and e-mails come from 
 written (``current``).
 
 Every CSV is UTF-8 with a byte-order mark, which Excel needs to show Chinese and which Moodle and Canvas
-accept; a cell that starts with = + - @, a tab or a carriage return gets a leading apostrophe (``neutral``).
+accept; a control character (an ANSI escape, a carriage return) is written as an escape such as ``\\x1b``
+(``printable``, as on the console), and a cell that starts with = + - @ or a tab gets a leading apostrophe
+(``neutral``).
 Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
 """
 
@@ -80,6 +82,31 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text):
+    """``text`` with every control character but newline and tab (C0, DEL, C1: the ANSI escapes that clear
+    a terminal or recolour it, a carriage return that overwrites a line) shown as an escape (``\\x1b``), so
+    text from a submission (an exception's message, a file or folder name) cannot rewrite what the teacher
+    sees in the console or a report."""
+    text = text if isinstance(text, str) else str(text)
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text) if _CONTROL.search(text) else text
+
+
+class PrintableStream:
+    """A text stream that writes through ``printable`` (the grader's console while it runs)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        return self.stream.write(printable(text))
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def neutral(cell):
     """A CSV cell a spreadsheet will not run: text starting with = + - @, a tab or a carriage return gets a
     leading apostrophe (OWASP, "CSV Injection"); a plain number such as -5 stays a number."""
@@ -90,12 +117,12 @@ def neutral(cell):
 
 
 def _write(path, rows):
-    """Write a CSV file whole (a temporary name, then renamed), every cell made ``neutral``."""
+    """Write a CSV file whole (a temporary name, then renamed), every cell ``printable`` and ``neutral``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with open(partial, "w", newline="", encoding="utf-8-sig") as f:
-        csv.writer(f).writerows([[neutral(cell) for cell in row] for row in rows])
+        csv.writer(f).writerows([[neutral(printable(c) if isinstance(c, str) else c) for c in row] for row in rows])
     os.replace(partial, path)
 
 

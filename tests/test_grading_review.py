@@ -277,3 +277,20 @@ def test_reassigning_a_held_file_keeps_the_number_and_never_replaces_the_student
     decisions["own"] = ("reject", "", "2026012")  # the teacher rejects one of the two: the other counts
     (kept,) = review.apply([own, copy], decisions, r)
     assert (kept.sha256, kept.student.id, kept.held) == ("copy", "2026012", False)
+
+
+def test_the_console_lists_misread_names_apart_from_students_outside_the_roster(english):
+    r = _two_wang()
+    auditor = _row(roster.Student("2099001", "2099001", "李雷"))
+    typo = _row(roster.Student("2026O15", "2026O15", "王伟"))
+    canvas = _row(roster.Student("wei2tongxue29_late_90029_700142", name="wei2tongxue29_late_90029_700142"))
+    lines = reports.left_out_lines([], [auditor, typo, canvas], r)
+    assert len(lines) == 2
+    assert "look like a misread" in lines[0] and "2026O15" in lines[0] and "wei2tongxue29" in lines[0]
+    assert "2099001" not in lines[0] and "李雷 2099001" in lines[1] and "not in the roster" in lines[1]
+
+
+def test_an_unknown_release_says_what_its_mark_was_graded_against(english):
+    own = reports.note_text(Note("unknown_release", detail="graded_with_own:2026031"))
+    assert "matches none of the releases" in own and "per-student data of number 2026031" in own
+    assert "class's shared data" in reports.note_text(Note("unknown_release", detail="graded_with_shared"))

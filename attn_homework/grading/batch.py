@@ -405,14 +405,15 @@ class Batch:
                 ready.append(record)
                 continue
             released, origin_problem = settings.handouts.origin(reading.nb, reading.exercise)
-            if origin_problem:
-                notes.append(Note(origin_problem))
             per_student = released if released is not None else (per_student_release(reading.nb) or reading.has_id_cell)
             data_id = reading.id_cell  # the number the kernel draws the fresh data from, whatever the release
             if per_student and data_id is None:
                 notes.append(Note("no_student_id"))
                 if released and student.id:
                     data_id = student.id
+            if origin_problem:  # what the mark was graded against, said with it
+                against = f"graded_with_own:{data_id}" if data_id else "graded_with_none" if per_student else ""
+                notes.append(Note(origin_problem, detail=against or "graded_with_shared"))
             if is_teacher_version(reading.nb):
                 notes.append(Note("teacher_version"))
             try:

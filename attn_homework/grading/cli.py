@@ -251,7 +251,7 @@ def _main(argv=None):
         reports.write_moodle(lms, names, args.out, args.lms_item, args.max_grade)
         reports.write_canvas(lms, args.out, args.lms_item, args.max_grade)
         zipped = reports.write_moodle_feedback_zip(lms, everything, args.out, pages)
-        lms_lines = reports.left_out_lines(lms, outside)
+        lms_lines = reports.left_out_lines(lms, outside, roster)
         on_hold = reports.held_rows(rows)
         if on_hold:
             lms_lines.insert(0, msg("g_lms_held", n=len(on_hold), students=reports._names(on_hold)))

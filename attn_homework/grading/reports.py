@@ -478,10 +478,37 @@ def _names(rows, most=5):
     return msg("list_separator").join(labels[:most]) + ("…" if len(labels) > most else "")
 
 
-def left_out_lines(rows, outside):
+_LMS_LIKE = re.compile(r"(?i)_\d{3,}_\d{3,}(_|$)|_assignsubmission_")
+
+
+def _one_apart(a, b):
+    """Whether two numbers differ in one character (2026O15 / 2026015), or by one left out or added."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def looks_misread(student, roster):
+    """Whether an off-roster student looks like a name or number the grader misread rather than someone
+    outside the class: a number one character away from a roster number, or a name like an LMS's file name."""
+    if _LMS_LIKE.search(student.name or "") or _LMS_LIKE.search(student.key or ""):
+        return True
+    number = student.id or ""
+    return bool(roster and len(number) >= 4 and any(_one_apart(number, s.id) for s in roster.students if s.id))
+
+
+def left_out_lines(rows, outside, roster=None):
     """What the grader says about students left out of the LMS files: those not in the roster (``outside``),
-    and, per file, those of ``rows`` without the identifier it needs."""
+    those of them that look misread (``looks_misread``) on a line of their own, and, per file, those of
+    ``rows`` without the identifier it needs."""
     lines = []
+    misread = [row for row in outside if looks_misread(row.student, roster)]
+    outside = [row for row in outside if row not in misread]
+    if misread:
+        lines.append(msg("g_lms_unmatched", n=len(misread), students=_names(misread)))
     if outside:
         lines.append(msg("g_lms_not_in_roster", n=len(outside), students=_names(outside)))
     for file, (identifier, columns) in IDENTIFIERS.items():

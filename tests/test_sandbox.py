@@ -172,7 +172,7 @@ def test_the_grader_says_each_kernel_is_sandboxed_and_grades_two_at_a_time(hosti
     assert run.returncode == 0, run.stderr
     first = run.stderr.splitlines()[0]
     assert "bubblewrap" in first and "2 graded at a time" in first, first
-    assert len(rows) == 8
+    assert len(rows) == 10  # 5 attacks, 3 honest, the disk filler, the escape sequences
 
 
 @needs_sandbox

@@ -174,7 +174,7 @@ def note_text(note):
     key = f"status_{note.code}"
     if key not in msg:
         return note.code
-    return msg(key, cells=cells_text(note.cells), detail=detail).strip()
+    return msg(key, cells=cells_text(note.cells), detail=detail).strip().rstrip("；;").strip()
 
 
 def status_text(record):

@@ -241,7 +241,8 @@ def current(records, roster=None):
         notes = record.notes
         if roster is not None:
             notes = [n for n in notes if n.code != "not_in_roster"]
-            notes += [] if student.in_roster else [Note("not_in_roster")]
+            held_name = any(n.code == "ambiguous_name" for n in notes)  # held under two rostered students
+            notes += [] if student.in_roster or held_name else [Note("not_in_roster")]
         named.append(replace(record, student=student, notes=notes))
     return latest(named)
 

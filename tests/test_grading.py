@@ -193,6 +193,14 @@ def test_collect_reads_subfolders_zips_and_lists_every_skipped_file(tmp_path):
     assert all(f"skip_{reason}" in msg for reason in collect.REASONS)
 
 
+@pytest.mark.parametrize("late", ["_LATE", "_late", "_Late"])
+def test_a_canvas_late_mark_in_any_case_is_read_as_late_and_names_the_canvas_user(late):
+    lms = collect.lms_name(f"submissions.zip/wei2tongxue29{late}_90029_700142_ex04_softmax.ipynb")
+    assert (lms.system, lms.name, lms.user_id, lms.late) == ("canvas", "wei2tongxue29", "90029", True)
+    on_time = collect.lms_name("submissions.zip/wei2tongxue29_90029_700142_ex04_softmax.ipynb")
+    assert (on_time.name, on_time.user_id, on_time.late) == ("wei2tongxue29", "90029", False)
+
+
 def _with_outputs(name="ex02_scores", mib=1.0):
     """A handed-out notebook saved with about ``mib`` MiB of printed output (Chinese, as a student prints)
     in its first code cell, and a pasted picture in a markdown cell."""
@@ -878,6 +886,33 @@ def test_a_task_whose_answer_cell_raised_is_a_cell_error_not_unattempted(tmp_pat
         assert "❌" in page[page.rindex("<tr>", 0, page.index(">6.2<")) : page.index(">6.2<")] and words in row
 
 
+def test_an_answer_cell_that_kept_the_placeholder_and_then_raised_is_a_cell_error(tmp_path):
+    """The class trial's 2026024: ``QKT_new = ...`` as handed out, then ``QKT_new = Q_new @ K_new`` raised.
+    The variable exists (it is the placeholder), but the cell raised: cell_error(N), not ⏳ "replace the ..."."""
+    from attn_homework.grading import batch
+
+    from .submissions import fill
+
+    nb = fill(handed_out("ex02_scores"), {"2.2": "QKT_new = ...\nQKT_new = Q_new @ K_new"}, "ex02_scores")
+    number = next(i for i, c in enumerate(nb.cells, start=1) if "Q_new @ K_new" in c.source)
+    submission = collect.Submission("kong_ex02.ipynb", nbformat.writes(nb).encode(), 1000.0)
+    job = batch._Job(submission, reading.read(submission), roster.Student("kong", name="kong"), "s", None, {}, [])
+    events = [
+        {
+            "event": "error",
+            "cell": number,
+            "ename": "ValueError",
+            "evalue": "matmul: mismatch (size 5 is different from 4)",
+        },
+        {"event": "answers", "answers": {"QKT_new": {"kind": "ellipsis"}}},
+        {"event": "done"},
+    ]
+    record = batch.Batch(batch.Settings(), results.Store())._record(job, events, "", 1.0, "")
+    got = {t.id: t for t in record.tasks}
+    assert (got["2.2"].code, got["2.2"].cell, got["2.2"].csv_text) == ("cell_error", number, f"cell_error({number})")
+    assert "ValueError" in got["2.2"].message and "..." not in got["2.2"].message.split("ValueError")[0][-3:]
+
+
 # ---------------------------------------------------------------- the notebook's own check, on error carried forward
 
 
@@ -979,3 +1014,34 @@ def test_dropping_outputs_agrees_with_the_json_parser_on_every_committed_noteboo
     for path in sorted(Path(__file__).resolve().parent.parent.glob("notebooks/**/*.ipynb")):
         raw = path.read_bytes()
         assert json.loads(collect.without_outputs(raw)) == _strip_with_json(json.loads(raw)), path
+
+
+# ---------------------------------------------------------------- another student's numbers pasted in
+
+
+def _array_entry(value):
+    value = np.asarray(value, dtype=float)
+    return {"kind": "array", "dtype": "float64", "shape": list(value.shape), "data": value.tolist()}
+
+
+def test_one_task_with_another_students_numbers_is_held_though_the_rest_is_right():
+    """The class trial's 2026010: every task done on the own data, but 2.2 is 2026013's numbers pasted in.
+    Counting whole submissions missed it (the other tasks are wrong on 2026013's data); task by task it is
+    ``other_students_data``, naming 2026013 and the task."""
+    import attn_homework as homework
+    from attn_homework.grading import checking, selection
+    from attn_homework.task_data import student_data
+
+    r = roster.Roster([roster.Student(k, k, k, in_roster=True) for k in ("2026010", "2026011", "2026013")])
+    with student_data("2026010"):
+        Q, K = homework.data("2.1")
+    with student_data("2026013"):
+        Q_new, K_new = homework.data("2.2")
+    answers = {"QKT": _array_entry(Q @ K.T), "QKT_new": _array_entry(Q_new @ K_new.T)}
+    own = checking.check_answers("ex02_scores", answers, {}, "2026010", "en")
+    assert own[0].ok and not own[1].ok
+    note = selection.other_students_data("ex02_scores", answers, {}, "2026010", "en", r, own)
+    assert note is not None and note.code == "other_students_data" and note.detail == "2026013: 2.2"
+    honest = {"QKT": _array_entry(Q @ K.T)}  # a wrong or missing answer that fits no one: nothing said
+    own = checking.check_answers("ex02_scores", honest, {}, "2026010", "en")
+    assert selection.other_students_data("ex02_scores", honest, {}, "2026010", "en", r, own) is None

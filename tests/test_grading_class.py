@@ -104,6 +104,8 @@ def test_the_statuses_name_what_happened(graded):
     assert rows["2024008", "ex02_scores"]["file"].endswith("ex02_scores-1.ipynb")  # the resubmission counts
     assert "no_student_id" not in rows["2024004", "ex02_scores"]["status"]  # plain release: no ID cell asked
     assert rows["=1+2", "ex02_scores"]["name"] == "路人甲"  # named from the file
+    # a (plain) release the grader was not given: what its mark was graded against is said
+    assert "unknown_release: graded_with_shared" in rows["2024015", "ex03_scaling"]["details"]
 
 
 def test_feedback_points_at_the_id_cell_and_asks_for_ones_own_code(graded):

@@ -18,12 +18,41 @@ from .repo import ROOT
 from .submissions import EX02, submission
 
 
-@pytest.mark.parametrize("cell", ['=HYPERLINK("http://x")', "+SUM(1)", "-1+2", "@SUM(A1)", "\tx", "\rx"])
+@pytest.mark.parametrize("cell", ['=HYPERLINK("http://x")', "+SUM(1)", "-1+2", "@SUM(A1)", "\tx"])
 def test_a_cell_that_starts_a_formula_is_written_as_text(cell, tmp_path):
     reports._write(tmp_path / "x.csv", [["a", cell]])
     with open(tmp_path / "x.csv", encoding="utf-8-sig", newline="") as f:
         (row,) = csv.reader(f)
     assert row == ["a", "'" + cell]
+
+
+def test_control_characters_from_a_submission_are_escaped_in_every_csv(tmp_path):
+    evil = "ValueError: \x1b[2J\x1b[32mgrader OK\rfake\x9b1A\x07"
+    reports._write(tmp_path / "x.csv", [["a", evil, "line\nbreak\tand tab"]])
+    text = (tmp_path / "x.csv").read_text(encoding="utf-8-sig")
+    assert not any(ch in text.replace("\r\n", "") for ch in "\x1b\r\x9b\x07")
+    with open(tmp_path / "x.csv", encoding="utf-8-sig", newline="") as f:
+        (row,) = csv.reader(f)
+    assert row[1] == "ValueError: \\x1b[2J\\x1b[32mgrader OK\\rfake\\x9b1A\\x07"
+    assert row[2] == "line\nbreak\tand tab"  # newline and tab are text, kept
+    assert reports.printable("\r=1") == "\\r=1" and reports.neutral(reports.printable("\r=1")) == "\\r=1"
+
+
+def test_the_console_of_attn_grade_shows_control_characters_as_escapes(tmp_path, capsys):
+    """A file name with an ANSI escape in it (listed as skipped) reaches the terminal as text."""
+    from attn_homework.grading import cli
+
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "evil\x1b[2J\x1b[8m.txt").write_text("x", encoding="utf-8")
+    (folder / "zhang\x1b]0;pwned\x07wei_ex02_scores.ipynb").write_text("not json", encoding="utf-8")
+    cli.main([str(folder), "--out", str(tmp_path / "out"), "--lang", "en"])
+    out = capsys.readouterr()
+    assert "evil\\x1b[2J\\x1b[8m.txt" in out.err and "\\x1b]0;pwned\\x07" in out.out + out.err
+    assert not any(ch in out.out + out.err for ch in "\x1b\x07")
+    for name in ("submissions.csv", "gradebook.csv", "review.csv"):
+        assert "\x1b" not in (tmp_path / "out" / name).read_text(encoding="utf-8-sig")
+    assert "\x1b" not in (tmp_path / "out" / "results.jsonl").read_text(encoding="utf-8")
 
 
 def test_a_signed_number_stays_a_number():
@@ -170,3 +199,98 @@ def test_a_review_decision_can_file_a_shared_name_under_its_student(tmp_path):
     assert decided.student.id == "20240023" and not decided.held
     (tmp_path / "review.csv").write_text("decision,student_id,sha256\nreject,,abc\n", encoding="utf-8-sig")
     assert review.apply([record], review.read(tmp_path), r) == []
+
+
+def _two_wang():
+    return roster.Roster(
+        [roster.Student(k, k, "王伟", in_roster=True) for k in ("2026014", "2026015")]
+        + [roster.Student("2026016", "2026016", "李雷", in_roster=True)]
+    )
+
+
+@pytest.mark.parametrize("id_cell", ["2026O15", None])  # mistyped (a letter O), or no ID cell at all
+def test_a_shared_name_with_a_mistyped_or_missing_id_is_held_and_holds_both_students(id_cell, tmp_path):
+    """The class trial's second 王伟: an e-mailed 王伟_ex02_scores.ipynb. It is held as ambiguous_name, never
+    an off-roster student of its own; both 王伟 are "held for review" for ex02 (not "not handed in") and in no
+    LMS file until review.csv says whose it is."""
+    r = _two_wang()
+    who = roster.identify(r, None, id_cell, "王伟_ex02_scores.ipynb", "ex02_scores")
+    assert who.problem == "ambiguous_name" and "2026014, 2026015" in who.detail and not who.student.in_roster
+    record = Graded(
+        "mailed/王伟_ex02_scores.ipynb", "w", "ex02_scores", who.student, notes=[Note(who.problem, detail=who.detail)]
+    )
+    lei = Graded("mailed/李雷_ex02.ipynb", "l", "ex02_scores", r.by("id", "2026016"))
+    records = reports.current([record, lei], r)
+    assert record.held and "not_in_roster" not in {n.code for n in records[0].notes}
+    rows, names = reports.gradebook_rows(records, marks.Points(), marks.LateRule(), r)
+    by_id = {row.student.id: row for row in rows}
+    assert set(by_id) == {"2026014", "2026015", "2026016"}  # no row of its own
+    assert by_id["2026014"].held == by_id["2026015"].held == ["ex02_scores"] and not by_id["2026016"].held
+    lms, outside = reports.lms_rows(rows, r)
+    assert [row.student.id for row in lms] == ["2026016"] and outside == []
+    reports.write_gradebook(rows, names, tmp_path / "gradebook.csv")
+    table = {
+        row["student_id"]: row
+        for row in csv.DictReader(io.StringIO((tmp_path / "gradebook.csv").read_text("utf-8-sig")))
+    }
+    assert table["2026015"]["ex02_scores"] == "review" and table["2026015"]["held_for_review"] == "ex02"
+    assert table["2026015"]["missing"] == ""
+    # the teacher files it under 2026015: it counts for 2026015 alone
+    decisions = {"w": ("accept", "", "2026015")}
+    rows, _ = reports.gradebook_rows(review.apply(records, decisions, r), marks.Points(), marks.LateRule(), r)
+    by_id = {row.student.id: row for row in rows}
+    assert "ex02_scores" in by_id["2026015"].finals and not by_id["2026015"].held and not by_id["2026014"].held
+
+
+def test_in_a_plain_folder_an_id_cell_naming_another_rostered_student_is_held():
+    """Impersonation: a loose file named after one rostered student whose ID cell names another is held
+    (identity_conflict), never credited to the one the ID cell names."""
+    r = roster.Roster(
+        [roster.Student("2024001", "2024001", "Zhang San", in_roster=True)]
+        + [roster.Student("2024002", "2024002", "李四", in_roster=True)]
+    )
+    for file_name, id_cell in (("zhangsan_ex02_scores.ipynb", "2024002"), ("李四_ex02.ipynb", "2024001")):
+        who = roster.identify(r, None, id_cell, file_name, "ex02_scores")
+        assert who.problem == "identity_conflict", (file_name, who)
+        assert Graded(file_name, "x", "ex02_scores", who.student, notes=[Note(who.problem, detail=who.detail)]).held
+    plain = roster.identify(r, None, "2024002", "ex02_scores.ipynb", "ex02_scores")  # a name that says nothing
+    assert (plain.student.id, plain.problem) == ("2024002", "")
+
+
+def test_reassigning_a_held_file_keeps_the_number_and_never_replaces_the_students_own_file():
+    r = roster.Roster([roster.Student(k, k, n, in_roster=True) for k, n in (("2026009", "甲"), ("2026012", "乙"))])
+    own = Graded("moodle/乙/ex02_scores.ipynb", "own", "ex02_scores", r.by("id", "2026012"))
+    copy = Graded(
+        "moodle/甲/ex02_scores.ipynb",
+        "copy",
+        "ex02_scores",
+        r.by("id", "2026009"),
+        notes=[Note("identity_conflict", detail="id_cell=2026012; lms_number=2026009")],
+    )
+    decisions = {"copy": ("accept", "", "2026012")}
+    out = review.apply([own, copy], decisions, r)
+    assert sorted(x.sha256 for x in out) == ["copy", "own"] and all(x.held for x in out)  # both kept, held
+    table = review.rows([own, copy], decisions, lambda x: reports.mark(x, marks.Points(), marks.LateRule()), r)
+    by_sha = {row[7]: row for row in table[1:]}
+    assert by_sha["copy"][:2] == ["accept", "2026012"]  # the teacher's edit is kept in the rewritten file
+    assert "identity_conflict" in by_sha["own"][5] and "moodle/甲/ex02_scores.ipynb" in by_sha["own"][5]
+    decisions["own"] = ("reject", "", "2026012")  # the teacher rejects one of the two: the other counts
+    (kept,) = review.apply([own, copy], decisions, r)
+    assert (kept.sha256, kept.student.id, kept.held) == ("copy", "2026012", False)
+
+
+def test_the_console_lists_misread_names_apart_from_students_outside_the_roster(english):
+    r = _two_wang()
+    auditor = _row(roster.Student("2099001", "2099001", "李雷"))
+    typo = _row(roster.Student("2026O15", "2026O15", "王伟"))
+    canvas = _row(roster.Student("wei2tongxue29_late_90029_700142", name="wei2tongxue29_late_90029_700142"))
+    lines = reports.left_out_lines([], [auditor, typo, canvas], r)
+    assert len(lines) == 2
+    assert "look like a misread" in lines[0] and "2026O15" in lines[0] and "wei2tongxue29" in lines[0]
+    assert "2099001" not in lines[0] and "李雷 2099001" in lines[1] and "not in the roster" in lines[1]
+
+
+def test_an_unknown_release_says_what_its_mark_was_graded_against(english):
+    own = reports.note_text(Note("unknown_release", detail="graded_with_own:2026031"))
+    assert "matches none of the releases" in own and "per-student data of number 2026031" in own
+    assert "class's shared data" in reports.note_text(Note("unknown_release", detail="graded_with_shared"))

@@ -93,6 +93,16 @@ while time.monotonic() < end:
 READ = "stolen = open({path!r}, encoding='utf-8').read()"
 TCP = "import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=3).close()"
 UNIX = "import socket\ns = socket.socket(socket.AF_UNIX)\ns.settimeout(3)\ns.connect({path!r})\ns.close()"
+# More than the sandbox's disk quota (Limits.disk, 256 MiB) in files each under the 256 MiB file-size limit.
+DISK = """\
+import os
+for i in range(10):
+    with open(f"fill{i}.bin", "wb") as f:
+        for _ in range(4):
+            f.write(os.urandom(1) * (8 << 20))
+raise RuntimeError("wrote 320 MiB")
+"""
+ESCAPE = 'raise ValueError("\\x1b[2J\\x1b[32mgrader OK\\r\\x9b1A")'  # clear screen, colour, overwrite
 HONEST = ("b_honest1", "b_honest2", "b_honest3")
 
 
@@ -126,6 +136,8 @@ def hostile(tmp_path_factory):
         "c_teacher": submission(EX02, extra=[(3, READ.format(path=str(TEACHER_DIR / "ex02_scores.ipynb")))]),
         "c_tcp": submission(EX02, extra=[(3, TCP.format(port=tcp.getsockname()[1]))]),
         "c_unix": submission(EX02, extra=[(3, UNIX.format(path=unix_path))]),
+        "c_disk": submission(EX02, extra=[(3, DISK)]),
+        "c_escape": submission(EX02, extra=[(3, ESCAPE)]),
     }
     for key, nb in subs.items():
         nbformat.write(nb, folder / f"{key}_ex02.ipynb")
@@ -160,7 +172,7 @@ def test_the_grader_says_each_kernel_is_sandboxed_and_grades_two_at_a_time(hosti
     assert run.returncode == 0, run.stderr
     first = run.stderr.splitlines()[0]
     assert "bubblewrap" in first and "2 graded at a time" in first, first
-    assert len(rows) == 8
+    assert len(rows) == 10  # 5 attacks, 3 honest, the disk filler, the escape sequences
 
 
 @needs_sandbox
@@ -197,6 +209,23 @@ def test_a_submission_cannot_reach_a_unix_socket_outside_its_folder(hostile):
     _, rows, connected = hostile
     assert _blocked(rows["c_unix"], "FileNotFoundError", "PermissionError", "ConnectionRefusedError"), rows["c_unix"]
     assert not connected["unix"]
+
+
+@needs_sandbox
+def test_an_exception_message_cannot_send_control_characters_to_the_console_or_the_csv(hostile):
+    run, rows, _ = hostile
+    details = rows["c_escape"]["details"]
+    assert "ValueError" in details and "\\x1b[2J" in details and "grader OK\\r" in details, details
+    for text in (run.stdout, run.stderr, details):
+        assert not any(ch in text for ch in "\x1b\r\x9b"), repr(text[:300])
+
+
+@needs_sandbox
+def test_a_submission_cannot_write_more_than_its_disk_quota(hostile):
+    _, rows, _ = hostile
+    assert _blocked(rows["c_disk"], "No space left on device"), rows["c_disk"]
+    for key in HONEST:
+        assert rows[key]["percent"] == "100", rows[key]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux's")

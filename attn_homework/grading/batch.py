@@ -65,6 +65,7 @@ class Limits:
     file_size: int = 256 << 20
     confine: bool = True
     sandbox: bool = False  # each kernel in a bubblewrap sandbox (set by ``confinement_check``)
+    disk: int = 256 << 20  # in the sandbox: all it writes in its working folder together (a tmpfs that size)
 
 
 @dataclass
@@ -189,7 +190,13 @@ def run_worker(job_spec, limits, watchdog, log_dir=None):
     log_path = base / "worker.log"
     try:
         spec = {**job_spec, "nonce": nonce, "base": str(base)}
-        spec.update(timeout=limits.timeout, memory=limits.memory, file_size=limits.file_size, confine=limits.confine)
+        spec.update(
+            timeout=limits.timeout,
+            memory=limits.memory,
+            file_size=limits.file_size,
+            disk=limits.disk,
+            confine=limits.confine,
+        )
         spec.update(sandbox=limits.sandbox)
         # Started under the watchdog's lock: it must never see this worker before knowing it is ours.
         with open(log_path, "wb") as log, watchdog.lock:
@@ -398,14 +405,15 @@ class Batch:
                 ready.append(record)
                 continue
             released, origin_problem = settings.handouts.origin(reading.nb, reading.exercise)
-            if origin_problem:
-                notes.append(Note(origin_problem))
             per_student = released if released is not None else (per_student_release(reading.nb) or reading.has_id_cell)
             data_id = reading.id_cell  # the number the kernel draws the fresh data from, whatever the release
             if per_student and data_id is None:
                 notes.append(Note("no_student_id"))
                 if released and student.id:
                     data_id = student.id
+            if origin_problem:  # what the mark was graded against, said with it
+                against = f"graded_with_own:{data_id}" if data_id else "graded_with_none" if per_student else ""
+                notes.append(Note(origin_problem, detail=against or "graded_with_shared"))
             if is_teacher_version(reading.nb):
                 notes.append(Note("teacher_version"))
             try:

@@ -91,7 +91,7 @@ def check_answers(exercise, answers, probes=None, data_id=None, edition="zh", ra
             else:
                 value = decode(entry)
             values[task.id] = value
-            if value is MISSING and task.var in raised:
+            if (value is MISSING or value is Ellipsis) and task.var in raised:  # the placeholder left, then it raised
                 cell, error = raised[task.var]
                 error = error if len(error) <= 200 else error[:199] + "…"
                 results.append(

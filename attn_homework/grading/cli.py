@@ -107,6 +107,17 @@ def _language_asked(argv):
 
 
 def main(argv=None):
+    """The command; everything it prints goes through ``reports.printable`` (a submission's text, such as
+    an exception's message or a file name, cannot send the terminal control sequences)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = reports.PrintableStream(sys.stdout), reports.PrintableStream(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv=None):
     asked = _language_asked(argv)
     lang.set_lang(asked if asked in lang.LANGS else system_language())
     p = parser()
@@ -215,7 +226,7 @@ def main(argv=None):
         pages = feedback.write(everything, feedback_dir, points, late)
     if args.out:
         reports._write(
-            args.out / review.FILE_NAME, review.rows(every, decisions, lambda r: reports.mark(r, points, late))
+            args.out / review.FILE_NAME, review.rows(every, decisions, lambda r: reports.mark(r, points, late), roster)
         )
         held = [r for r in everything if r.held]
         if held:
@@ -240,7 +251,7 @@ def main(argv=None):
         reports.write_moodle(lms, names, args.out, args.lms_item, args.max_grade)
         reports.write_canvas(lms, args.out, args.lms_item, args.max_grade)
         zipped = reports.write_moodle_feedback_zip(lms, everything, args.out, pages)
-        lms_lines = reports.left_out_lines(lms, outside)
+        lms_lines = reports.left_out_lines(lms, outside, roster)
         on_hold = reports.held_rows(rows)
         if on_hold:
             lms_lines.insert(0, msg("g_lms_held", n=len(on_hold), students=reports._names(on_hold)))

@@ -13,7 +13,8 @@ stands for its student in every report. Everything else is listed as skipped wit
 hidden or system file (``.DS_Store``, ``__MACOSX/``), a JupyterLab checkpoint copy, an unreadable zip.
 
 The LMS's own names are kept, for the roster and the late rule: Moodle's
-``Full Name_<participant>_assignsubmission_file_`` and Canvas's ``name[_LATE]_<user id>_<attachment id>_file``.
+``Full Name_<participant>_assignsubmission_file_`` and Canvas's ``name[_LATE]_<user id>_<attachment id>_file``
+(``_late`` in lower case is read the same: both are seen in downloads).
 The submission time is the zip entry's time or the file's modification time.
 """
 
@@ -33,7 +34,7 @@ ZIP_DEPTH = 2
 CHUNK = 1 << 20  # bytes: a large file is hashed, copied and given back to the system this much at a time
 
 _MOODLE = re.compile(r"^(?P<name>.+?)_(?P<participant>\d+)_assignsubmission_[a-z]+_")
-_CANVAS = re.compile(r"^(?P<name>[^_/]+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<attachment>\d+)_(?P<file>.+)$")
+_CANVAS = re.compile(r"^(?P<name>[^_/]+?)(?P<late>_(?i:late))?_(?P<user>\d+)_(?P<attachment>\d+)_(?P<file>.+)$")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Start a submission's kernel inside its limits: the launcher the worker puts in front of the kernel command.
 
-    python -m attn_homework.grading.confine [--memory B] [--file-size B] [--writable DIR]... [--sandbox] -- CMD
+    python -m attn_homework.grading.confine [--memory B] [--file-size B] [--writable DIR]...
+        [--sandbox [--disk B]] -- CMD
     python -m attn_homework.grading.confine --self-test [--sandbox] --writable DIR --forbidden DIR
 
 With ``--sandbox`` (Linux, bubblewrap installed): it sets the limits below, then runs ``CMD`` under
@@ -22,7 +23,9 @@ Without it (no bubblewrap, macOS), it sets the limits on itself, then replaces i
 - writes (where the platform allows it cheaply): Linux ≥ 5.13, Landlock: the kernel may write only inside
   the ``--writable`` folders (its temporary working folder and its connection folder) and to devices such
   as /dev/null; from Linux 6.12 (Landlock ABI 6) it can neither signal processes outside its own sandbox
-  nor reach their abstract sockets. macOS: ``sandbox-exec`` with a profile that denies writes elsewhere.
+  nor reach their abstract sockets. In the bubblewrap sandbox, ``--disk`` bytes for everything it writes in
+  its working folder together (a tmpfs of that size: more fails with "No space left on device"). macOS:
+  ``sandbox-exec`` with a profile that denies writes elsewhere.
 
 ``--self-test`` applies the same confinement to a short Python check (imports what a kernel imports, writes
 inside the writable folder, must fail to write into the forbidden one) and prints what held, as JSON data
@@ -172,12 +175,14 @@ def _python_folders():
     return sorted((f for f in found if os.path.exists(f)), key=len)
 
 
-def sandbox_command(program, writable, command):
+def sandbox_command(program, writable, command, disk=None):
     """The bubblewrap command that runs ``command`` in a sandbox of its own: new mount, PID, network, IPC,
     UTS and user namespaces, no capabilities (root too), no new user namespaces inside; the system and the
     Python install read-only; an empty /tmp; only the ``writable`` folders (its working folder, then its
     connection folder) writable, and nothing else of this machine's files visible; its own session; it dies
-    with the worker. The kernel talks to the worker over UNIX sockets inside its connection folder."""
+    with the worker. The kernel talks to the worker over UNIX sockets inside its connection folder. With
+    ``disk`` (bytes) the working folder is a tmpfs of that size, so everything the submission writes there
+    counts against one limit (the files already in it are bound into it read-only)."""
     args = [program, "--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     args += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
     for path in _SYSTEM:
@@ -191,8 +196,13 @@ def sandbox_command(program, writable, command):
     args += ["--size", str(_TMPFS_SIZE), "--tmpfs", "/tmp"]
     for folder in _python_folders():
         args += ["--ro-bind", folder, folder]
-    for folder in writable:
-        args += ["--bind", folder, folder]
+    for index, folder in enumerate(writable):
+        if index == 0 and disk:
+            args += ["--size", str(int(disk)), "--tmpfs", folder]
+            for name in sorted(os.listdir(folder)):
+                args += ["--ro-bind", os.path.join(folder, name), os.path.join(folder, name)]
+        else:
+            args += ["--bind", folder, folder]
     args += ["--chdir", writable[0], "--"]
     return args + list(command)
 
@@ -302,6 +312,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m attn_homework.grading.confine")
     parser.add_argument("--memory", type=int, default=None, help="address-space limit in bytes (Linux)")
     parser.add_argument("--file-size", type=int, default=None, help="largest file the kernel may write, bytes")
+    parser.add_argument("--disk", type=int, default=None, help="(sandbox) total bytes the kernel may write")
     parser.add_argument("--writable", action="append", default=[], help="a folder the kernel may write in")
     parser.add_argument("--no-confine", action="store_true", help="limits only, no write confinement")
     parser.add_argument("--sandbox", action="store_true", help="run the command under bubblewrap (Linux)")
@@ -319,7 +330,7 @@ def main(argv=None):
             return _sandbox_self_test(program, args.writable, args.forbidden)
         if not command:
             parser.error("no command to run")
-        argv = sandbox_command(program, args.writable, command)
+        argv = sandbox_command(program, args.writable, command, args.disk)
         os.execve(program, argv, sandbox_env(os.environ, args.writable[0]))
     how, prefix = (None, None) if args.no_confine else confine_writes(args.writable)
     if args.self_test:

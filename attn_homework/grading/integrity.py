@@ -46,6 +46,16 @@ def needs_review(record):
     return [code for code in REVIEW if code in codes]
 
 
+def ambiguous_candidates(record):
+    """The student numbers an ``ambiguous_name`` record may be the submission of (its note's detail,
+    "王伟: 2026014, 2026015[; id_cell=…]"); () for any other record."""
+    for note in record.notes:
+        if note.code == "ambiguous_name" and ": " in note.detail:
+            numbers = note.detail.split("; ")[0].rpartition(": ")[2]
+            return tuple(n.strip() for n in numbers.split(",") if n.strip())
+    return ()
+
+
 def is_teacher_version(nb):
     """True for the teacher's notebook: solution markers in a code cell, or a cell tagged teacher-only."""
     for cell in nb.cells:

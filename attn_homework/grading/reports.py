@@ -10,10 +10,11 @@ Columns (stable; CHANGELOG lists changes):
   that should define the variable raised) or the checker's code.
 - ``gradebook.csv``: student_id, name, email, one column per exercise (its final percentage; empty when
   not handed in, ``review`` when held for review), ``total (100 × points earned / points possible)`` (empty
-while
-  a submission of the student is held), missing, held_for_review. The total is the points earned
-  (after the late rule) over the points possible across the gradebook's exercises (those handed in by anyone
-  and those named by ``--exercises``): an exercise with more points weighs more, one not handed in counts 0.
+  while a submission of the student is held), missing, held_for_review (a file held under a name two students
+  share marks both of them held, not "not handed in", and makes no row of its own). The total is the points
+  earned (after the late rule) over the points possible across the gradebook's exercises (those handed in by
+  anyone and those named by ``--exercises``): an exercise with more points weighs more, one not handed in
+  counts 0.
 - ``moodle_grades.csv`` (Moodle gradebook → Import → CSV file): ID number, Email address, Full name, and the
   grade item's column. Moodle's import matches the user by a column you map: "ID number" to
   useridnumber, or "Email address" to useremail (docs.moodle.org, "Grade import"); its export uses the same
@@ -40,7 +41,9 @@ worksheet, a Canvas or SIS ID or login for Canvas). Names and e-mails come from 
 written (``current``).
 
 Every CSV is UTF-8 with a byte-order mark, which Excel needs to show Chinese and which Moodle and Canvas
-accept; a cell that starts with = + - @, a tab or a carriage return gets a leading apostrophe (``neutral``).
+accept; a control character (an ANSI escape, a carriage return) is written as an escape such as ``\\x1b``
+(``printable``, as on the console), and a cell that starts with = + - @ or a tab gets a leading apostrophe
+(``neutral``).
 Each file is written whole to a temporary name and then renamed, so a reader never sees half a file.
 """
 
@@ -56,7 +59,7 @@ from attn_core.lang import display_width
 from .. import exercises
 from ..messages import msg
 from .checking import language
-from .integrity import decision_percent
+from .integrity import ambiguous_candidates, decision_percent
 from .marks import exercise_mark, rounded, total
 from .results import Note, latest
 
@@ -79,6 +82,31 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text):
+    """``text`` with every control character but newline and tab (C0, DEL, C1: the ANSI escapes that clear
+    a terminal or recolour it, a carriage return that overwrites a line) shown as an escape (``\\x1b``), so
+    text from a submission (an exception's message, a file or folder name) cannot rewrite what the teacher
+    sees in the console or a report."""
+    text = text if isinstance(text, str) else str(text)
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text) if _CONTROL.search(text) else text
+
+
+class PrintableStream:
+    """A text stream that writes through ``printable`` (the grader's console while it runs)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        return self.stream.write(printable(text))
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def neutral(cell):
     """A CSV cell a spreadsheet will not run: text starting with = + - @, a tab or a carriage return gets a
     leading apostrophe (OWASP, "CSV Injection"); a plain number such as -5 stays a number."""
@@ -89,12 +117,12 @@ def neutral(cell):
 
 
 def _write(path, rows):
-    """Write a CSV file whole (a temporary name, then renamed), every cell made ``neutral``."""
+    """Write a CSV file whole (a temporary name, then renamed), every cell ``printable`` and ``neutral``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with open(partial, "w", newline="", encoding="utf-8-sig") as f:
-        csv.writer(f).writerows([[neutral(cell) for cell in row] for row in rows])
+        csv.writer(f).writerows([[neutral(printable(c) if isinstance(c, str) else c) for c in row] for row in rows])
     os.replace(partial, path)
 
 
@@ -146,7 +174,7 @@ def note_text(note):
     key = f"status_{note.code}"
     if key not in msg:
         return note.code
-    return msg(key, cells=cells_text(note.cells), detail=detail).strip()
+    return msg(key, cells=cells_text(note.cells), detail=detail).strip().rstrip("；;").strip()
 
 
 def status_text(record):
@@ -213,7 +241,8 @@ def current(records, roster=None):
         notes = record.notes
         if roster is not None:
             notes = [n for n in notes if n.code != "not_in_roster"]
-            notes += [] if student.in_roster else [Note("not_in_roster")]
+            held_name = any(n.code == "ambiguous_name" for n in notes)  # held under two rostered students
+            notes += [] if student.in_roster or held_name else [Note("not_in_roster")]
         named.append(replace(record, student=student, notes=notes))
     return latest(named)
 
@@ -342,6 +371,14 @@ def gradebook_rows(records, points, late, roster=None, include=()):
         if not record.exercise:
             continue
         key = record.student.key
+        candidates = [c for c in ambiguous_candidates(record) if c in in_roster] if record.held else []
+        if candidates and key not in in_roster:
+            # a name two students share: each of them is "held for review" for this exercise (never "not
+            # handed in", never uploaded) until review.csv says whose it is; no row of its own
+            for candidate in candidates:
+                if record.exercise not in by_key[candidate].held:
+                    by_key[candidate].held.append(record.exercise)
+            continue
         if key not in by_key:
             by_key[key] = StudentRow(record.student, {}, {}, 0.0, [])
         else:  # what the LMS said about a roster student (participant number, Canvas ID) is kept
@@ -442,10 +479,37 @@ def _names(rows, most=5):
     return msg("list_separator").join(labels[:most]) + ("…" if len(labels) > most else "")
 
 
-def left_out_lines(rows, outside):
+_LMS_LIKE = re.compile(r"(?i)_\d{3,}_\d{3,}(_|$)|_assignsubmission_")
+
+
+def _one_apart(a, b):
+    """Whether two numbers differ in one character (2026O15 / 2026015), or by one left out or added."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def looks_misread(student, roster):
+    """Whether an off-roster student looks like a name or number the grader misread rather than someone
+    outside the class: a number one character away from a roster number, or a name like an LMS's file name."""
+    if _LMS_LIKE.search(student.name or "") or _LMS_LIKE.search(student.key or ""):
+        return True
+    number = student.id or ""
+    return bool(roster and len(number) >= 4 and any(_one_apart(number, s.id) for s in roster.students if s.id))
+
+
+def left_out_lines(rows, outside, roster=None):
     """What the grader says about students left out of the LMS files: those not in the roster (``outside``),
-    and, per file, those of ``rows`` without the identifier it needs."""
+    those of them that look misread (``looks_misread``) on a line of their own, and, per file, those of
+    ``rows`` without the identifier it needs."""
     lines = []
+    misread = [row for row in outside if looks_misread(row.student, roster)]
+    outside = [row for row in outside if row not in misread]
+    if misread:
+        lines.append(msg("g_lms_unmatched", n=len(misread), students=_names(misread)))
     if outside:
         lines.append(msg("g_lms_not_in_roster", n=len(outside), students=_names(outside)))
     for file, (identifier, columns) in IDENTIFIERS.items():

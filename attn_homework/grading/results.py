@@ -18,6 +18,7 @@ than the grader reads), ``unknown_exercise``, ``cells_changed``, ``late``, ``id_
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -201,7 +202,9 @@ class Store:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(graded.to_json(), ensure_ascii=False) + "\n")
+            # C1 controls (which a terminal showing the file may obey) escaped too, as \u0080…\u009f
+            line = json.dumps(graded.to_json(), ensure_ascii=False)
+            f.write(re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", line) + "\n")
             f.flush()
             os.fsync(f.fileno())
 

@@ -205,8 +205,12 @@ class Roster:
         numbers = [s for s in self.students if len(s.id) >= 3 and re.search(rf"(?<!\d){re.escape(s.id)}(?!\d)", stem)]
         if len(numbers) == 1:
             return numbers[0]
-        names = [s for s in self.students if len(_name_key(s.name)) >= 2 and _name_key(s.name) in _name_key(stem)]
+        names = self.names_in_file_name(stem)
         return names[0] if len(names) == 1 else None
+
+    def names_in_file_name(self, stem):
+        """Every roster row whose name appears in ``stem`` (two for "王伟_ex02" when two students are 王伟)."""
+        return [s for s in self.students if len(_name_key(s.name)) >= 2 and _name_key(s.name) in _name_key(stem)]
 
 
 def _header_columns(row):
@@ -298,12 +302,22 @@ def identify(roster, lms, id_cell, file_name, exercise):
     strong = [key for source, key in evidence if source in ("id_cell", "lms_number")]
     weak = [key for source, key in evidence if source not in ("id_cell", "lms_number")]
     chosen = strong[0] if strong else (weak[0] if weak else None)
-    if chosen is None and ambiguous and id_cell is None:
+    if chosen is None and not ambiguous and in_name is None:
+        ambiguous = roster.names_in_file_name(stem)
+        ambiguous = ambiguous if len(ambiguous) > 1 else []
+    if chosen is None and ambiguous:
+        # a name two roster rows share and nothing else decides (an ID cell that is no rostered student's,
+        # such as a mistyped 2026O15, decides nothing): held, never an off-roster student of its own
         names = ", ".join(s.id for s in ambiguous)
-        name = lms.name if lms is not None else ""
-        student = Student(key=f"?{lms.system}:{lms.participant or lms.user_id or name}", name=name)
-        student = replace(student, participant=lms.participant, canvas_id=lms.user_id)
-        return Identity(student, "ambiguous_name", f"{name}: {names}", tuple(evidence))
+        if lms is not None:
+            name = lms.name or ambiguous[0].name
+            student = Student(key=f"?{lms.system}:{lms.participant or lms.user_id or name}", name=name)
+            student = replace(student, participant=lms.participant, canvas_id=lms.user_id)
+        else:
+            name = ambiguous[0].name
+            student = Student(key=f"?{stem}", name=name)
+        detail = f"{name}: {names}" + (f"; id_cell={id_cell}" if id_cell else "")
+        return Identity(student, "ambiguous_name", detail, tuple(evidence))
     if chosen is not None and ambiguous and chosen not in {s.key for s in ambiguous}:
         # the LMS's name is shared by several students, none of them the one the ID cell names
         evidence.append(("lms_name", ambiguous[0].key))

@@ -7,6 +7,7 @@ data).
 import re
 from pathlib import PurePosixPath
 
+from .. import exercises
 from .checking import check_answers
 from .handout import cell_hash, cells_from_record
 from .integrity import SEPARATE, check_cells_changed, reference_code
@@ -116,20 +117,40 @@ def integrity_notes(nb, changes, handouts, exercise):
     return notes
 
 
+def _numbers_in(entry):
+    """How many numbers an answer entry from the kernel holds (0 unless it is an array)."""
+    if not isinstance(entry, dict) or entry.get("kind") != "array":
+        return 0
+    count = 1
+    for n in entry.get("shape") or ():
+        count *= int(n) if isinstance(n, int) else 0
+    return count
+
+
 def other_students_data(exercise, answers, probes, data_id, edition, roster, own):
     """A Note ``other_students_data`` naming the rostered student whose data the answers fit better than
-    their own student's (``own``: the TaskResults for ``data_id``), or None."""
+    their own student's (``own``: the TaskResults for ``data_id``), or None.
+
+    Task by task: an answer of several numbers (an array of 4 or more) that is wrong for its own student's
+    data and right for another's counts for that other student; the one with the most such tasks is named.
+    (Counting whole submissions missed a classmate's 4.2 numbers pasted into an otherwise honest notebook:
+    every other task, right on its own data, is wrong on the classmate's.)"""
     if roster is None or data_id is None:
         return None
-    own_right = sum(r.ok for r in own)
-    if own_right == len(own):
+    tasks = exercises.tasks(exercise)
+    wrong = {r.id for r in own if not r.ok}
+    candidates = {t.id for t in tasks if t.id in wrong and _numbers_in(answers.get(t.var)) >= 4}
+    if not candidates:
         return None
-    best, best_right = None, own_right
+    best, best_fits = None, 0
     for student in roster.students[:MAX_OTHERS]:
         if not student.id or student.id == data_id:
             continue
         results = check_answers(exercise, answers, probes, student.id, edition)
-        right = sum(r.ok for r in results)
-        if right > best_right:
-            best, best_right = student, right
-    return Note("other_students_data", detail=best.id) if best is not None else None
+        fits = sum(1 for r in results if r.id in candidates and r.ok)
+        if fits > best_fits:
+            best, best_fits = student, fits
+    if best is None:
+        return None
+    fitted = [r.id for r in check_answers(exercise, answers, probes, best.id, edition) if r.id in candidates and r.ok]
+    return Note("other_students_data", detail=f"{best.id}: {', '.join(fitted)}")

@@ -163,6 +163,8 @@ class Kernel:
             command += ["--writable", str(self.work), "--writable", str(self.conn)]
             if self.sandboxed:  # bubblewrap: only these two folders exist for the kernel, no network
                 command.append("--sandbox")
+                if job.get("disk"):
+                    command += ["--disk", str(int(job["disk"]))]
             elif not job.get("confine", True):
                 command.append("--no-confine")
             command.append("--")

@@ -53,8 +53,8 @@ MESSAGES = {
         "more than one student in the roster has this name ({detail}) and no number tells them apart",
     ),
     "status_other_students_data": (
-        "答案对的是学号 {detail} 的数据，不是这位学生自己的",
-        "the answers fit the data of student {detail}, not this student's own",
+        "有答案对的是学号 {detail} 的数据（冒号后是题号），不是这位学生自己的",
+        "answers fit the data of student {detail} (the tasks after the colon), not this student's own",
     ),
     "status_check_cells_changed": (
         "发下去的 check(...) 格被改动{cells}",
@@ -65,8 +65,8 @@ MESSAGES = {
         "the answer uses the course's own functions or the checker's internals {cells}: {detail}",
     ),
     "status_unknown_release": (
-        "和给出的哪个发布版本都对不上（或同时像两个），不知道该按哪份数据批改",
-        "matches none of the releases given (or two of them), so the data it was made with are not known",
+        "和给出的哪个发布版本都对不上（或同时像两个），不知道它是按哪份数据做的；{detail}",
+        "matches none of the releases given (or two of them), so the data it was made with are not known; {detail}",
     ),
     "fb_why_teacher_version": (
         "交上来的是教师版，老师会看过再给分",
@@ -131,6 +131,18 @@ MESSAGES = {
     "fc_task": ("题 {task}：{hint}", "task {task}: {hint}"),
     "fc_see_feedback": ("每道题的提示见反馈文件", "the feedback file gives a hint for every task"),
     # ---- the details of a status or of a skipped file, given as codes (reports.detail_text)
+    "detail_graded_with_own": (
+        "分数是按学号 {value} 的个人数据批的（照它的学号格）",
+        "the mark was graded against the per-student data of number {value} (from its ID cell)",
+    ),
+    "detail_graded_with_shared": (
+        "分数是按全班共用的数据批的（它没有学号格）",
+        "the mark was graded against the class's shared data (it has no ID cell)",
+    ),
+    "detail_graded_with_none": (
+        "它有学号格却没填学号：分数是按没有学号时的数据批的",
+        "it has an ID cell but no number in it: the mark was graded against the data drawn without one",
+    ),
     "detail_not_utf8": ("不是 UTF-8 文本", "not UTF-8 text"),
     "detail_not_json": ("不是 JSON", "not JSON"),
     "detail_json_not_notebook": ("是 JSON，但不是笔记本", "JSON but not a notebook"),
@@ -242,6 +254,15 @@ MESSAGES = {
     "g_settings_unreadable": (
         "{file} 读不了（不是批改程序写的设置文件）：修好它，或删掉它从头设置",
         "{file} cannot be read (not a settings file the grader wrote): repair it, or delete it to start afresh",
+    ),
+    "g_lms_unmatched": (
+        "另有 {n} 份对不上名单、可能是名字或学号读错了的作业（{students}）：学号和名单里的某个号只差一个字符，"
+        "或文件名像 LMS 的命名却没读出来。它们没有写进 LMS 文件；请在 submissions.csv 里看这些行，"
+        "把文件改名或在学号格里改正后重新批改。",
+        "{n} more submission(s) match no one in the roster and look like a misread name or number ({students}): "
+        "a number one character away from a roster number, or a file name like an LMS's that was not read. They are "
+        "in no LMS file; look at their rows in submissions.csv, then rename the file or correct its ID cell and "
+        "grade it again.",
     ),
     "g_lms_not_in_roster": (
         "名单外的 {n} 位学生没有写进 moodle_grades.csv、moodle_worksheet.csv 和 canvas_grades.csv（{students}）："

@@ -391,10 +391,10 @@ MESSAGES = {
     "formula_block_max": ("每一行的最大值", "each row's maximum"),
     "formula_block_sum": ("一块里每一行 exp 的和", "the row sums of exp over one block"),
     "formula_online_sum": ("合并两块后的行和", "the row sums after both blocks"),
-    "formula_online_acc": ("合并两块后的累计分子 acc", "the running numerator acc after both blocks"),
+    "formula_online_acc": ("合并两块后的累计分子 acc", "the accumulator acc after both blocks"),
     "formula_online_output": (
         "最后的输出（累计分子 acc 除以行和）",
-        "the final output (the running numerator acc divided by the row sums)",
+        "the final output (the accumulator acc divided by the row sums)",
     ),
     "check_which_task": (
         '❌ check 要知道检查哪一题{got}：写题号，加引号，例如 check("2.1")。',

@@ -318,7 +318,7 @@ msg = Catalog(
         "plot_std": ("标准差", "std"),
         "plot_count": ("次数", "count"),
         "plot_dot_product": (r"点积 $q \cdot k$", r"dot product $q \cdot k$"),
-        "plot_dimension": ("第 {d} 个分量", "component {d}"),
+        "plot_dimension": ("第 {d} 个分量", "dim {d}"),
         "plot_output": (r"输出 $O_i$（合计）", r"output $O_i$ (sum)"),
         "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
         "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
@@ -401,7 +401,7 @@ msg = Catalog(
         "plot_what_values": ("值", "values"),
         "plot_what_matrices": ("矩阵", "matrices"),
         "plot_what_value_rows": ("值行", "value rows"),
-        "plot_what_dimensions": ("分量", "components"),
+        "plot_what_dimensions": ("分量", "dimensions"),
         "plot_no_matrices": ("Ms 是空的：至少给一个矩阵。", "Ms is empty: give at least one matrix."),
         "plot_shapes_differ": (
             "所有矩阵形状要相同：Ms[0] 是 {first}，Ms[{k}] 是 {shape}。",

@@ -2,7 +2,7 @@
 Chinese and English side by side. Use: ``from .messages import msg`` then ``msg("key", ...)``; an
 explorer uses ``msg.text("key", lang, ...)`` with the language it was built in.
 
-Words live here; notation stays in the code (d_k, q·k, ×1.5, "4 × 256", "/ log 4 = 1.39"). Numbers come
+Words live here; notation stays in the code (d_k, q·k, ×1.5, "4 × 256", "/ ln 4 = 1.39"). Numbers come
 in already formatted (``svg.fmt``) so that both languages show them alike. A test checks that each
 entry has both languages with the same {fields}.
 """

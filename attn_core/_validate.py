@@ -34,7 +34,10 @@ def first_index(bad):
 
 def batch_note(where):
     """ " (at batch index (…))" for an index with leading batch axes, "" otherwise."""
-    return msg("at_batch", where=where[:-1]) if len(where) > 1 else ""
+    if len(where) < 2:
+        return ""
+    batch = where[:-1]
+    return msg("at_batch", where=batch[0] if len(batch) == 1 else batch)
 
 
 # ---------------------------------------------------------------- arrays

@@ -82,7 +82,7 @@ msg = Catalog(
             "{b_batch} do not broadcast.",
         ),
         "mask_dtype": (
-            "mask 必须是布尔数组（True 表示可以关注），得到的是 dtype {dtype}。"
+            "mask 必须是布尔数组（True 表示可以看），得到的是 dtype {dtype}。"
             "0/1 数组用 mask.astype(bool)；0/−∞ 的加性掩码用 (mask == 0)。",
             "mask must be boolean with True = may attend, got dtype {dtype}. "
             "From 0/1 use mask.astype(bool); from an additive 0/−∞ mask use (mask == 0).",
@@ -125,19 +125,19 @@ msg = Catalog(
         "split_heads": (
             "宽度 {width}（形状 {shape}）无法平均切成 {n_heads} 个头。split_heads 把一个宽 d_model 的投影"
             "平均切成 n_heads 段，所以它要求 d_model 能被 n_heads 整除。这是 attn_core（和大多数模型）的约定，"
-            "不是注意力本身的要求：每个头的宽度 d_head 也可以单独选定（T5-3B 和 T5-11B 就让 n_heads·d_head ≠ d_model），"
-            "只要 W_Q、W_K、W_V 投影到 n_heads·d_head，W_O 再映射回 d_model。"
+            "不是注意力本身的要求：每个头的宽度 d_head 也可以单独选定（T5-3B 和 T5-11B 就让 n_heads * d_head ≠ d_model），"
+            "只要 W_Q、W_K、W_V 投影到 n_heads * d_head，W_O 再映射回 d_model。"
             "在这里，请从 {width} 的约数中选 n_heads：{divisors}。",
             "cannot split width {width} (shape {shape}) into {n_heads} equal heads. split_heads cuts a "
             "d_model-wide projection into n_heads equal slices, so it needs d_model divisible by n_heads. "
             "That is a convention of attn_core (and of most models), not a law of attention: the head width "
-            "d_head can be chosen on its own (T5-3B and T5-11B have n_heads·d_head ≠ d_model) as long as W_Q, W_K, W_V "
-            "project to n_heads·d_head and W_O maps back to d_model. Here, choose n_heads among the "
+            "d_head can be chosen on its own (T5-3B and T5-11B have n_heads * d_head ≠ d_model) as long as W_Q, W_K, W_V "
+            "project to n_heads * d_head and W_O maps back to d_model. Here, choose n_heads among the "
             "divisors of {width}: {divisors}.",
         ),
         "W_O_rows": (
-            "W_O 的形状是 {shape}，但拼接后的多头输出宽 {width}：W_O 需要 {width} 行（n_heads·d_v）。",
-            "W_O has shape {shape} but the concatenated heads are {width} wide: W_O needs {width} rows (n_heads·d_v).",
+            "W_O 的形状是 {shape}，但拼接后的多头输出宽 {width}：W_O 需要 {width} 行（n_heads * d_v）。",
+            "W_O has shape {shape} but the concatenated heads are {width} wide: W_O needs {width} rows (n_heads * d_v).",
         ),
         # ---------------------------------------------------------------- decoding: heads sharing K and V
         "kv_heads": (
@@ -150,10 +150,10 @@ msg = Catalog(
             "(1 is MQA, {n_heads} is ordinary multi-head attention).",
         ),
         "kv_head_width": (
-            "查询头宽 {d_q}，K 头宽 {d_k}：q·k 要求两者相同。W_Q 的宽度应是 n_heads·d_head（{n_heads}·d_head），"
-            "W_K、W_V 的宽度应是 n_kv_heads·d_head（{n_kv}·d_head）。",
+            "查询头宽 {d_q}，K 头宽 {d_k}：q·k 要求两者相同。W_Q 的宽度应是 n_heads * d_head（{n_heads} * d_head），"
+            "W_K、W_V 的宽度应是 n_kv_heads * d_head（{n_kv} * d_head）。",
             "query heads are {d_q} wide but key heads {d_k}: q·k needs the same width. W_Q must be "
-            "n_heads·d_head wide ({n_heads}·d_head), W_K and W_V n_kv_heads·d_head ({n_kv}·d_head).",
+            "n_heads * d_head wide ({n_heads} * d_head), W_K and W_V n_kv_heads * d_head ({n_kv} * d_head).",
         ),
         # ---------------------------------------------------------------- online softmax
         "one_row": (
@@ -162,7 +162,7 @@ msg = Catalog(
         ),
         "causal_empty_row": (
             "mask 加上 causal=True 之后，查询第 {row} 行{batch}没有任何键可以关注（共 {count} 行如此）："
-            "它只能看键 0..{row}，而 mask 把它们全挡住了。每行至少留一个更早的键，例如查询自己。",
+            "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个更早的键，例如查询自己。",
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "
             "them. Allow at least one earlier key per row, e.g. the query itself.",

@@ -2,7 +2,7 @@
 Chinese and English side by side. Use: ``from .messages import msg`` then ``msg("key", ...)``; an
 explorer uses ``msg.text("key", lang, ...)`` with the language it was built in.
 
-Words live here; notation stays in the code (d_k, q·k, ×1.5, "4 × 256", "/ log 4 = 1.39"). Numbers come
+Words live here; notation stays in the code (d_k, q·k, ×1.5, "4 × 256", "/ ln 4 = 1.39"). Numbers come
 in already formatted (``svg.fmt``) so that both languages show them alike. A test checks that each
 entry has both languages with the same {fields}.
 """
@@ -84,7 +84,7 @@ msg = Catalog(
             "最大权重 {weight}（均匀时 0.25，全押在一个键上时 1）",
             "max weight {weight} (0.25 if uniform, 1 if all on one key)",
         ),
-        "dk_entropy": ("熵 {entropy}，最大可能值 log 4 = {most}", "entropy {entropy}, at most log 4 = {most}"),
+        "dk_entropy": ("熵 {entropy}，最大可能值 ln 4 = {most}", "entropy {entropy}, at most ln 4 = {most}"),
         "dk_gradient": (
             "softmax 梯度大小 ‖J‖_F = {gradient}，是均匀权重时的 {percent}",
             "softmax gradient size ‖J‖_F = {gradient}, {percent} of the uniform-weights value",
@@ -130,7 +130,7 @@ msg = Catalog(
         "pipeline_weights": ("注意力权重 A", "attention weights A"),
         "pipeline_row": ("“{query}”这一行", "row of “{query}”"),
         "pipeline_ghost": ("键都 ×1", "keys ×1"),
-        "pipeline_shapes": ("每一步的形状（来自 Trace）", "shape of every step (from the Trace)"),
+        "pipeline_shapes": ("每一步的形状（来自轨迹 `Trace`）", "shape of every step (from the trace, `Trace`)"),
         "pipeline_shapes_header": ("步骤|符号|形状|含义", "step|symbol|shape|meaning"),
         "pipeline_row_weights": ("“{query}”的权重：{weights}", "weights of “{query}”: {weights}"),
         "pipeline_favourite": (
@@ -318,14 +318,14 @@ msg = Catalog(
         "plot_std": ("标准差", "std"),
         "plot_count": ("次数", "count"),
         "plot_dot_product": (r"点积 $q \cdot k$", r"dot product $q \cdot k$"),
-        "plot_dimension": ("第 {d} 维", "dim {d}"),
+        "plot_dimension": ("第 {d} 个分量", "dim {d}"),
         "plot_output": (r"输出 $O_i$（合计）", r"output $O_i$ (sum)"),
         "plot_contribution": (r"贡献 $a_{{ij}}\,V_j$", r"contribution $a_{{ij}}\,V_j$"),
         "plot_contributions_title": ("输出行 = 各值行按权重相加", "output row = value rows mixed by weight"),
         "pos_desc": (
             "上：“{query}”问“{key_word}”的分数 q·k，两个位置一起后移 0 到 {shifts} 步时{scores}；"
             "右上：第 0 对特征画成钟面上的指针；下：打乱前后每个词的注意力权重。“{query}”一行，原句：{before}；"
-            "打乱成“{sentence}”后（按原来的词排好）：{after}。",
+            "打乱成“{sentence}”后（按原来的词序排好）：{after}。",
             "Top: the score q·k of “{query}” asking “{key_word}” as both positions move on by 0 to {shifts}, "
             "{scores}; top right: feature pair 0 as hands on a dial; below: every word's attention "
             "weights before and after the reordering. The row of “{query}”, original sentence: {before}; "
@@ -357,7 +357,7 @@ msg = Catalog(
         ),
         "alt_histogram": ("d_k = {d_k}：标准差 {std}，√d_k = {sqrt}", "d_k = {d_k}: std {std}, √d_k = {sqrt}"),
         "alt_contributions": (
-            "堆叠条形图{title}：每一维上，各值行乘以权重的贡献叠在一起（{weights}）；黑线是输出 O_i：{outputs}",
+            "堆叠条形图{title}：每个分量上，各值行乘以权重的贡献叠在一起（{weights}）；黑线是输出 O_i：{outputs}",
             "stacked bar chart{title}: in each dimension the value rows times their weights, stacked ({weights}); black lines mark the output O_i: {outputs}",
         ),
         "alt_line": (
@@ -405,7 +405,7 @@ msg = Catalog(
         "plot_what_values": ("值", "values"),
         "plot_what_matrices": ("矩阵", "matrices"),
         "plot_what_value_rows": ("值行", "value rows"),
-        "plot_what_dimensions": ("维", "dimensions"),
+        "plot_what_dimensions": ("分量", "dimensions"),
         "plot_no_matrices": ("Ms 是空的：至少给一个矩阵。", "Ms is empty: give at least one matrix."),
         "plot_shapes_differ": (
             "所有矩阵形状要相同：Ms[0] 是 {first}，Ms[{k}] 是 {shape}。",
@@ -433,11 +433,11 @@ msg = Catalog(
             "ys_by_label must be a non-empty dict label -> y values.",
         ),
         "plot_curve_length": (
-            "“{label}” 有 {count} 个 y 值，但 xs 有 {n} 个。",
+            "“{label}”有 {count} 个 y 值，但 xs 有 {n} 个。",
             "{label!r} has {count} y values but xs has {n}.",
         ),
         "plot_logy": (
-            "logy=True 需要正的 y 值，但 “{label}” 里有 ≤ 0 的值。",
+            "logy=True 需要正的 y 值，但“{label}”里有 ≤ 0 的值。",
             "logy=True needs positive y values, but {label!r} has values ≤ 0.",
         ),
         "plot_logx": ("logx=True 需要正的 x 值。", "logx=True needs positive x values."),

@@ -202,7 +202,7 @@ def test_contributions_stack_to_the_output_row():
     fig = draw(plots.contributions(trace.A[i], trace.V, ex.tokens))
     (ax,) = fig.axes
     assert len(ax.get_legend().get_texts()) == 5
-    assert [t.get_text() for t in ax.get_xticklabels()] == [tr(f"第 {d} 维", f"dim {d}") for d in range(3)]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [tr(f"第 {d} 个分量", f"dim {d}") for d in range(3)]
     _assert_stacks_sum_to(ax, trace.O[i])
 
 

@@ -23,18 +23,18 @@ MESSAGES = {
         "of V: dA = dO·Vᵀ.",
     ),
     "jacobian_forgotten": (
-        "dS = dA 把 softmax 当成了什么都不做：每个权重都依赖整行的分数，要乘以 softmax 的雅可比："
+        "dS = dA 把 softmax 当成了什么都不做：每个权重都依赖整行的分数，要乘以 softmax 的雅可比矩阵："
         "dS = A ⊙ (dA − rowsum(dA ⊙ A))。",
         "dS = dA treats softmax as if it did nothing: each weight depends on the whole row of scores, so "
         "apply the softmax Jacobian: dS = A ⊙ (dA − rowsum(dA ⊙ A)).",
     ),
     "jacobian_diagonal": (
-        "只用了雅可比的对角线 a_i(1 − a_i)：非对角线上的 −a_i·a_j（一个权重升高，其他权重降低）也要算进来。",
+        "只用了雅可比矩阵的对角线 a_i(1 − a_i)：非对角线上的 −a_i·a_j（一个权重升高，其他权重降低）也要算进来。",
         "Only the Jacobian's diagonal a_i(1 − a_i) is used: the off-diagonal −a_i·a_j (one weight rising "
         "lowers the others) counts too.",
     ),
     "jacobian_first_term": (
-        "只算了 A ⊙ dA：还要减去每一行的 rowsum(dA ⊙ A)，它来自雅可比的 −a_i·a_j 部分（预算是固定的）。",
+        "只算了 A ⊙ dA：还要减去每一行的 rowsum(dA ⊙ A)，它来自雅可比矩阵的 −a_i·a_j 部分（预算是固定的）。",
         "Only A ⊙ dA: subtract each row's rowsum(dA ⊙ A) too; it comes from the Jacobian's −a_i·a_j part "
         "(the budget is fixed).",
     ),

@@ -63,8 +63,8 @@ MESSAGES = {
         "max(0, ·) (ReLU) is missing: without it, the two linear layers together are still one linear map.",
     ),
     "relu_on_output": (
-        "ReLU 用在了输出上：它只作用在隐藏层 H·W1 + b1 上，输出层 ·W2 + b2 之后不再取 max(0, ·)。",
-        "ReLU is applied to the output: it acts on the hidden layer H·W1 + b1 only; no max(0, ·) after ·W2 + b2.",
+        "ReLU 用在了输出上：它只作用在隐藏层 H·W1 + b1 上，输出层乘 W2、加 b2 之后不再取 max(0, ·)。",
+        "ReLU is applied to the output: it acts on the hidden layer H·W1 + b1 only; no max(0, ·) after the output layer multiplies by W2 and adds b2.",
     ),
     "bias_forgotten": (
         "漏了偏置：隐藏层要加 b1，输出层要加 b2。",

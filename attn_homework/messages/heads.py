@@ -27,9 +27,9 @@ MESSAGES = {
         "Each head is transposed: a head is n × d_head, rows = positions, columns = features.",
     ),
     "merge_reshape_alone": (
-        "只用了 reshape：(h, n, d_head) 直接 reshape 成 (n, h·d_head) 会把不同位置的数拼进同一行。"
+        "只用了 reshape：(h, n, d_head) 直接 reshape 成 (n, h * d_head) 会把不同位置的数拼进同一行。"
         "先把头这个轴移到位置之后 (n, h, d_head)，再 reshape。",
-        "A reshape alone: reshaping (h, n, d_head) straight to (n, h·d_head) puts numbers of different "
+        "A reshape alone: reshaping (h, n, d_head) straight to (n, h * d_head) puts numbers of different "
         "positions into one row. Move the heads axis after the positions first, (n, h, d_head), then reshape.",
     ),
     "merge_interleaved": (
@@ -42,8 +42,8 @@ MESSAGES = {
         "split, so that W_O lines up).",
     ),
     "merge_summed": (
-        "你把各个头加起来（或平均）了：多头的输出是并排拼接，宽度变成 h·d_head，不是相加。",
-        "You added (or averaged) the heads: their outputs are put side by side, h·d_head wide, not added.",
+        "你把各个头加起来（或平均）了：多头的输出是并排拼接，宽度变成 h * d_head，不是相加。",
+        "You added (or averaged) the heads: their outputs are put side by side, h * d_head wide, not added.",
     ),
     "merge_stacked": (
         "你把各个头上下叠在一起了：应当左右并排，每一行仍是一个位置。",

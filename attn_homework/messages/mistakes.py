@@ -89,7 +89,7 @@ MESSAGES = {
         "The mask is not used: where mask is False the score must become −∞ before softmax, so that its weight is 0.",
     ),
     "mask_inverted": (
-        "掩码用反了：True 表示可以关注、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
+        "掩码用反了：True 表示可以看、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
         "The mask is inverted: True means may attend (keep it); −∞ goes where mask is False.",
     ),
     "mask_upper": (
@@ -151,7 +151,7 @@ MESSAGES = {
         "You used A transposed: row i of A already holds query i's weights; multiply A itself by V.",
     ),
     "causal_inverted": (
-        "True/False 颠倒了：True 表示“可以关注”。每个位置可以看自己和前面的位置，你的 True 却在未来（右上方）。",
+        "True/False 颠倒了：True 表示可以看。每个位置可以看自己和前面的位置，你的 True 却在未来（右上方）。",
         "True and False are swapped: True means may attend. Each position sees itself and earlier "
         "ones, but your True marks the future (upper right).",
     ),

@@ -23,9 +23,9 @@ MESSAGES = {
         "l is measured against m: sum exp(score − m1), not exp(score).",
     ),
     "never_shifted": (
-        "没有减去最大值：累计量要相对于当前最大值 m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（最后除出来的 O 倒是一样）。",
+        "没有减去最大值：累计量要相对于当前最大值 m2 来算，用 exp(分数 − m2)；不减的话，分数一大 exp 就会溢出（不溢出时，最后得到的 O 在数学上相同）。",
         "No maximum subtracted: the running sums are measured against the running maximum m2, with "
-        "exp(score − m2); without it exp overflows on large scores (the final O would come out the same).",
+        "exp(score − m2); without it exp overflows on large scores (without overflow, the final O is mathematically the same).",
     ),
     "sum_axis": (
         "求和取错了轴：你沿着列（axis=0）加了；每个查询行只加自己这一行（axis=1）。",

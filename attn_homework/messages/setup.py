@@ -18,7 +18,7 @@ MESSAGES = {
         "{name} must have at least {axes} axes, got shape {shape}",
     ),
     "given_mask": (
-        "mask 必须是布尔数组（True = 可以关注），得到的是 dtype {dtype}",
+        "mask 必须是布尔数组（True 表示可以看），得到的是 dtype {dtype}",
         "mask must be boolean (True = may attend), got dtype {dtype}",
     ),
     "given_d_k": ("d_k 必须是正数，得到的是 {got!r}", "d_k must be a positive number, got {got!r}"),

@@ -53,7 +53,7 @@ MESSAGES = {
         "an array.",
     ),
     "mask_type": (
-        "创建时写 dtype=bool（能看到的位置为 True）。",
+        "创建时写 dtype=bool（True 表示可以看）。",
         "Create it with dtype=bool (True where a position may be seen).",
     ),
     "mask_type_01": (
@@ -62,7 +62,7 @@ MESSAGES = {
         "(or create it with dtype=bool).",
     ),
     "mask_type_additive": (
-        "这是加性掩码（能看到的位置为 0，其余为 −∞ 或很大的负数，加到分数上）；这道题要布尔掩码：`M == 0`（能看到的位置为 True）。"
+        "这是加性掩码（能看到的位置为 0，其余为 −∞ 或很大的负数，加到分数上）；这道题要布尔掩码：`M == 0`（True 表示可以看）。"
         "不要用 .astype(bool)：它把 −∞ 变成 True，掩码就反了。",
         "This is an additive mask (0 where a position may be seen, −∞ or a large negative number elsewhere, "
         "added to the scores); this task asks for a boolean one: `M == 0` (True where a position may be seen). "
@@ -200,8 +200,8 @@ MESSAGES = {
         "h × n × d_head: one block per head, rows = positions, columns = that head's features",
     ),
     "axes_merged": (
-        "n × (h·d_head)：行 = 位置，先是头 0 的列，再是头 1 的列……",
-        "n × (h·d_head): rows = positions, head 0's columns first, then head 1's, …",
+        "n × (h × d_head)：行 = 位置，先是头 0 的列，再是头 1 的列……",
+        "n × (h × d_head): rows = positions, head 0's columns first, then head 1's, …",
     ),
     "axes_running": ("n_q × 1：每个查询行一个数", "n_q × 1: one number per query row"),
     "axes_dV": ("n_k × d_v：和 V 一样", "n_k × d_v: the shape of V"),
@@ -270,7 +270,7 @@ MESSAGES = {
         "This is query {i}'s output gradient dotted with value {j}.",
     ),
     "entry_dS": (
-        "这一行要用这一行的权重 A 和 dA 算：softmax 的雅可比逐行作用。",
+        "这一行要用这一行的权重 A 和 dA 算：softmax 的雅可比矩阵逐行作用。",
         "This row comes from this row's weights A and dA: the softmax Jacobian acts row by row.",
     ),
     "entry_dQ": (
@@ -391,10 +391,10 @@ MESSAGES = {
     "formula_block_max": ("每一行的最大值", "each row's maximum"),
     "formula_block_sum": ("一块里每一行 exp 的和", "the row sums of exp over one block"),
     "formula_online_sum": ("合并两块后的行和", "the row sums after both blocks"),
-    "formula_online_acc": ("合并两块后的累加器", "the accumulator after both blocks"),
+    "formula_online_acc": ("合并两块后的累计分子 acc", "the accumulator acc after both blocks"),
     "formula_online_output": (
-        "最后的输出（累加器除以行和）",
-        "the final output (the accumulator divided by the row sums)",
+        "最后的输出（累计分子 acc 除以行和）",
+        "the final output (the accumulator acc divided by the row sums)",
     ),
     "check_which_task": (
         '❌ check 要知道检查哪一题{got}：写题号，加引号，例如 check("2.1")。',

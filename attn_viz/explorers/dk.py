@@ -153,7 +153,7 @@ def render(explorer: Explorer, state: dict, *, query, grad_uniform) -> Frame:
         value=state["entropy"],
         vmax=state["entropy_max"],
         label=text("dk_entropy_gauge"),
-        text=f"{draw.fmt(state['entropy'])} / log 4 = {draw.fmt(state['entropy_max'])}",
+        text=f"{draw.fmt(state['entropy'])} / ln 4 = {draw.fmt(state['entropy_max'])}",
     )
     draw.gauge(
         pic,

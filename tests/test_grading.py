@@ -1045,3 +1045,14 @@ def test_one_task_with_another_students_numbers_is_held_though_the_rest_is_right
     honest = {"QKT": _array_entry(Q @ K.T)}  # a wrong or missing answer that fits no one: nothing said
     own = checking.check_answers("ex02_scores", honest, {}, "2026010", "en")
     assert selection.other_students_data("ex02_scores", honest, {}, "2026010", "en", r, own) is None
+
+
+def test_a_prediction_line_cut_by_the_readers_chunk_border_is_still_found(tmp_path):
+    """The grader reads a notebook a chunk at a time (its memory stays flat): a 📌 line that straddles two
+    chunks is the student's prediction all the same."""
+    for cut in (3, 10, 20):
+        data = b"x" * (collect.CHUNK - cut) + '"📌 top_key = 3 · shown"'.encode()
+        path = tmp_path / f"split{cut}.ipynb"
+        path.write_bytes(data)
+        with open(path, "rb") as f:
+            assert collect._read_notebook_file(f, len(data))[4] == ("📌 top_key = 3 ·",)

@@ -224,9 +224,13 @@ _RECORDED = (
 )
 
 
-def _recorded_predictions(buffer):
-    """The prediction lines saved in a notebook's outputs, as text (the first of each variable, at most 50)."""
-    found = {}
+_OVERLAP = 256  # longer than a recorded line: one cut by a chunk's end is found whole in the next chunk
+
+
+def _recorded_predictions(buffer, found=None):
+    """The prediction lines saved in a notebook's outputs, as text (the first of each variable, at most 50);
+    ``found`` carries what earlier chunks of the same file gave."""
+    found = {} if found is None else found
     for pattern in _RECORDED:
         for match in pattern.finditer(buffer):
             var = match.group(1).decode()
@@ -241,11 +245,14 @@ def _read_notebook_file(f, size):
     if size == 0:
         return b"", digest.hexdigest(), "", "", ()
     with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        release = _Release(mapped)
-        for start in range(0, size, CHUNK):
-            digest.update(mapped[start : start + CHUNK])
+        release, found, tail = _Release(mapped), {}, b""
+        for start in range(0, size, CHUNK):  # one pass: each chunk is hashed, scanned, then let go
+            chunk = mapped[start : start + CHUNK]
+            digest.update(chunk)
+            _recorded_predictions(tail + chunk[:_OVERLAP], found)  # a line cut by the chunks' border
+            revealed = _recorded_predictions(chunk, found)
+            tail = chunk[-_OVERLAP:]
             release(start + CHUNK)
-        revealed = _recorded_predictions(mapped)
         try:
             data = without_outputs(mapped)
         except ValueError as e:  # not JSON: a small file is kept whole for the parser to say what is wrong

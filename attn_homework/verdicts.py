@@ -263,7 +263,20 @@ def _lookup(frame, name):
     return frame.f_globals.get(name, MISSING)
 
 
-def check(task_id=None, *answer):
+def _wrong_call(name, example, what, extra_args=(), unexpected=None):
+    """True (after printing how to call ``name``) when it was called with arguments it does not take:
+    ``check("7.1", mask=mask)``, ``check(task="2.1")``, ``progress("ex02", x)``. Never a TypeError."""
+    extra = [repr(a)[:20] if isinstance(a, str) else type(a).__name__ for a in extra_args]
+    extra += [f"{k}=…" for k in unexpected or {}]
+    if not extra:
+        return False
+    print(msg("how_to_call", name=name, example=example, what=msg(what), extra=", ".join(extra)))
+    if os.environ.get("NBGRADER_EXECUTION"):
+        raise AssertionError(f"{name}() called with arguments it does not take: {', '.join(extra)}")
+    return True
+
+
+def check(task_id=None, *answer, **unexpected):
     """Print one line about task ``task_id``: ✅ / ❌ with a hint / ⏳ not attempted.
 
     Without ``answer`` the task's variable (e.g. ``QKT`` for "2.1") is read from the caller's
@@ -271,7 +284,11 @@ def check(task_id=None, *answer):
     spelling, if there is one). A ❌ says so when the value may be stale: the cell run just before raised,
     or the value is the one the previous check already found wrong. A task built on an earlier one (6.4 on
     6.3) that is right for the learner's own wrong earlier answer is still ❌, and the line says so. Never
-    raises."""
+    raises, not even when called with arguments it does not take (``check(task="2.1")``)."""
+    named = task_id if isinstance(task_id, str) else unexpected.get("task", unexpected.get("task_number"))
+    example = f'check("{named.strip()[:8]}")' if isinstance(named, str) and named.strip() else 'check("2.1")'
+    if _wrong_call("check", example, "call_what_task", answer[1:], unexpected):
+        return
     if task_id is None or not isinstance(task_id, (str, int, float)) or isinstance(task_id, bool):
         print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=type(task_id).__name__)))
         if os.environ.get("NBGRADER_EXECUTION"):
@@ -304,7 +321,7 @@ def check(task_id=None, *answer):
         raise AssertionError(f"{task_id}: {diagnosis.message if diagnosis is not None else 'check failed'}")
 
 
-def predicted(task_id=None):
+def predicted(task_id=None, *extra, **unexpected):
     """Whether the prediction of predict task ``task_id`` is written down as a number (its variable holds
     one number, not ``...``, a string, None or a list). If not, prints one line asking for it and returns
     False. The cell that shows a predict task's answer starts ``if homework.predicted("4.5"):``, so the
@@ -313,6 +330,8 @@ def predicted(task_id=None):
     that is the prediction that counts, for ``check``, ``progress`` and the grader (which reads the printed
     line from the saved notebook, ``revealed_predictions``); run again after a change, it says that the
     change does not count. Never raises."""
+    if _wrong_call("predicted", 'predicted("4.5")', "call_what_task", extra, unexpected):
+        return False
     if task_id is None or str(task_id) not in TASKS:
         print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=repr(task_id)[:40])))
         return False
@@ -463,8 +482,11 @@ def _previous_cell_failed():
     return shell is not None and getattr(shell, "last_execution_succeeded", True) is False
 
 
-def progress(exercise=None):
-    """Print one line per task of an exercise notebook, reading the answers from the caller's namespace."""
+def progress(exercise=None, *extra, **unexpected):
+    """Print one line per task of an exercise notebook, reading the answers from the caller's namespace.
+    Never raises, not even when called with arguments it does not take."""
+    if _wrong_call("progress", 'progress("ex02")', "call_what_exercise", extra, unexpected):
+        return
     if exercise is None:
         print(msg("progress_which_exercise"))
         return

@@ -155,15 +155,19 @@ def _judge(name, step, g, answer):
     if a is None:
         hint = msg(_type_hint(step, answer)) if step.answer.type_hint else ""
         return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
-    if close(a, g.expected):
+    if close(a, g.expected, whole=step.answer.whole):
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
+    if step.answer.whole and np.isfinite(a).all() and not float(a).is_integer():
+        return verdict("wrong_prediction", "prediction_not_whole", got=repr(float(a)))
+    integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
+    if integers == "int_dtype":  # the right numbers cut to whole ones: that, not a mistake its zeros look like
+        return verdict("int_dtype", integers, dtype=reading.dtype)
     found = _mistakes_made(step, g, a, labels)
     if found:
         code, text = found[0]
         if len(found) > 1:  # a prediction that more than one wrong reasoning gives: say each, blame none
             text = msg("several_reasons") + msg("or_perhaps").join(text for _, text in found)
         return Diagnosis(False, code, text, name)
-    integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
     if integers is not None:
         return verdict("int_dtype", integers, dtype=reading.dtype)
     if step.answer.single and not np.isfinite(a).all():  # a prediction is a number worked out, not NaN or ∞

@@ -37,6 +37,7 @@ class AnswerKind:
     type_hint: str | None  # message key: how to make one, said after a wrong type
     finite: bool  # NaN and ∞ are wrong (numbers); a boolean array has none
     single: bool = False  # one number (a prediction), not an array
+    whole: bool = False  # a count or an index: only the whole number itself is right, no tolerance
 
 
 def read_numbers(answer):
@@ -54,20 +55,22 @@ def read_booleans(answer):
 
 
 def read_number(answer):
-    """One number (an int, a float, a numpy scalar or an array holding one number) as a 0-d float64 array.
-    ``True``/``False`` are not numbers here (``True == 1`` would hide a wrong kind of answer)."""
+    """One number (an int, a float, a numpy scalar or a 0-d array) as a 0-d float64 array. ``True``/``False``
+    are not numbers here (``True == 1`` would hide a wrong kind of answer), nor is a list or an array of one
+    number (``[5]``, ``np.array([2])``): a prediction is the number itself."""
     if isinstance(answer, (bool, np.bool_)):
         return Reading(None, type(answer).__name__)
     a, got = _as_array(answer)
-    if a is None or a.dtype.kind not in "iuf" or a.size != 1:
-        return Reading(None, got + (f", shape {a.shape}" if a is not None and a.size != 1 else ""))
+    if a is None or a.dtype.kind not in "iuf" or a.ndim != 0:
+        return Reading(None, got + (f", shape {a.shape}" if a is not None and a.ndim != 0 else ""))
     return Reading(a.astype(np.float64).reshape(()), got, a.dtype)
 
 
 NUMBERS = AnswerKind(read_numbers, "kind_numbers", None, finite=True)
 BOOLEANS = AnswerKind(read_booleans, "kind_boolean", "mask_type", finite=False)
 NUMBER = AnswerKind(read_number, "kind_number", "number_type", finite=True, single=True)
-INDEX = AnswerKind(read_number, "kind_number", "index_type", finite=True, single=True)  # a position, from 0
+COUNT = AnswerKind(read_number, "kind_number", "number_type", finite=True, single=True, whole=True)  # a count
+INDEX = AnswerKind(read_number, "kind_number", "index_type", finite=True, single=True, whole=True)  # from 0
 
 
 def _as_array(answer):
@@ -88,10 +91,13 @@ def tolerance(right):
     return ATOL + RTOL * (finite.max() if finite.size else 0.0)
 
 
-def close(a, right):
-    """``a`` equals ``right``: same shape and kind, and every entry within the tolerance (−∞ equals −∞)."""
+def close(a, right, whole=False):
+    """``a`` equals ``right``: same shape and kind, and every entry within the tolerance (−∞ equals −∞).
+    ``whole``: ``right`` is a count or an index, and only that whole number itself is equal to it."""
     if a.shape != right.shape or (a.dtype == bool) != (right.dtype == bool):
         return False
+    if whole:
+        return bool(np.array_equal(a, np.rint(right)))
     if a.dtype == bool:
         return bool(np.array_equal(a, right))
     return bool(np.isclose(a, right, rtol=RTOL, atol=tolerance(right)).all())

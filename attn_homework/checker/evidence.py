@@ -16,7 +16,7 @@ import numpy as np
 
 from .compare import nearly, rounded_to
 from .givens import Stage
-from .mistakes import EXP_OVERFLOWS
+from .mistakes import EXP_OVERFLOWS, _is_causal
 
 
 def integer_dtype(reading, a, g):
@@ -58,7 +58,9 @@ def not_finite(a, g):
     if masked and a.ndim >= 2 and scores is not None:
         empty = np.isnan(a).all(axis=-1)
         if empty.any():
-            return "empty_row", "empty_row", first, tuple(np.argwhere(empty)[0])
+            keep = g.mask if g.mask is not None else ~np.isneginf(g.S)
+            key = "empty_row" if _is_causal(keep) else "empty_row_any_mask"  # the diagonal: causal masks only
+            return "empty_row", key, first, tuple(np.argwhere(empty)[0])
     return "not_finite", "not_finite", first, None
 
 

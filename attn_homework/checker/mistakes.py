@@ -224,6 +224,17 @@ def mask_upper(g):
     return _masked_with(g, g.mask.T) if _is_causal(g.mask) and len(g.mask) > 1 else None
 
 
+def key_mask_on_queries(g):
+    """A key mask (every row the same: which keys may be seen, as PyTorch's key_padding_mask) broadcast
+    along the wrong axis, ``keep[:, None]`` for ``keep[None, :]``: it then masks whole query rows (the
+    mask transposed). Only for a mask whose rows are all equal, not all True and not square-symmetric."""
+    if g.mask is None or g.mask.ndim != 2 or g.mask.shape[0] != g.mask.shape[1] or g.mask.all():
+        return None
+    if not (g.mask == g.mask[:1]).all():
+        return None
+    return _masked_with(g, g.mask.T)
+
+
 def mask_without_diagonal(g):
     """A causal task masked with the strict lower triangle: no position may see itself, and position 0
     sees no key at all (its row is NaN with −∞, equal weights with −1e9)."""
@@ -281,8 +292,8 @@ def divided_by_total(g):
 
 def overflowed(g):
     """softmax without subtracting the row maximum, on scores whose exp overflows (e^1000 = ∞, ∞/∞ = NaN),
-    as computed or with the NaN and ∞ "repaired" by ``np.nan_to_num`` (before or after dividing).
-    Only when these scores do overflow: that is the evidence."""
+    as computed or with the NaN and ∞ "repaired" by ``np.nan_to_num`` (before or after dividing; not when
+    that repair leaves only zeros). Only when these scores do overflow: that is the evidence."""
     S = _right_scores(g)
     if not (S > EXP_OVERFLOWS).any():
         return None
@@ -290,8 +301,33 @@ def overflowed(g):
     naive = E / E.sum(axis=-1, keepdims=True)
     E_repaired = np.nan_to_num(E)
     repaired_first = E_repaired / E_repaired.sum(axis=-1, keepdims=True)
-    weights = (naive, np.nan_to_num(naive), repaired_first, np.nan_to_num(repaired_first))
-    return [_carried_from_weights(g, A) for A in weights]
+    weights = (naive, *_repaired(naive, repaired_first))
+    # A "repaired" form that is all zeros is no evidence of an overflow (``A * 0`` hands in the same):
+    # that one is ``overflow_zeroed``, whose message says so.
+    return [_carried_from_weights(g, A) for A in weights if not _all_zero(A)]
+
+
+def _repaired(naive, repaired_first):
+    return (np.nan_to_num(naive), repaired_first, np.nan_to_num(repaired_first))
+
+
+def _all_zero(A):
+    return np.isfinite(A).all() and not A.any()
+
+
+def overflow_zeroed(g):
+    """Every weight 0: what ``np.nan_to_num`` leaves of an overflowing softmax on these scores, but also what
+    any answer times 0 is; its message names the overflow as one possible cause, not as the cause."""
+    S = _right_scores(g)
+    if not (S > EXP_OVERFLOWS).any():
+        return None
+    with np.errstate(all="ignore"):
+        E = np.exp(S)
+        naive = E / E.sum(axis=-1, keepdims=True)
+        E_repaired = np.nan_to_num(E)
+        repaired_first = E_repaired / E_repaired.sum(axis=-1, keepdims=True)
+    zeros = [A for A in _repaired(naive, repaired_first) if _all_zero(A)]
+    return _carried_from_weights(g, zeros[0]) if zeros else None
 
 
 def no_softmax(g):

@@ -24,7 +24,7 @@ from . import learned as lrn
 from . import mistakes as m
 from . import positions as pos
 from . import torch_port as tp
-from .compare import BOOLEANS, INDEX, NUMBER, NUMBERS, AnswerKind
+from .compare import BOOLEANS, COUNT, INDEX, NUMBER, NUMBERS, AnswerKind
 from .givens import Givens, Stage, read_givens
 
 
@@ -112,6 +112,7 @@ SOFTMAX = (
     Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
     Mistake("keepdims", m.keepdims_forgotten, "keepdims"),
     Mistake("overflow", m.overflowed, "overflow"),
+    Mistake("overflow", m.overflow_zeroed, "overflow_zeroed"),
     Mistake("not_normalized", m.exp_not_divided, "exp_not_divided"),
     Mistake("not_normalized", m.divided_by_total, "divided_by_total"),
     Mistake("mask_after_softmax", m.mask_after_softmax, "mask_after_softmax"),
@@ -120,6 +121,7 @@ MASKING = (
     Mistake("mask_ignored", m.mask_ignored, "mask_ignored"),
     Mistake("mask_inverted", m.mask_inverted, "mask_inverted"),
     Mistake("mask_upper", m.mask_upper, "mask_upper"),
+    Mistake("key_mask_on_queries", m.key_mask_on_queries, "key_mask_on_queries"),
     Mistake("mask_no_diagonal", m.mask_without_diagonal, "mask_no_diagonal"),
     Mistake("mask_zero", m.masked_with_zero, "mask_zero"),
 )
@@ -271,6 +273,8 @@ STEP_TABLE = {
             ANSWER_TRANSPOSED,
             Mistake("keepdims", m.keepdims_forgotten, "keepdims"),
             Mistake("overflow", m.overflowed, "overflow"),
+            Mistake("overflow", m.overflow_zeroed, "overflow_zeroed"),
+            Mistake("overflow", m.overflow_zeroed, "overflow_zeroed"),
             Mistake("not_normalized", m.exp_not_divided, "exp_not_divided"),
             Mistake("not_normalized", m.divided_by_total, "divided_by_total"),
             Mistake("no_softmax", m.no_softmax, "no_softmax"),
@@ -390,6 +394,7 @@ STEP_TABLE |= {
         (predictions.under_root_n_heads, "predict_n_heads"),
         (predictions.under_root_n, "predict_n"),
         (predictions.the_root_itself, "predict_root_itself"),
+        answer=COUNT,
     ),
 }
 
@@ -635,7 +640,7 @@ STEP_TABLE |= {
             Mistake("relu_on_output", block.relu_on_output, "relu_on_output"),
             Mistake("bias_forgotten", block.bias_forgotten, "bias_forgotten"),
             Mistake("relu_before_bias", block.relu_before_bias, "relu_before_bias"),
-            Mistake("transposed", m.answer_transposed, "transposed_XW"),
+            Mistake("transposed", m.answer_transposed, "transposed_ffn"),
         ),
         columns_are_keys=False,
     ),
@@ -645,6 +650,7 @@ STEP_TABLE |= {
         "explain_rows_changed",
         (predictions.every_row, "predict_every_row"),
         (predictions.no_row, "predict_no_row"),
+        answer=COUNT,
     ),
 }
 
@@ -667,6 +673,7 @@ STEP_TABLE |= {
         (predictions.width_n_k, "predict_width_n_k"),
         (predictions.width_d_k, "predict_width_d_k"),
         (predictions.width_n_q, "predict_width_n_q"),
+        answer=COUNT,
     ),
     "predict_masked_row_sum": _prediction(
         ("Q", "K", "mask", "row"),
@@ -809,7 +816,7 @@ STEP_TABLE |= {
             Mistake("wrong_prediction", dec.numbers_not_bytes, "predict_numbers_not_bytes"),
             Mistake("wrong_prediction", dec.one_layer_only, "predict_one_layer"),
         ),
-        answer=NUMBER,
+        answer=COUNT,
     ),
     "gqa_output": DecodingStep(
         needs=("Q_heads", "K_heads", "V_heads"),
@@ -850,6 +857,7 @@ STEP_TABLE |= {
         (tp.count_per_head, "predict_count_per_head"),
         (tp.count_without_batch, "predict_count_without_batch"),
         (tp.count_of_the_output, "predict_count_of_output"),
+        answer=COUNT,
     ),
 }
 

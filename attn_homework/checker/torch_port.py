@@ -105,6 +105,12 @@ def additive_mask_minus_one(allowed):
     return np.where(allowed, 0.0, -1.0)
 
 
+def additive_mask_minus_1e9(allowed):
+    """−10⁹ instead of −∞ where blocked: it blocks a key in a row that sees another one, but added to a
+    whole row (a position that may see no key) it blocks nothing (softmax ignores a constant added to a row)."""
+    return np.where(allowed, 0.0, -1e9)
+
+
 FUNCTION_STEPS = {
     "fix_additive_mask": FunctionStep(
         additive_mask,
@@ -113,6 +119,7 @@ FUNCTION_STEPS = {
             Bug("mask_inverted", additive_mask_inverted, "bug_additive_inverted"),
             Bug("mask_zero_one", additive_mask_zero_one, "bug_additive_zero_one"),
             Bug("mask_minus_one", additive_mask_minus_one, "bug_additive_minus_one"),
+            Bug("mask_minus_1e9", additive_mask_minus_1e9, "bug_additive_minus_1e9"),
         ),
         "axes_additive",
     ),

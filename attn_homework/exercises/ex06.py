@@ -41,6 +41,7 @@ TASKS = (
             "K": d["X_new"] @ d["W_k_new"],
             "d_k": 3,
             "scaled": True,
+            "d_model": d["X_new"].shape[-1],
         },
     ),
     Task(

@@ -9,6 +9,13 @@ MESSAGES = {
         "你的 {sym} 是所要求矩阵的转置：应是 X 乘以 {w}，每行对应一个词。",
         "Your {sym} is the transpose of the required matrix: it is X times {w}, one row per word.",
     ),
+    "transposed_ffn": (
+        "你的 {sym} 是所要求矩阵的转置：FFN 对每个词（输入的每一行）分别计算，输出和输入一样每行对应一个词，"
+        "即 ReLU(输入 @ W1 + b1) @ W2 + b2，不要再转置。",
+        "Your {sym} is the transpose of the required matrix: the FFN works on each word (each row of its input) "
+        "on its own, so its output has one row per word, like its input: ReLU(input @ W1 + b1) @ W2 + b2, "
+        "with no transpose.",
+    ),
     "weight_transposed": ("{w} 被转置了：直接用 X 乘以 {w}。", "{w} got transposed: multiply X by {w} as it is."),
     "transposed_qk": (
         "行列颠倒了：分数的行对应查询、列对应键，所以要用 Q 乘以 K 的转置（QKᵀ），而不是 K 乘以 Q 的转置。",
@@ -38,11 +45,11 @@ MESSAGES = {
         "Scaled the wrong way: divide by √d_k, not multiply.",
     ),
     "scaled_wrong_width": (
-        "除错了数：你除的是 {root}，也就是{what}的平方根；缩放用的是 √d_k，d_k 是每个查询和键的宽度"
+        "缩放的数不对：你的结果等于 QKᵀ 除以 {root}，即{what}的平方根；缩放用的是 √d_k，d_k 是每个查询和键的宽度"
         "（Q、K 的列数，也就是每个点积有几项）。",
-        "Divided by the wrong number: you divided by {root}, the square root of {what}; the scale is √d_k, "
-        "d_k being the width of each query and key (the number of columns of Q and K, the number of terms "
-        "in each dot product).",
+        "The scale is off: your numbers are QKᵀ divided by {root}, the square root of {what}; the scale is "
+        "√d_k, d_k being the width of each query and key (the number of columns of Q and K, the number of "
+        "terms in each dot product).",
     ),
     "size_n_q": ("查询的个数 n_q（Q 的行数）", "the number of queries n_q (rows of Q)"),
     "size_n_k": ("键的个数 n_k（K 的行数）", "the number of keys n_k (rows of K)"),
@@ -96,6 +103,13 @@ MESSAGES = {
         "掩码取成了上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，也就是下三角（np.tril，含对角线）。",
         "The mask is the upper triangle: row i is position i asking, and it may see columns 0 to i only, "
         "the lower triangle (np.tril, diagonal included).",
+    ),
+    "key_mask_on_queries": (
+        "掩码放错了轴：它说的是哪些键能被看到，应沿列（键）起作用、每一行都一样，写成 `mask[None, :]`；"
+        "`mask[:, None]` 把它放到了行（查询）上，于是被遮住的位置整行都看不到键。",
+        "The mask is on the wrong axis: it says which keys may be seen, so it acts along the columns (keys), "
+        "the same in every row: `mask[None, :]`. `mask[:, None]` puts it on the rows (queries) instead, so a "
+        "masked position's whole row sees no key.",
     ),
     "mask_no_diagonal": (
         "对角线也被挡住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行才会是 NaN"

@@ -68,6 +68,11 @@ MESSAGES = {
         "added to the scores); this task asks for a boolean one: `M == 0` (True where a position may be seen). "
         "Not .astype(bool): that turns −∞ into True, an inverted mask.",
     ),
+    "prediction_not_whole": (
+        "{sym} = {got} 不是整数：这里要预测的是一个个数（或一个位置），只能是整数，写下你认为的那个整数。",
+        "{sym} = {got} is not a whole number: what you predict here is a count (or a position), so it is a whole "
+        "number; write down the whole number you expect.",
+    ),
     "prediction_not_finite": (
         "{sym} = {got} 不是一个预测：想一想会得到哪个有限的数（整数或小数），把它写下来。",
         "{sym} = {got} is not a prediction: work out which finite number (an int or a float) it will be, and "
@@ -92,6 +97,15 @@ MESSAGES = {
         "LayerNorm gives no NaN: NaN comes from 0/0, e.g. a row whose numbers are all equal (variance 0) "
         "divided without ε.",
     ),
+    "overflow_zeroed": (
+        "每个权重都是 0，可 softmax 的每一行加起来应是 1。这些分数很大：不先减去行最大值，e^1000 会溢出成 ∞，"
+        "再用 np.nan_to_num 修补正好得到全 0。如果你是这样做的，先从每一行减去这一行的最大值再取 exp；"
+        "如果不是，找一找是哪一步把权重变成了 0。",
+        "Every weight is 0, yet each row of softmax weights adds up to 1. These scores are large: without the "
+        "row maximum subtracted, e^1000 overflows to ∞, and np.nan_to_num turns the result into exactly all "
+        "zeros. If that is what you did, subtract each row's maximum before exp; if not, look for the step that "
+        "turned the weights into 0.",
+    ),
     "overflow": (
         "exp 溢出了：这些分数很大，e^1000 超出浮点数范围变成 ∞，∞/∞ 是 NaN（用 np.nan_to_num 把它换成 0 也救不回权重）。"
         "先从每一行减去这一行的最大值，再取 exp：结果不变，最大的指数变成 e^0 = 1。",
@@ -112,6 +126,13 @@ MESSAGES = {
         "{row} of {sym} is NaN throughout: with the mask you used, that position sees no key at all (every "
         "score of the row is −∞) and softmax computes 0/0. As lesson 7 shows, each position must see at "
         "least one key; a causal mask keeps the diagonal (the position itself). Check your mask.",
+    ),
+    "empty_row_any_mask": (
+        "{sym} 的{row}整行都是 NaN：在你用的掩码下，这个位置一个键也看不到（这一行的分数全是 −∞），"
+        "softmax 只能算 0/0。每个位置至少要能看到一个键：检查你的掩码遮住的是哪些键（列）。",
+        "{row} of {sym} is NaN throughout: with the mask you used, that position sees no key at all (every "
+        "score of the row is −∞) and softmax computes 0/0. Each position must see at least one key: check "
+        "which keys (columns) your mask hides.",
     ),
     "int_dtype": (
         "{sym} 的 dtype 是 {dtype}，只能存整数，小数部分被截掉了：通常是先用 np.zeros(..., dtype=int) "
@@ -400,6 +421,12 @@ MESSAGES = {
         '❌ check 要知道检查哪一题{got}：写题号，加引号，例如 check("2.1")。',
         '❌ check needs the task to check{got}: give its number in quotes, e.g. check("2.1").',
     ),
+    "how_to_call": (
+        "❌ {name} 的调用方式是 {example}：只写{what}，不用写 {extra}（答案会按变量名自动读取）。",
+        "❌ Call {name} as {example}: give only {what}, not {extra} (your answers are read by their variable names).",
+    ),
+    "call_what_task": ("题号（加引号）", "the task number (in quotes)"),
+    "call_what_exercise": ("练习名（加引号）", "the exercise name (in quotes)"),
     "you_gave": ("（你给的是 {what}）", " (you gave {what})"),
     "progress_which_exercise": (
         '❌ progress 要知道是哪一个练习：例如 progress("ex02")。',

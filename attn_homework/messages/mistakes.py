@@ -106,7 +106,7 @@ MESSAGES = {
     ),
     "key_mask_on_queries": (
         "掩码放错了轴：它说的是哪些键能被看到，应沿列（键）起作用、每一行都一样，写成 `mask[None, :]`；"
-        "`mask[:, None]` 把它放到了行（查询）上，于是被遮住的位置整行都看不到键。",
+        "`mask[:, None]` 把它放到了行（查询）上，于是被挡住的位置整行都看不到键。",
         "The mask is on the wrong axis: it says which keys may be seen, so it acts along the columns (keys), "
         "the same in every row: `mask[None, :]`. `mask[:, None]` puts it on the rows (queries) instead, so a "
         "masked position's whole row sees no key.",

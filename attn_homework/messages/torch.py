@@ -78,10 +78,10 @@ MESSAGES = {
         "−1 only lowers the scores to be blocked a little; after softmax their weights are not 0. Blocking takes −∞.",
     ),
     "bug_additive_minus_1e9": (
-        "−1e9 不是 −∞：一行里还有能看到的键时，它确实把被挡住的权重压成 0；可是整行都被挡住时（一个键也不许看的位置），"
-        "−1e9 加到整行上什么也挡不住：整行加上同一个数，softmax 不变，这一行得到的是不加掩码的权重。"
-        "这就是题后「想一想」问的情形。这道题的浮点掩码在挡住处是 −∞，SDPA 和 nn.MultiheadAttention 都这样读。",
-        "−1e9 is not −∞: in a row that still sees some key it does push the blocked weights to 0, but added to a "
+        "-1e9 不是 −∞：一行里还有能看到的键时，它确实把被挡住的权重压成 0；可是整行都被挡住时（一个键也不许看的位置），"
+        "-1e9 加到整行上什么也挡不住：整行加上同一个数，softmax 不变，这一行得到的是不加掩码的权重。"
+        "这就是题后“想一想”问的情形。这道题的浮点掩码在挡住处是 −∞，SDPA 和 nn.MultiheadAttention 都这样读。",
+        "-1e9 is not −∞: in a row that still sees some key it does push the blocked weights to 0, but added to a "
         "whole row (a position that may see no key) it blocks nothing: softmax does not change when the same "
         "number is added to a whole row, so that row gets its unmasked weights. This is the case the task's "
         '"Think about it" asks about. This task\'s float mask is −∞ where blocked, as SDPA and '

@@ -129,7 +129,7 @@ MESSAGES = {
     ),
     "empty_row_any_mask": (
         "{sym} 的{row}整行都是 NaN：在你用的掩码下，这个位置一个键也看不到（这一行的分数全是 −∞），"
-        "softmax 只能算 0/0。每个位置至少要能看到一个键：检查你的掩码遮住的是哪些键（列）。",
+        "softmax 只能算 0/0。每个位置至少要能看到一个键：检查你的掩码挡住的是哪些键（列）。",
         "{row} of {sym} is NaN throughout: with the mask you used, that position sees no key at all (every "
         "score of the row is −∞) and softmax computes 0/0. Each position must see at least one key: check "
         "which keys (columns) your mask hides.",

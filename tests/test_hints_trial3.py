@@ -194,7 +194,7 @@ def test_an_additive_mask_of_minus_1e9_is_told_what_it_fails_to_block(lang):
 
     d = diagnose_task("13.4", fixed_additive_mask)
     assert not d.ok and d.code == "mask_minus_1e9"
-    words = {"zh": ["−1e9 不是 −∞", "整行", "想一想"], "en": ["−1e9 is not −∞", "whole row", "Think about it"]}
+    words = {"zh": ["-1e9 不是 −∞", "整行", "想一想"], "en": ["-1e9 is not −∞", "whole row", "Think about it"]}
     assert all(w in d.message for w in words[lang]), d.message
     assert diagnose_task("13.4", lambda allowed: np.where(allowed, 0.0, -np.inf)).ok
 

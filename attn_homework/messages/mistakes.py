@@ -96,8 +96,11 @@ MESSAGES = {
         "The mask is not used: where mask is False the score must become −∞ before softmax, so that its weight is 0.",
     ),
     "mask_inverted": (
-        "掩码用反了：True 表示可以看、要保留；应设为 −∞ 的是 mask 为 False 的位置。",
-        "The mask is inverted: True means may attend (keep it); −∞ goes where mask is False.",
+        "掩码用反了：该挡住的键拿到了权重，该看的键反而被挡住。attn_core 的约定是 True 表示可以看，"
+        "应设为 −∞ 的是“可以看”为 False 的位置；手里的若是 PyTorch 的 key_padding_mask（True 表示填充），要先取反。",
+        "The mask is inverted: the keys to block got the weight and the keys to see were blocked. In attn_core's "
+        "convention True means may attend, and −∞ goes where may-attend is False; a PyTorch key_padding_mask "
+        "(True = padding) must be inverted first.",
     ),
     "mask_upper": (
         "掩码取成了上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，也就是下三角（np.tril，含对角线）。",

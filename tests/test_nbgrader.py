@@ -79,7 +79,8 @@ def test_nbgrader_generates_the_student_versions(tmp_path, edition):
     course = tool.make_course(tmp_path / "course", NOTEBOOKS, edition)
     env = {
         **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        # nbgrader runs the alembic command: pip --target put it in teacher-tools/bin
+        "PATH": os.pathsep.join([str(TEACHER_TOOLS / "bin"), str(Path(sys.executable).parent), os.environ["PATH"]]),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(TEACHER_TOOLS), os.environ.get("PYTHONPATH")])),
     }
     run = subprocess.run(

@@ -326,6 +326,10 @@ MESSAGES = {
     "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
     "of_head": ("，头 {h}", " of head {h}"),
     # ---------------------------------------------------------------- tasks, check() and progress()
+    "no_task_near": (
+        "没有编号为 {task_id!r} 的题目；练习 {ex} 的题目编号是 {ids}",
+        "no task {task_id!r}; exercise {ex}'s tasks are {ids}",
+    ),
     "no_task": ("没有编号为 {task_id!r} 的题目；已有的编号：{ids}", "no task {task_id!r}; the tasks are {ids}"),
     "no_exercise": (
         "没有名为 {exercise!r} 的练习；已有：{names}",

@@ -11,7 +11,7 @@ import pytest
 
 from attn_core import causal_mask, multi_head_attention
 from attn_core.examples import coreference, four_words
-from attn_viz import diagrams
+from attn_viz import columns, diagrams
 from attn_viz import svg as draw
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -195,3 +195,35 @@ def test_a_notebook_shows_the_svg_and_an_image_whose_alt_is_the_description():
     src, alt = re.fullmatch(r'<img src="([^"]+)" alt="([^"]+)" style="[^"]+"/>', bundle["text/html"]).groups()
     assert html.unescape(src) == draw.data_uri(d.svg)
     assert html.unescape(alt) == f"{d.title}. {d.description}"
+
+
+# ---------------------------------------------------------------- printed rows that line up (attn_viz.columns)
+
+
+def widths(text):
+    """Width of ``text`` in a terminal (a hanzi = 2 columns) and in a browser's monospace output, where a
+    hanzi comes from a CJK font at 1 em and a Latin character is 0.6 em."""
+    narrow, wide = columns.counts(text)
+    return narrow + 2 * wide, round(0.6 * narrow + 1.0 * wide, 6)
+
+
+def test_padded_labels_are_as_wide_in_a_terminal_and_in_a_browser():
+    labels = ["矩阵乘法得到的“学习”行：", "手算的四个数：", "QKᵀ 的对角线：", "M", "weights (by hand):"]
+    padded = columns.pad(labels)
+    assert [p.rstrip(" \u3000") for p in padded] == [label.rstrip() for label in labels]
+    assert len({widths(p) for p in padded}) == 1
+    # display width alone (what a terminal needs) is not enough in the browser
+    by_display = [label + " " * (26 - (columns.counts(label)[0] + 2 * columns.counts(label)[1])) for label in labels]
+    assert len({widths(p)[0] for p in by_display}) == 1 and len({widths(p)[1] for p in by_display}) > 1
+
+
+def test_aligned_rows_start_every_value_and_every_matrix_line_in_one_column():
+    row = np.array([-0.348, 1.799, 0.823, 1.834])
+    text = columns.aligned(("矩阵乘法得到的“学习”行：", row), ("手算的四个数：", row), ("I", np.eye(2)))
+    lines = text.split("\n")
+    assert len(lines) == 4 and lines[0].endswith(str(row)) and lines[1].endswith(str(row))
+    starts = [widths(line[: line.index("[")]) for line in lines]
+    assert starts[0] == starts[1] == starts[2] and widths(lines[3][: lines[3].index("[")]) == widths(
+        lines[2][: lines[2].index("[") + 1]
+    )
+    assert columns.aligned() == ""

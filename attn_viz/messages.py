@@ -70,6 +70,116 @@ msg = Catalog(
             "{what}={token!r} is not a token of the example; choose one of {tokens}.",
         ),
         "seed_not_int": ("seed 必须是整数，得到的是 {seed!r}。", "seed must be an integer, got {seed!r}."),
+        # ================================================================ diagrams (diagrams.py)
+        "dg_sentence_sep": ("。", ". "),
+        "dg_step_1": ("投影", "project"),
+        "dg_step_2": ("打分", "score"),
+        "dg_step_3": ("缩放", "scale"),
+        "dg_step_4": ("softmax", "softmax"),
+        "dg_step_5": ("加权求和", "weighted\nsum"),
+        "dg_steps_title": ("自注意力的五个步骤和每一步的形状", "The five steps of self-attention and their shapes"),
+        "dg_steps_heading": (
+            "五个步骤（形状来自 {n} 个词的例子）",
+            "The five steps (shapes of the {n}-word example)",
+        ),
+        "dg_steps_lit": ("本课：第 {step} 步 {name}", "This lesson: step {step}, {name}"),
+        "dg_steps_desc": (
+            "从左到右：X 经第 1 步投影成 Q、K、V；第 2 步 QKᵀ；第 3 步除以 √{d_k}，得 S；第 4 步 softmax，得 A；"
+            "第 5 步 A 乘 V，得 O。形状：{shapes}",
+            "Left to right: step 1 projects X to Q, K and V; step 2 QKᵀ; step 3 divides by √{d_k}, giving S; "
+            "step 4 softmax, giving A; step 5 multiplies A by V, giving O. Shapes: {shapes}",
+        ),
+        "dg_row_title": ("“{token}”这一行，一步一步", "The “{token}” row, step by step"),
+        "dg_row_heading": ("查询 q_{token} = {q}，问四个键", "query q_{token} = {q} asks the four keys"),
+        "dg_row_key": ("键", "key"),
+        "dg_row_weighted": ("权重 × v", "weight × v"),
+        "dg_row_sum": ("相加 = o_{token}", "sum = o_{token}"),
+        "dg_row_sum_one": ("权重之和 {total}", "weights sum to {total}"),
+        "dg_row_note": (
+            "每一行：q·k 是 {d_k} 对数相乘再相加，再除以 √{d_k} ≈ {sqrt}；\nsoftmax 让权重都为正、和为 1；输出是“权重 × 值向量”之和。",
+            "Each row: q·k adds {d_k} products, then ÷ √{d_k} ≈ {sqrt};\nsoftmax makes the weights positive with sum 1; "
+            "the output is the sum of weight × value.",
+        ),
+        "dg_row_desc": (
+            "查询 q_{token} = {q}。它和四个键的点积 q·k：{scores}；除以 √{d_k} 后做 softmax，权重：{weights}；"
+            "权重乘各自的值向量再相加，得到输出 o_{token} = {o}",
+            "Query q_{token} = {q}. Its dot products q·k with the four keys: {scores}; divided by √{d_k} and put "
+            "through softmax, the weights: {weights}; each weight times its value vector, added up, gives the "
+            "output o_{token} = {o}",
+        ),
+        "dg_mh_title": (
+            "多头注意力：切分、每个头各算一遍、拼接、乘 W_O",
+            "Multi-head attention: split, attend per head, concat, W_O",
+        ),
+        "dg_mh_col_0": ("输入", "input"),
+        "dg_mh_col_1": ("投影", "project"),
+        "dg_mh_col_2": ("切成 {n_heads} 个头", "split into\n{n_heads} heads"),
+        "dg_mh_col_3": ("每个头的权重", "weights\nper head"),
+        "dg_mh_col_4": ("每个头的输出", "output\nper head"),
+        "dg_mh_col_5": ("并排拼接", "concat"),
+        "dg_mh_col_6": ("乘 W_O", "times W_O"),
+        "dg_mh_note": (
+            "每个头宽 d_head = {d_model} / {n_heads} = {d_head}，各自走一遍第 2–5 步，缩放除以 √d_head。",
+            "Each head is d_head = {d_model} / {n_heads} = {d_head} wide and runs steps 2–5 on its own, "
+            "scaled by √d_head.",
+        ),
+        "dg_mh_desc": (
+            "从左到右：X（{X}）投影成 Q、K、V（各 {QKV}）；切成 {n_heads} 个头，每个头的 Q、K、V 是 {head}"
+            "（d_head = {d_head}）；每个头算出自己的权重 A（{A}）和输出（{O_head}）；{n_heads} 个输出并排拼接成 "
+            "{concat}，再乘 W_O 得到输出 O（{out}），和 X 一样宽 d_model = {d_model}",
+            "Left to right: X ({X}) is projected to Q, K, V ({QKV} each); split into {n_heads} heads, each head's "
+            "Q, K, V is {head} (d_head = {d_head}); each head computes its own weights A ({A}) and output "
+            "({O_head}); the {n_heads} outputs side by side make {concat}, times W_O gives the output O ({out}), "
+            "as wide as X, d_model = {d_model}",
+        ),
+        "dg_block_title": ("一层编码器：post-LN 与 pre-LN", "One encoder layer: post-LN and pre-LN"),
+        "dg_block_post": ("post-LN（原始 Transformer）", "post-LN (the original Transformer)"),
+        "dg_block_pre": ("pre-LN（例如 GPT-2）", "pre-LN (e.g. GPT-2)"),
+        "dg_block_post_formula": ("H = LN(X + MHA(X))，Y = LN(H + FFN(H))", "H = LN(X + MHA(X)), Y = LN(H + FFN(H))"),
+        "dg_block_pre_formula": ("H = X + MHA(LN(X))，Y = H + FFN(LN(H))", "H = X + MHA(LN(X)), Y = H + FFN(LN(H))"),
+        "dg_block_post_note": ("层归一化在残差相加之后", "LayerNorm after the residual sum"),
+        "dg_block_pre_note": (
+            "层归一化在子层的输入上，\n残差路上没有归一化",
+            "LayerNorm on each sublayer's input,\nnone on the residual path",
+        ),
+        "dg_block_mha": ("多头自注意力（{n_heads} 头）", "{n_heads}-head self-attention"),
+        "dg_block_ffn": ("前馈网络 {d_model}→{d_ff}→{d_model}", "FFN {d_model}→{d_ff}→{d_model}"),
+        "dg_block_residual": ("残差", "residual"),
+        "dg_block_desc": (
+            "左：post-LN，X 经多头自注意力，加上 X（残差），再做层归一化，得 H；H 经前馈网络，加上 H，再做层归一化，得 Y。"
+            "右：pre-LN，先对 X 做层归一化再进多头自注意力，结果加上 X 得 H；先对 H 做层归一化再进前馈网络，结果加上 H 得 Y。"
+            "X、H、Y 和两个子层的输出都是 {shape}；只有前馈网络的中间层变宽到 {wide}（d_ff = {d_ff}）",
+            "Left: post-LN, X goes through multi-head self-attention, X is added back (residual), then LayerNorm gives H; "
+            "H goes through the feed-forward network, H is added back, then LayerNorm gives Y. Right: pre-LN, LayerNorm "
+            "first, then multi-head self-attention, plus X gives H; LayerNorm of H, then the feed-forward network, plus H "
+            "gives Y. X, H, Y and both sublayers' outputs are {shape}; only the feed-forward network's middle layer is "
+            "wider, {wide} (d_ff = {d_ff})",
+        ),
+        "dg_mask_title": ("因果掩码与输入、目标错开一位", "The causal mask and the input/target shift"),
+        "dg_mask_heading": ("因果掩码：True 表示可以看", "Causal mask: True = may look"),
+        "dg_mask_keys": ("键（被问的词）→", "keys (who is asked) →"),
+        "dg_mask_queries": ("查询 ↓", "queries ↓"),
+        "dg_mask_true": ("True：可以看，分数照常", "True: may look, score as is"),
+        "dg_mask_false": (
+            "False：挡住，分数设为 −∞，softmax 后权重为 0",
+            "False: masked, score set to −∞, weight 0 after softmax",
+        ),
+        "dg_mask_row": ("{token} 看 {sees}", "{token} sees {sees}"),
+        "dg_shift_heading": ("训练时输入和目标错开一位", "In training the target is the input shifted by one"),
+        "dg_shift_position": ("位置", "position"),
+        "dg_shift_input": ("输入", "input"),
+        "dg_shift_target": ("要预测", "predict"),
+        "dg_shift_note": (
+            "位置 i 看得见第 0…i 个词；\n它的答案是第 i+1 个词，正是被挡住的第一个",
+            "Position i sees words 0…i;\nits answer is word i+1, the first one masked",
+        ),
+        "dg_mask_desc": (
+            "{n} × {n} 的因果掩码，行是查询，列是键：{true} 个 True（可以看），{false} 个 False（挡住，分数设为 −∞，"
+            "softmax 后权重为 0）。每一行：{allowed}。右边：训练时位置 i 的输入是第 i 个词，要预测第 i+1 个词：{pairs}",
+            "A {n} × {n} causal mask, rows are queries, columns keys: {true} True (may look), {false} False (masked, score "
+            "set to −∞, weight 0 after softmax). Each row: {allowed}. Right: in training, position i's input is word i "
+            "and its target word i+1: {pairs}",
+        ),
         # ================================================================ 1. why divide by √d_k (dk.py)
         "dk_title": ("d_k 与 softmax 的尖锐程度", "d_k and how sharp softmax gets"),
         "dk_heading": (

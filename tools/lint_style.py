@@ -67,14 +67,14 @@ ALLOW = tuple(
 ) + (
     Allow(
         "notebooks/01_qkv_projection.ipynb",
-        14,
+        16,
         "term",
         "注意力汇聚",
         "Nadaraya–Watson: names d2l-zh's own term 注意力汇聚 (attention pooling), which that section introduces",
     ),
     Allow(
         "notebooks/05_weighted_sum.ipynb",
-        21,
+        25,
         "term",
         "注意力汇聚",
         "the note that 注意力汇点 (attention sink) is not d2l-zh's 注意力汇聚 (attention pooling)",

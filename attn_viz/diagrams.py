@@ -14,6 +14,8 @@ notebook it has not run yet: its sanitizer keeps an image and drops inline SVG) 
 (what other viewers of a saved notebook, e.g. GitHub, show).
 """
 
+import html
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +24,7 @@ from attn_core import causal_mask, get_lang, multi_head_attention
 from attn_core.examples import four_words
 
 from . import svg as draw
+from . import svgfont
 from .messages import msg
 
 BOX = "#f2f2f2"  # a matrix that is not this lesson's step
@@ -58,6 +61,23 @@ class Diagram:
 
     def __str__(self):
         return self.svg
+
+
+def _diagram(svg, lang):
+    """The finished Diagram: the SVG carries the glyphs it draws (``svgfont``), so its hanzi draw also as
+    an ``<img>`` on a machine without a CJK font."""
+    return Diagram(with_font(svg.render()), svg.title, svg.description, lang or get_lang())
+
+
+def with_font(document):
+    """``document`` (an SVG) with an embedded subset of the course font for the characters of its
+    ``<text>`` elements, named first in its font-family."""
+    drawn = "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", document, flags=re.S))
+    head_end = document.index(">") + 1
+    head = document[:head_end].replace(
+        f'font-family="{draw.FONT_FAMILY}"', f"font-family=\"'{svgfont.FAMILY}', {draw.FONT_FAMILY}\""
+    )
+    return head + svgfont.font_face(drawn) + document[head_end:]
 
 
 def _text(key, lang, **fields):
@@ -176,7 +196,7 @@ def steps(current=None, example=None, lang=None):
         svg.text(cx, name_top - 20, str(k), size=16, anchor="middle", fill=LIT_INK if lit else draw.INK, bold=True)
         _lines(svg, cx, name_top, names[k - 1], size=14, fill=LIT_INK if lit else draw.INK, bold=lit, gap=18)
         svg.text(cx, mid - 10 if k != 2 else mid + 26, ops[k - 1], size=14, anchor="middle", fill=draw.MUTED)
-    return Diagram(svg.render(), svg.title, svg.description, lang or get_lang())
+    return _diagram(svg, lang)
 
 
 # ---------------------------------------------------------------- 2. one query row by hand
@@ -245,7 +265,7 @@ def query_row(token="学习", example=None, lang=None):
     svg.text(col_x[4] + 4, bottom + 28, _text("dg_row_sum_one", lang, total=total), size=14, fill=draw.MUTED)
     note = _text("dg_row_note", lang, d_k=d_k, sqrt=draw.fmt(np.sqrt(d_k)))
     _lines(svg, 12, bottom + 84, note, size=14, anchor="start", fill=draw.MUTED, gap=20)
-    return Diagram(svg.render(), svg.title, svg.description, lang or get_lang())
+    return _diagram(svg, lang)
 
 
 # ---------------------------------------------------------------- 3. multi-head attention
@@ -320,7 +340,7 @@ def multi_head(n=5, d_model=12, n_heads=3, lang=None):
         size=14,
         fill=draw.MUTED,
     )
-    return Diagram(svg.render(), svg.title, svg.description, lang or get_lang())
+    return _diagram(svg, lang)
 
 
 # ---------------------------------------------------------------- 4. the encoder block
@@ -392,7 +412,7 @@ def encoder_block(n=4, d_model=8, d_ff=32, n_heads=2, lang=None):
                 )
                 svg.text(cx, y + 6, "LayerNorm" if is_ln else item, size=16, anchor="middle", bold=not is_ln)
         _lines(svg, x0, ys[-1] + 46, _text(f"dg_block_{kind}_note", lang), size=14, anchor="start", fill=draw.MUTED)
-    return Diagram(svg.render(), svg.title, svg.description, lang or get_lang())
+    return _diagram(svg, lang)
 
 
 # ---------------------------------------------------------------- 5. the causal mask and the shift
@@ -457,4 +477,4 @@ def causal(tokens=None, lang=None):
         svg.rect(cx - 34, row_out - 20, 68, 36, fill=LIT, stroke=LIT_STROKE)
         svg.text(cx, row_out + 6, tokens[i + 1], size=16, anchor="middle")
     _lines(svg, sx - 100, row_out + 56, _text("dg_shift_note", lang), size=14, anchor="start", fill=draw.MUTED, gap=20)
-    return Diagram(svg.render(), svg.title, svg.description, lang or get_lang())
+    return _diagram(svg, lang)

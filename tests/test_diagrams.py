@@ -11,7 +11,7 @@ import pytest
 
 from attn_core import causal_mask, multi_head_attention
 from attn_core.examples import coreference, four_words
-from attn_viz import columns, diagrams
+from attn_viz import columns, diagrams, fonts, svgfont
 from attn_viz import svg as draw
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -82,7 +82,8 @@ def test_each_diagram_is_svg_with_a_title_and_a_description_in_its_language(name
     diagram = DIAGRAMS[name](lang)
     root = parse(diagram)
     assert root.tag == NS + "svg" and root.get("role") == "img"
-    assert root.get("font-family") == draw.FONT_FAMILY  # the course's CJK-first family
+    # the embedded subset of the course font first, then the course's CJK-first family
+    assert root.get("font-family") == f"'{svgfont.FAMILY}', {draw.FONT_FAMILY}"
     title, desc = root.find(NS + "title").text, root.find(NS + "desc").text
     assert title == diagram.title and desc == diagram.description and len(desc) > 60
     foreign = set(HANZI.findall(title + desc + "".join(words(diagram)))) - EXAMPLE_WORDS
@@ -227,3 +228,26 @@ def test_aligned_rows_start_every_value_and_every_matrix_line_in_one_column():
         lines[2][: lines[2].index("[") + 1]
     )
     assert columns.aligned() == ""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_diagram_carries_a_font_with_every_character_it_draws(name, lang):
+    """As an <img> the SVG sees no page font: on a machine without a CJK font its hanzi are boxes unless
+    the picture brings their glyphs (checked in Chromium with only DejaVu visible: boxes without it)."""
+    import base64
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    svg = DIAGRAMS[name](lang).svg
+    assert svg.startswith("<svg") and f"font-family=\"'{svgfont.FAMILY}'," in svg[: svg.index(">")]
+    data = re.search(r"url\(data:font/otf;base64,([A-Za-z0-9+/=]+)\)", svg)
+    assert data, "no embedded font"
+    cmap = TTFont(io.BytesIO(base64.b64decode(data.group(1)))).getBestCmap()
+    drawn = {c for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S) for c in html.unescape(t)}
+    bundled = TTFont(fonts.BUNDLED_PATH).getBestCmap()
+    # every character the course font has is embedded; one it lacks (ᵀ) is drawn by a system font
+    missing = sorted(c for c in drawn if not c.isspace() and ord(c) in bundled and ord(c) not in cmap)
+    assert all(ord(c) in bundled for c in drawn if "\u4e00" <= c <= "\u9fff"), "a hanzi the course font lacks"
+    assert not missing, f"{name}: the embedded font lacks {missing}"
+    assert svgfont.subset_font("学习") == svgfont.subset_font("学习")  # the same bytes every time

@@ -217,7 +217,7 @@ def test_chinese_output_has_no_english_words_of_the_grader(batch1):
     limits = run.stderr.splitlines()[0]
     assert limits.startswith("每份作业：") and not re.search(r"[a-z]{3,} [a-z]{3,}", limits), limits
     corrupt = next(line for line in run.stderr.splitlines() if "corrupt" in line)
-    assert "读不了的文件：不是 JSON" in corrupt, corrupt
+    assert "无法读取的文件：不是 JSON" in corrupt, corrupt
 
 
 def test_feedback_pages_follow_the_edition_and_never_give_the_answer(batch1):

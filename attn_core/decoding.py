@@ -104,7 +104,7 @@ def group_size(n_heads, n_kv_heads):
     """How many query heads share one K/V head: n_heads / n_kv_heads, which must be a whole number."""
     n_heads, n_kv_heads = v.positive_int(n_heads, "n_heads"), v.positive_int(n_kv_heads, "n_kv_heads")
     if n_heads % n_kv_heads:
-        divisors = ", ".join(str(d) for d in range(1, n_heads + 1) if n_heads % d == 0)
+        divisors = msg("list_sep").join(str(d) for d in range(1, n_heads + 1) if n_heads % d == 0)
         raise ValueError(msg("kv_heads", n_heads=n_heads, n_kv_heads=n_kv_heads, divisors=divisors))
     return n_heads // n_kv_heads
 

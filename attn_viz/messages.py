@@ -191,7 +191,7 @@ msg = Catalog(
         "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
         "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重时相比）", "softmax gradient size (vs uniform weights)"),
         "dk_max_weight": (
-            "最大权重 {weight}（均匀时 0.25，全押在一个键上时 1）",
+            "最大权重 {weight}（均匀时 0.25，全部集中在一个键上时为 1）",
             "max weight {weight} (0.25 if uniform, 1 if all on one key)",
         ),
         "dk_entropy": ("熵 {entropy}，最大可能值 ln 4 = {most}", "entropy {entropy}, at most ln 4 = {most}"),
@@ -341,7 +341,7 @@ msg = Catalog(
         "pos_dial_sinusoidal": ("位置编码的第 0 对 (sin p, cos p)", "pair 0 of the encoding (sin p, cos p)"),
         "pos_dial_rope": ("q、k 的第 0 对：按位置旋转", "pair 0 of q and k, turned by position"),
         "pos_hand": ("{name}（位置 {position}）", "{name} at {position}"),
-        "pos_dial_note_none": ("i、j 怎么变，两只指针都不动", "the hands stay put whatever i and j"),
+        "pos_dial_note_none": ("i、j 怎么变，两根指针都不动", "the hands stay put whatever i and j"),
         "pos_dial_note_sinusoidal": (
             "位置 p 的指针转到 p 弧度，\n夹角只看 j − i = {offset}",
             "the hand of position p points at p radians:\nthe angle is set by j − i = {offset}",

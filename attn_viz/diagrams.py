@@ -410,7 +410,9 @@ def encoder_block(n=4, d_model=8, d_ff=32, n_heads=2, lang=None):
                     stroke=LIT_STROKE if is_ln else BOX_STROKE,
                     sw=2 if is_ln else 1.5,
                 )
-                svg.text(cx, y + 6, "LayerNorm" if is_ln else item, size=16, anchor="middle", bold=not is_ln)
+                svg.text(
+                    cx, y + 6, _text("dg_block_ln", lang) if is_ln else item, size=16, anchor="middle", bold=not is_ln
+                )
         _lines(svg, x0, ys[-1] + 46, _text(f"dg_block_{kind}_note", lang), size=14, anchor="start", fill=draw.MUTED)
     return _diagram(svg, lang)
 

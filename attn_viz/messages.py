@@ -137,6 +137,7 @@ msg = Catalog(
         "dg_block_pre": ("pre-LN（例如 GPT-2）", "pre-LN (e.g. GPT-2)"),
         "dg_block_post_formula": ("H = LN(X + MHA(X))，Y = LN(H + FFN(H))", "H = LN(X + MHA(X)), Y = LN(H + FFN(H))"),
         "dg_block_pre_formula": ("H = X + MHA(LN(X))，Y = H + FFN(LN(H))", "H = X + MHA(LN(X)), Y = H + FFN(LN(H))"),
+        "dg_block_ln": ("层归一化", "LayerNorm"),
         "dg_block_post_note": ("层归一化在残差相加之后", "LayerNorm after the residual sum"),
         "dg_block_pre_note": (
             "层归一化在子层的输入上，\n残差路上没有归一化",

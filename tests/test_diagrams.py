@@ -164,15 +164,16 @@ def test_multi_head_shapes_are_those_of_multi_head_attention(n, d_model, n_heads
 
 
 def test_the_encoder_block_draws_post_ln_and_pre_ln_with_their_residuals():
-    d = diagrams.encoder_block(n=4, d_model=8, d_ff=32)
+    d = diagrams.encoder_block(n=4, d_model=8, d_ff=32, lang="zh")
     shown = words(d)
-    assert shown.count("LayerNorm") == 4 and shown.count("残差") == 4  # two per layout
+    assert shown.count("层归一化") == 4 and shown.count("残差") == 4  # two per layout
     assert shown.count("4×8") == 6 and shown.count("前馈网络 8→32→8") == 2
     assert "16×64" in words(diagrams.encoder_block(n=16, d_model=64, d_ff=256))
     # post-LN: LayerNorm after the sum; pre-LN: LayerNorm before each sublayer
-    order = [w for w in shown if w in ("LayerNorm", "多头自注意力（2 头）", "前馈网络 8→32→8")]
-    assert order[:4] == ["多头自注意力（2 头）", "LayerNorm", "前馈网络 8→32→8", "LayerNorm"]
-    assert order[4:] == ["LayerNorm", "多头自注意力（2 头）", "LayerNorm", "前馈网络 8→32→8"]
+    order = [w for w in shown if w in ("层归一化", "多头自注意力（2 头）", "前馈网络 8→32→8")]
+    assert order[:4] == ["多头自注意力（2 头）", "层归一化", "前馈网络 8→32→8", "层归一化"]
+    assert order[4:] == ["层归一化", "多头自注意力（2 头）", "层归一化", "前馈网络 8→32→8"]
+    assert words(diagrams.encoder_block(lang="en")).count("LayerNorm") == 4  # the English edition's name
 
 
 @pytest.mark.parametrize("tokens", [None, ("a", "b", "c", "d", "e", "f")])

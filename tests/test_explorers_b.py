@@ -1,0 +1,231 @@
+"""The mask, head, position and KV-cache explorers: the page's math (attn_viz/explorers/js/*.js, run by node)
+gives attn_core's numbers on a grid of every control's values, and the Python side behaves as a learner
+expects.
+
+node is needed for the grid tests: they are skipped without it on a developer's machine and fail in CI
+(CI=true), where .ci/run installs it."""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attn_core import decoding
+from attn_core.core import attention, causal_mask
+from attn_core.examples import coreference, four_words
+from attn_core.multihead import multi_head_attention
+from attn_core.positions import (
+    ENCODINGS,
+    attention_with_positions,
+    positioned_qkv,
+    sinusoidal_positions,
+    with_even_width,
+)
+
+JS = Path(__file__).resolve().parents[1] / "attn_viz" / "explorers" / "js"
+NODE = shutil.which("node")
+RAW = 1e-12  # the raw numbers: float64 in both, the same operations in nearly the same order
+
+
+def node(module: str, body: str, data) -> object:
+    """Run ``body`` (JavaScript, an ES module with ``m`` = the module's exports and ``data`` = the JSON
+    given) in node and return what it prints as JSON."""
+    if NODE is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node is missing: .ci/run installs nodejs in CI")
+        pytest.skip("node is not installed")
+    script = (
+        f"import * as m from {json.dumps((JS / module).as_uri())};\nconst data = JSON.parse(require_stdin());\n{body}\n"
+    ).replace(
+        "require_stdin()",
+        "await new Promise((ok) => { let s = ''; process.stdin.on('data', (c) => (s += c)); "
+        "process.stdin.on('end', () => ok(s)); })",
+    )
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def close(js, py, tol=RAW):
+    js, py = np.asarray(js, dtype=float), np.asarray(py, dtype=float)
+    assert js.shape == py.shape
+    np.testing.assert_allclose(js, py, rtol=tol, atol=tol)
+
+
+def matrices(example):
+    return {name: np.asarray(getattr(example, name)).tolist() for name in ("X", "W_q", "W_k", "W_v")}
+
+
+# ---------------------------------------------------------------- masks (lesson 07)
+
+
+def test_mask_math_in_the_page_is_attn_cores_on_every_setting():
+    ex = four_words()
+    n = len(ex.tokens)
+    Q, K, _ = (np.asarray(M) for M in (ex.X @ ex.W_q, ex.X @ ex.W_k, ex.X @ ex.W_v))
+    grid = [("none", 0), ("causal", 0)] + [("padding", p) for p in range(n + 1)]
+    out = node(
+        "masks.js",
+        "console.log(JSON.stringify(data.grid.map(([mode, p]) => m.maskState(data.Q, data.K, mode, p))));",
+        {"Q": Q.tolist(), "K": K.tolist(), "grid": grid},
+    )
+    for (mode, p), got in zip(grid, out):
+        mask = None if mode == "none" else causal_mask(n) if mode == "causal" else np.arange(n)[None, :] < n - p
+        mask = None if mask is None else np.broadcast_to(mask, (n, n))
+        assert got["mask"] == (None if mask is None else mask.tolist())
+        assert got["masked"] == (0 if mask is None else int((~mask).sum()))
+        if mode == "padding" and p == n:  # every key is padding: attn_core refuses, the page names the rows
+            with pytest.raises(ValueError):
+                ex.attention(mask=mask)
+            assert got["emptyRows"] == list(range(n))
+            continue
+        assert got["emptyRows"] == []
+        close(got["A"], ex.attention(mask=mask).A)
+        if mask is not None:  # masked cells are exactly 0, as attn_core's −∞ makes them
+            assert all(got["A"][i][j] == 0 for i in range(n) for j in range(n) if not mask[i, j])
+
+
+# ---------------------------------------------------------------- heads (lesson 08)
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4])
+def test_head_math_in_the_page_is_multi_head_attention(n_heads):
+    cr = coreference()
+    rng = np.random.default_rng(0)
+    W_q, W_k, W_v, W_o = (rng.normal(0.0, 2.0, (4, 4)) for _ in range(4))
+    out = node(
+        "heads.js",
+        "const A = m.headWeights(data.X, data.W_q, data.W_k, data.h);"
+        "console.log(JSON.stringify({A, avg: m.averageHeads(A), fav: A.map((a) => a.map(m.favourite))}));",
+        {"X": np.asarray(cr.X).tolist(), "W_q": W_q.tolist(), "W_k": W_k.tolist(), "h": n_heads},
+    )
+    A = multi_head_attention(cr.X, cr.X, W_q, W_k, W_v, W_o, n_heads).A
+    close(out["A"], A)
+    close(out["avg"], A.mean(axis=0))
+    assert out["fav"] == A.argmax(axis=-1).tolist()
+
+
+# ---------------------------------------------------------------- positions (lesson 12)
+
+
+def test_position_math_in_the_page_is_attn_cores_on_every_setting():
+    wide = with_even_width(four_words())
+    tokens = wide.tokens
+    qi, ki = tokens.index("学习"), tokens.index("语言")
+    positions = list(range(16))
+    out = node(
+        "positions.js",
+        """
+        const {X, W_q, W_k, W_v, qi, ki, positions} = data;
+        const res = {};
+        for (const e of m.ENCODINGS) {
+          res[e] = {
+            A: m.weightsWithPositions(X, W_q, W_k, W_v, e),
+            orders: m.reorderings(X.length),
+            reordered: m.reorderings(X.length).map((o) => m.reorderedByWord(X, o, W_q, W_k, W_v, e)),
+            curves: positions.map((i) => positions.map((j) => m.scoreCurve(X[qi], X[ki], W_q, W_k, W_v, e, i, j, 20))),
+            hands: positions.map((i) => positions.map((j) => m.hands(X[qi], X[ki], W_q, W_k, W_v, e, i, j))),
+          };
+        }
+        res.pe = positions.map((p) => m.sinusoidalAt(p, X[0].length));
+        console.log(JSON.stringify(res));
+        """,
+        {**matrices(wide), "qi": qi, "ki": ki, "positions": positions},
+    )
+    W = (wide.W_q, wide.W_k, wide.W_v)
+    close(out["pe"], sinusoidal_positions(16, wide.X.shape[1]))
+    shifts = np.arange(21)
+    for e in ENCODINGS:
+        got = out[e]
+        close(got["A"], attention_with_positions(wide.X, *W, e).A)
+        for order, A_js in zip(got["orders"], got["reordered"]):
+            back = np.argsort(order)
+            close(A_js, attention_with_positions(wide.X[list(order)], *W, e).A[np.ix_(back, back)])
+        for i in positions:
+            for j in positions:
+                Q, _, _ = positioned_qkv(np.repeat(wide.X[qi : qi + 1], 21, 0), *W, i + shifts, e)
+                _, K, _ = positioned_qkv(np.repeat(wide.X[ki : ki + 1], 21, 0), *W, j + shifts, e)
+                close(got["curves"][i][j], (Q * K).sum(axis=1))
+        Q, K, _ = positioned_qkv(wide.X[[qi, ki]], *W, np.array([3, 11]), e)
+        want = sinusoidal_positions(12, wide.X.shape[1])[[3, 11], :2] if e == "sinusoidal" else [Q[0, :2], K[1, :2]]
+        close(got["hands"][3][11], want)
+    assert out["none"]["orders"] == [[3, 2, 1, 0], [3, 0, 1, 2], [1, 0, 3, 2]]
+
+
+# ---------------------------------------------------------------- the KV cache (lesson 14)
+
+CONFIGS = {"GPT-2 small": (12, 12, 64, 768), "Llama 2 7B": (32, 32, 128, 4096), "Llama 3 8B": (32, 32, 128, 4096)}
+
+
+def test_kv_math_in_the_page_is_attn_cores_on_every_setting():
+    grid = []
+    for name, (layers, n_heads, d_head, d_model) in CONFIGS.items():
+        for kv in [d for d in range(1, n_heads + 1) if n_heads % d == 0]:
+            for context in (1, 16, 128, 1024, 4096):
+                for bpv in (1, 2, 4):
+                    for band, peak in ((2039, 312), (100, 10), (3000, 1000)):
+                        grid.append(
+                            (
+                                dict(layers=layers, nHeads=n_heads, dHead=d_head, dModel=d_model),
+                                dict(
+                                    kv_heads=kv,
+                                    context=context,
+                                    bytes_per_value=bpv,
+                                    bandwidth_gb_s=band,
+                                    peak_tflop_s=peak,
+                                ),
+                            )
+                        )
+    out = node("kv.js", "console.log(JSON.stringify(data.map(([c, v]) => m.kvState(c, v))));", grid)
+    for (c, values), got in zip(grid, out):
+        args = (values["context"], c["layers"], c["nHeads"], values["kv_heads"], c["dHead"], c["dModel"])
+        for cached, key in ((True, "Cached"), (False, "Recompute")):
+            mads, reads = decoding.decode_token_cost(*args, values["bytes_per_value"], cached=cached)
+            assert (got[f"mads{key}"], got[f"bytes{key}"]) == (mads, reads)  # exact integers
+            seconds = decoding.roofline_seconds(
+                mads, reads, values["peak_tflop_s"] * 1e12, values["bandwidth_gb_s"] * 1e9
+            )
+            close(got[f"seconds{key}"], seconds)
+        per = decoding.kv_cache_bytes(c["layers"], values["kv_heads"], c["dHead"], values["bytes_per_value"])
+        assert got["perToken"] == per and got["cache"] == per * values["context"]
+
+
+def test_one_token_costs_what_lesson_14_counts():
+    # Llama 3 8B, one layer, 4,096 tokens, float16: lesson 14's projections (read once) plus attention_traffic
+    mads, reads = decoding.decode_token_cost(4096, 1, 32, 8, 128, 4096)
+    weights = 4096 * (2 * 32 + 2 * 8) * 128
+    assert mads == weights + 2 * 32 * 4096 * 128
+    assert reads == 2 * weights + decoding.kv_cache_bytes(1, 8, 128, tokens=4096)
+    # 32 layers: 32 times one layer; with one token of context the cache changes nothing
+    assert decoding.decode_token_cost(4096, 32, 32, 8, 128, 4096) == (32 * mads, 32 * reads)
+    assert decoding.decode_token_cost(1, 12, 12, 12, 64, 768, cached=False) == decoding.decode_token_cost(
+        1, 12, 12, 12, 64, 768
+    )
+    # without the cache every row is recomputed: projections t times, the t × t block of scores
+    slow, same_reads = decoding.decode_token_cost(4096, 1, 32, 8, 128, 4096, cached=False)
+    assert slow == 4096 * weights + 2 * 32 * 4096 * 4096 * 128 and same_reads == reads
+    with pytest.raises(ValueError):
+        decoding.decode_token_cost(4096, 32, 32, 3, 128, 4096)  # 32 query heads cannot share 3 K/V heads
+
+
+def test_the_roofline_time_is_the_slower_of_computing_and_reading():
+    # A100 80GB SXM datasheet numbers (lesson 14): decoding with the cache is memory-bound ...
+    mads, reads = decoding.decode_token_cost(4096, 32, 32, 8, 128, 4096)
+    assert decoding.roofline_seconds(mads, reads, 312e12, 2039e9) == reads / 2039e9
+    # ... recomputing 4,096 rows is compute-bound, and slower
+    slow, slow_reads = decoding.decode_token_cost(4096, 32, 32, 8, 128, 4096, cached=False)
+    assert decoding.roofline_seconds(slow, slow_reads, 312e12, 2039e9) == 2 * slow / 312e12 > reads / 2039e9
+    assert decoding.roofline_seconds(10, 0, 20, 1) == 1.0  # 2 FLOPs per multiply-add
+    with pytest.raises(ValueError):
+        decoding.roofline_seconds(1, 1, 0, 1)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from attn_core import decoding
-from attn_core.core import attention, causal_mask
+from attn_core.core import causal_mask
 from attn_core.examples import coreference, four_words
 from attn_core.multihead import multi_head_attention
 from attn_core.positions import (
@@ -170,7 +170,7 @@ CONFIGS = {"GPT-2 small": (12, 12, 64, 768), "Llama 2 7B": (32, 32, 128, 4096), 
 
 def test_kv_math_in_the_page_is_attn_cores_on_every_setting():
     grid = []
-    for name, (layers, n_heads, d_head, d_model) in CONFIGS.items():
+    for _name, (layers, n_heads, d_head, d_model) in CONFIGS.items():
         for kv in [d for d in range(1, n_heads + 1) if n_heads % d == 0]:
             for context in (1, 16, 128, 1024, 4096):
                 for bpv in (1, 2, 4):

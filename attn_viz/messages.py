@@ -269,6 +269,62 @@ msg = Catalog(
             "打乱成“{sentence}”：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
             "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
         ),
+        # ================================================================ 7. the KV cache (kv.py, helper explorers-b)
+        "kv_title": ("KV 缓存的大小与每个词元的时间", "the KV cache's size and the time per token"),
+        "kv_control_model": ("模型", "model"),
+        "kv_control_kv_heads": ("K/V 头数", "K/V heads"),
+        "kv_control_context": ("上下文长度（词元）", "context (tokens)"),
+        "kv_control_bytes": ("每个数的字节数", "bytes per value"),
+        "kv_bytes_1": ("1（8 位）", "1 (8-bit)"),
+        "kv_bytes_2": ("2（float16）", "2 (float16)"),
+        "kv_bytes_4": ("4（float32）", "4 (float32)"),
+        "kv_control_bandwidth": ("假设：内存带宽 GB/s", "assumed memory bandwidth, GB/s"),
+        "kv_control_peak": ("假设：峰值 TFLOP/s", "assumed peak, TFLOP/s"),
+        "kv_heading": (
+            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，上下文 {context} 个词元",
+            "{model}: {n_heads} query heads, {kv_heads} K/V heads, a context of {context} tokens",
+        ),
+        "kv_cache_panel": ("一个序列 {context} 个词元的缓存", "the cache of one sequence of {context} tokens"),
+        "kv_heads_mha": ("{kv_heads} 个 K/V 头（多头）", "{kv_heads} K/V heads (multi-head)"),
+        "kv_heads_gqa": ("{kv_heads} 个 K/V 头（GQA）", "{kv_heads} K/V heads (GQA)"),
+        "kv_heads_mqa": ("1 个 K/V 头（MQA）", "1 K/V head (MQA)"),
+        "kv_time_panel": ("生成一个词元的时间下界（Roofline 模型）", "one generated token, a lower bound (Roofline)"),
+        "kv_time_cached": ("用缓存", "with the cache"),
+        "kv_time_recompute": ("每步重算所有行", "recomputing every row"),
+        "kv_memory_bound": ("（受内存带宽限制）", "(memory-bound)"),
+        "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
+        "kv_assumption": (
+            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（默认是 A100 80GB SXM 数据手册的数），两者完美重叠；\n"
+            "只计注意力层：四个投影读一次、缓存读一次；前馈网络、归一化、嵌入和 softmax 不计。",
+            "Assumed: {bandwidth} GB/s, {peak} TFLOP/s (by default the A100 80GB SXM datasheet's), overlapping perfectly;\n"
+            "attention layers only: four projections and the cache read once; feed-forward, norms, embeddings, softmax not counted.",
+        ),
+        "kv_size": ("{value} {unit}", "{value} {unit}"),
+        "kv_cache_line": (
+            "每个词元 {per_token}；{context} 个词元 {cache}（{n_heads} 个 K/V 头的多头注意力是 {full}）",
+            "per token {per_token}; {context} tokens {cache} ({n_heads} K/V heads, multi-head: {full})",
+        ),
+        "kv_cost_line_cached": (
+            "用缓存：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "with the cache: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_cost_line_recompute": (
+            "每步重算：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "recomputing: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_speedup": (
+            "在这个模型下，重算的时间下界是用缓存的 {ratio} 倍",
+            "under this model recomputing takes {ratio}× as long",
+        ),
+        "kv_desc": (
+            "上面的条形图：一个序列 {context} 个词元的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
+            "Bars on top: the cache of one sequence of {context} tokens by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
+        ),
+        "board_kv_name": ("KV 缓存", "KV cache"),
+        "board_kv_question": (
+            "把 K/V 头从 32 减到 8：缓存变成几分之一？把上下文拉长，用缓存的时间为什么主要跟着读的字节走？",
+            "Cut the K/V heads from 32 to 8: what fraction of the cache is left? Lengthen the context: why does the cached time follow the bytes read?",
+        ),
         # ================================================================ the classroom board (board.py)
         "board_title": ("自注意力 · 课堂演示板", "Self-attention · classroom board"),
         "board_language": ("语言", "language"),

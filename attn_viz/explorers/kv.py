@@ -10,7 +10,6 @@ Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and bytes read ÷ 
 the learner's assumption (by default the A100 80GB SXM datasheet's, as in lesson 14); attention layers only.
 """
 
-from functools import partial
 
 from ipywidgets import Dropdown, HBox, Layout, SelectionSlider, ToggleButtons, VBox
 

@@ -176,6 +176,15 @@ msg = Catalog(
             "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢掉。",
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
         ),
+        "mask_no_key": (
+            "{tokens}：这些行的每个键都被挡住了，\n"
+            "softmax 没有可分配权重的键，一行的和不可能是 1（attn_core 在这里报 ValueError）。\n"
+            "真实的模型从不让一行一个键都看不到，例如至少让每个词看得到它自己。",
+            "{tokens}: every key of these rows is masked,\n"
+            "so softmax has no key to share the weight among: a row cannot sum to 1 (attn_core raises ValueError).\n"
+            "A real model always leaves every row some key, e.g. the token itself.",
+        ),
+        "mask_row_empty": ("没有可看的键", "no key to attend to"),
         # ================================================================ 5. heads (heads.py)
         "head_title": ("多头注意力", "multi-head attention"),
         "head_control": ("头", "head"),
@@ -201,26 +210,36 @@ msg = Catalog(
             "shares a projection of width d_model equally among the heads (a convention, not something attention "
             "itself requires; see Lesson 8); choose one of {divisors}.",
         ),
+        "head_panel": ("头 {head}（{which}）", "head {head} ({which})"),
+        "head_projections_designed": ("第 8 课设计的头", "lesson 8's designed heads"),
+        "head_projections_random": ("随机投影", "random projections"),
+        "head_control_projections": ("投影", "projections"),
         # ================================================================ 6. word order (positions.py)
         "pos_title": ("词序与位置编码", "word order and position encodings"),
         "pos_control_encoding": ("位置编码", "encoding"),
         "pos_encoding_none": ("不加位置", "none"),
         "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
         "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
-        "pos_control_i": ("“{token}”的位置 i", "position i of “{token}”"),
-        "pos_control_j": ("“{token}”的位置 j", "position j of “{token}”"),
+        "pos_control_i": (
+            "“{token}”的位置 i（句中是 {position}）",
+            "position i of “{token}” (in the sentence: {position})",
+        ),
+        "pos_control_j": (
+            "“{token}”的位置 j（句中是 {position}）",
+            "position j of “{token}” (in the sentence: {position})",
+        ),
         "pos_control_order": ("打乱成", "reorder to"),
         "pos_heading_none": (
-            "不加位置：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "不加位置：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "no positions: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_sinusoidal": (
-            "正弦位置编码：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "正弦位置编码：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "sinusoidal: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_rope": (
-            "RoPE：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "RoPE：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "RoPE: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_curve_title": (
             "q·k（未缩放）：“{query}”在 i + s，“{key_word}”在 j + s",
@@ -319,6 +338,16 @@ msg = Catalog(
         "kv_desc": (
             "上面的条形图：一个序列 {context} 个词元的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
             "Bars on top: the cache of one sequence of {context} tokens by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
+        ),
+        "kv_not_divisor": (
+            "{n_heads} 个查询头不能平均分给 {kv_heads} 个 K/V 头：每个 K/V 头要服务同样多的查询头。\n"
+            "这个模型可选的 K/V 头数：{divisors}。",
+            "{n_heads} query heads cannot be shared equally by {kv_heads} K/V heads: each serves as many query heads.\n"
+            "This model can have {divisors} K/V heads.",
+        ),
+        "kv_beyond": (
+            "注意：{model} 最多处理 {max} 个词元；更长的上下文只是按同样的公式算出来的。",
+            "Note: {model} takes at most {max} tokens; a longer context is only the same formula carried on.",
         ),
         "board_kv_name": ("KV 缓存", "KV cache"),
         "board_kv_question": (

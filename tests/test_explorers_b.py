@@ -229,3 +229,136 @@ def test_the_roofline_time_is_the_slower_of_computing_and_reading():
     assert decoding.roofline_seconds(10, 0, 20, 1) == 1.0  # 2 FLOPs per multiply-add
     with pytest.raises(ValueError):
         decoding.roofline_seconds(1, 1, 0, 1)
+
+
+# ================================================================ the explorers: the page's numbers and words
+# For every setting on a grid of every control's values, node runs the explorer's module as the page does
+# (compute, then render through runtime.frame) on the data and words Python sent, and the test compares
+# with the Python explorer after ``.set(**values)``: the raw numbers to 1e-12, the printed lines and the
+# picture's description word for word (so every printed digit agrees).
+
+PAGE = """
+import { frame, translator } from %s;
+const { data: page, words, grid, numbers } = data;
+const t = translator(words);
+const out = grid.map((values) => {
+  const state = m.compute(page, values);
+  const f = frame(m.explorer, page, values, t);
+  const picked = {};
+  for (const k of numbers) picked[k] = state[k] === undefined ? null : state[k];
+  return { lines: f.lines, description: f.description, error: f.error, numbers: picked };
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def page_frames(explorer, grid, numbers):
+    """What the page computes and prints for each values dict of ``grid`` (node, the explorer's module)."""
+    body = PAGE % json.dumps((JS / "runtime.js").as_uri())
+    data = {"data": explorer.data, "words": explorer.words, "grid": grid, "numbers": numbers}
+    return node(f"{explorer.kind}.js", body, data)
+
+
+def nan_close(js, py):
+    js = np.array([[np.nan if x is None else x for x in row] for row in js], dtype=float)
+    np.testing.assert_allclose(js, np.asarray(py, dtype=float), rtol=RAW, atol=RAW, equal_nan=True)
+
+
+def compare(explorer, grid, got, check):
+    for values, page in zip(grid, got):
+        explorer.set(**values)
+        assert page["error"] is None, (values, page["error"])
+        assert page["lines"] == explorer.lines, values
+        assert page["description"] == explorer.description, values
+        check(page["numbers"], explorer.state)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_mask_explorer_in_the_page_prints_what_attn_core_gives(lang):
+    from attn_core import set_lang
+    from attn_viz.explorers import mask_explorer
+
+    set_lang(lang)
+    try:
+        ex = mask_explorer()
+    finally:
+        set_lang("zh")
+    grid = [dict(mode=m, padding=p) for m in ("none", "causal", "padding") for p in range(5)]
+
+    def check(page, state):
+        nan_close(page["A"], state["A"])
+        assert page["emptyRows"] == state["empty_rows"]
+
+    compare(ex, grid, page_frames(ex, grid, ["A", "emptyRows"]), check)
+    ex.close()
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4])
+def test_head_explorer_in_the_page_prints_what_attn_core_gives(n_heads):
+    from attn_viz.explorers import head_explorer
+
+    ex = head_explorer(n_heads=n_heads)
+    tokens = ex.data["tokens"]
+    grid = [
+        dict(projections=p, head=h, query=q)
+        for p in ("designed", "random")
+        for h in range(1, n_heads + 1)
+        for q in tokens
+    ]
+
+    def check(page, state):
+        close(page["A"], state["A_heads"])
+        close(page["avg"], state["A_avg"])
+
+    compare(ex, grid, page_frames(ex, grid, ["A", "avg"]), check)
+    ex.close()
+
+
+def test_position_explorer_in_the_page_prints_what_attn_core_gives():
+    from attn_viz.explorers import position_explorer
+
+    ex = position_explorer()
+    orders = list(ex.data["orders"])
+    grid = [dict(encoding=e, i=i, j=j, order=orders[0]) for e in ENCODINGS for i in range(16) for j in range(16)]
+    grid += [dict(encoding=e, i=2, j=3, order=o) for e in ENCODINGS for o in orders]
+
+    def check(page, state):
+        close(page["curve"], state["curve"])
+        close(page["A"], state["A"])
+        close(page["AByWord"], state["A_by_word"])
+        close(page["hands"], state["hands"])
+
+    compare(ex, grid, page_frames(ex, grid, ["curve", "A", "AByWord", "hands"]), check)
+    ex.close()
+
+
+def test_kv_cache_explorer_in_the_page_prints_what_attn_core_gives():
+    from attn_viz.explorers.kv import A100, BANDWIDTHS, CONTEXTS, KV_HEADS, MODELS, PEAKS, kv_cache_explorer
+
+    ex = kv_cache_explorer()
+    grid = [
+        dict(model=m, kv_heads=g, context=c, bytes_per_value=b, **A100)
+        for m in MODELS
+        for g in KV_HEADS
+        for c in CONTEXTS
+        for b in (1, 2, 4)
+        if MODELS[m][1] % g == 0
+    ]
+    grid += [
+        dict(model="Llama 3 8B", kv_heads=8, context=4096, bytes_per_value=2, bandwidth_gb_s=w, peak_tflop_s=p)
+        for w in BANDWIDTHS
+        for p in PEAKS
+    ]
+    names = ["madsCached", "bytesCached", "secondsCached", "madsRecompute", "bytesRecompute", "secondsRecompute"]
+
+    def check(page, state):
+        for name in names:
+            key = name[:-6].lower() + "_" + name[-6:].lower() if name.endswith("Cached") else None
+            key = key or name.replace("Recompute", "").lower() + "_recompute"
+            if name.startswith("seconds"):
+                close(page[name], state[key])
+            else:
+                assert page[name] == state[key], name  # exact integers
+
+    compare(ex, grid, page_frames(ex, grid, names), check)
+    ex.close()

@@ -10,13 +10,10 @@ Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and bytes read ÷ 
 the learner's assumption (by default the A100 80GB SXM datasheet's, as in lesson 14); attention layers only.
 """
 
-
-from ipywidgets import Dropdown, HBox, Layout, SelectionSlider, ToggleButtons, VBox
-
 from attn_core.decoding import decode_token_cost, kv_cache_bytes, roofline_seconds
 
 from .. import svg as draw
-from .base import DESCRIPTION_STYLE, MARGIN, PANEL_TITLE_SIZE, PANELS_TOP, SLIDER_WIDTH, Explorer, Frame, Text, describe
+from .base import MARGIN, PANEL_TITLE_SIZE, PANELS_TOP, Explorer, Frame, Text, choice, describe
 
 # name: (layers, query heads, K/V heads, d_head, d_model, longest context in tokens): lesson 14's table
 MODELS = {
@@ -24,79 +21,88 @@ MODELS = {
     "Llama 2 7B": (32, 32, 32, 128, 4096, 4096),
     "Llama 3 8B": (32, 32, 8, 128, 4096, 4096),
 }
-CONTEXTS = (1, 16, 64, 256, 512, 1024, 2048, 4096)  # tokens; each model offers those up to its longest
+KV_HEADS = tuple(sorted({d for m in MODELS.values() for d in range(1, m[1] + 1) if m[1] % d == 0}))
+CONTEXTS = (1, 16, 64, 256, 512, 1024, 2048, 4096)  # tokens
 BYTES_PER_VALUE = (1, 2, 4)  # 8-bit, float16 / bfloat16, float32
 A100 = dict(bandwidth_gb_s=2039, peak_tflop_s=312)  # A100 80GB SXM datasheet: HBM2e, dense fp16 tensor cores
 BANDWIDTHS = (100, 200, 500, 1000, 2039, 3000)  # GB/s (10^9 bytes/s)
 PEAKS = (10, 50, 100, 312, 1000)  # TFLOP/s (10^12 FLOP/s)
 
-# ---------------------------------------------------------------- layout (px)
+# ---------------------------------------------------------------- layout (px), the same in kv.js
 WIDTH = 720
 LABEL_W = 210  # the bars' labels on the left
 BAR_MAX = 300  # the longest bar
 ROW_H = 26  # one bar and its gap
 BAR_H = 18
 GAP = 28  # between the two panels
+NOTE_LINE = 19  # the assumptions under the bars
+
+# the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
+WORDS = tuple(
+    f"kv_{key}"
+    for key in (
+        "heading",
+        "cache_panel",
+        "heads_mha",
+        "heads_gqa",
+        "heads_mqa",
+        "time_panel",
+        "time_cached",
+        "time_recompute",
+        "memory_bound",
+        "compute_bound",
+        "assumption",
+        "beyond",
+        "size",
+        "cache_line",
+        "cost_line_cached",
+        "cost_line_recompute",
+        "speedup",
+        "desc",
+        "not_divisor",
+    )
+)
 
 
 def kv_cache_explorer(model: str = "Llama 3 8B", context: int = 4096) -> Explorer:
-    """Lesson 14: KV heads and context length -> the cache's size and a lower bound on the time per token.
+    """Lesson 14: K/V heads and context length -> the cache's size and a lower bound on the time per token.
 
-    ``model`` is one of "GPT-2 small", "Llama 2 7B", "Llama 3 8B" (lesson 14's published configurations);
-    ``context`` the tokens a new token's query sees (itself included). Controls: ``model``, ``kv_heads``
-    (a divisor of the model's query heads; it starts at the model's own), ``context``, ``bytes_per_value``
-    (1, 2 or 4), ``bandwidth_gb_s`` and ``peak_tflop_s`` (the chip: an assumption, by default the A100
-    80GB SXM datasheet's 2,039 GB/s and 312 TFLOP/s). Readouts: ``cache_bytes`` (one sequence),
-    ``per_token_bytes``, ``mads_cached``/``bytes_cached``/``seconds_cached`` and the same for recomputing.
+    ``model`` is one of "GPT-2 small", "Llama 2 7B", "Llama 3 8B" (lesson 14's published configurations,
+    sources there); ``context`` the tokens a new token's query sees (itself included), one of 1, 16, 64,
+    256, 512, 1024, 2048, 4096. Controls: ``model``, ``kv_heads`` (1 … 32; it must divide the model's
+    query heads, else the picture says which counts can share them; it starts at the model's own),
+    ``context``, ``bytes_per_value`` (1, 2 or 4), ``bandwidth_gb_s`` and ``peak_tflop_s`` (the chip: an
+    assumption, by default the A100 80GB SXM datasheet's 2,039 GB/s and 312 TFLOP/s).
+    The time is the Roofline lower bound (``decoding.roofline_seconds``) of ``decoding.decode_token_cost``:
+    attention layers only, with the cache and recomputing every row. Readouts: ``cache_bytes`` (one
+    sequence), ``per_token_bytes``, ``mads_*``, ``bytes_*``, ``seconds_*`` for "cached" and "recompute".
+    Computed and drawn in the page (``js/kv.js``); attn_core here.
     """
     text = Text()
     if model not in MODELS:
         raise ValueError(text("not_a_choice", name="model", value=model, allowed=list(MODELS)))
-    if context not in contexts_of(model):
-        raise ValueError(text("not_a_choice", name="context", value=context, allowed=list(contexts_of(model))))
-    controls = {
-        "model": Dropdown(
-            options=list(MODELS), value=model, description=text("kv_control_model"), style=DESCRIPTION_STYLE
+    if context not in CONTEXTS:
+        raise ValueError(text("not_a_choice", name="context", value=context, allowed=list(CONTEXTS)))
+    specs = [
+        choice("model", text("kv_control_model"), list(MODELS), model),
+        choice("kv_heads", text("kv_control_kv_heads"), KV_HEADS, MODELS[model][2], slider=True),
+        choice("context", text("kv_control_context"), CONTEXTS, context, slider=True),
+        choice(
+            "bytes_per_value",
+            text("kv_control_bytes"),
+            BYTES_PER_VALUE,
+            2,
+            labels=[text(f"kv_bytes_{b}") for b in BYTES_PER_VALUE],
         ),
-        "kv_heads": _slider(kv_options(model), MODELS[model][2], text("kv_control_kv_heads")),
-        "context": _slider(contexts_of(model), context, text("kv_control_context")),
-        "bytes_per_value": ToggleButtons(
-            options=[(text(f"kv_bytes_{b}"), b) for b in BYTES_PER_VALUE],
-            value=2,
-            description=text("kv_control_bytes"),
-            style=DESCRIPTION_STYLE,
-        ),
-        "bandwidth_gb_s": _slider(BANDWIDTHS, A100["bandwidth_gb_s"], text("kv_control_bandwidth")),
-        "peak_tflop_s": _slider(PEAKS, A100["peak_tflop_s"], text("kv_control_peak")),
+        choice("bandwidth_gb_s", text("kv_control_bandwidth"), BANDWIDTHS, A100["bandwidth_gb_s"], slider=True),
+        choice("peak_tflop_s", text("kv_control_peak"), PEAKS, A100["peak_tflop_s"], slider=True),
+    ]
+    models = {
+        name: dict(layers=m[0], nHeads=m[1], kvHeads=m[2], dHead=m[3], dModel=m[4], maxContext=m[5])
+        for name, m in MODELS.items()
     }
-
-    def follow_model(change):  # a new model: its own K/V heads and its own longest context
-        name = change["new"]
-        controls["kv_heads"].options = kv_options(name)
-        controls["kv_heads"].value = MODELS[name][2]
-        keep = min(controls["context"].value, MODELS[name][5])
-        controls["context"].options = contexts_of(name)
-        controls["context"].value = max(c for c in contexts_of(name) if c <= keep)
-
-    controls["model"].observe(follow_model, names="value")
-    box = VBox(
-        [
-            HBox([controls["model"], controls["bytes_per_value"]]),
-            HBox([controls["kv_heads"], controls["context"]]),
-            HBox([controls["bandwidth_gb_s"], controls["peak_tflop_s"]]),
-        ]
-    )
-    return Explorer("kv_cache_explorer", controls, compute, render, text=text, title=text("kv_title"), control_box=box)
-
-
-def _slider(options, value, description):
-    return SelectionSlider(
-        options=list(options),
-        value=value,
-        description=description,
-        continuous_update=True,
-        style=DESCRIPTION_STYLE,
-        layout=Layout(width=SLIDER_WIDTH),
+    return Explorer(
+        "kv_cache_explorer", "kv", specs, dict(models=models), WORDS, compute, render, text=text, title=text("kv_title")
     )
 
 
@@ -106,18 +112,18 @@ def kv_options(model: str) -> tuple[int, ...]:
     return tuple(d for d in range(1, n_heads + 1) if n_heads % d == 0)
 
 
-def contexts_of(model: str) -> tuple[int, ...]:
-    return tuple(c for c in CONTEXTS if c <= MODELS[model][5])
-
-
 # ---------------------------------------------------------------- compute: the numbers, from attn_core
 
 
 def compute(values: dict) -> dict:
-    layers, n_heads, _, d_head, d_model, _ = MODELS[values["model"]]
+    layers, n_heads, _, d_head, d_model, max_context = MODELS[values["model"]]
     kv, t, b = int(values["kv_heads"]), int(values["context"]), int(values["bytes_per_value"])
-    peak, band = values["peak_tflop_s"] * 1e12, values["bandwidth_gb_s"] * 1e9
     state = dict(model=values["model"], kv_heads=kv, context=t, bytes_per_value=b, n_heads=n_heads, layers=layers)
+    state.update(max_context=max_context, bandwidth_gb_s=values["bandwidth_gb_s"], peak_tflop_s=values["peak_tflop_s"])
+    state["error"] = "kv_not_divisor" if n_heads % kv else None
+    if state["error"]:  # a learner's setting, said in the picture (attn_core's group_size would raise)
+        return state
+    peak, band = values["peak_tflop_s"] * 1e12, values["bandwidth_gb_s"] * 1e9
     state["per_token"] = kv_cache_bytes(layers, kv, d_head, b)
     state["caches"] = {g: kv_cache_bytes(layers, g, d_head, b, t) for g in kv_options(values["model"])}
     for cached, key in ((True, "cached"), (False, "recompute")):
@@ -125,7 +131,6 @@ def compute(values: dict) -> dict:
         state[f"mads_{key}"], state[f"bytes_{key}"] = mads, reads
         state[f"seconds_{key}"] = roofline_seconds(mads, reads, peak, band)
         state[f"memory_bound_{key}"] = reads / band >= 2 * mads / peak
-    state.update(bandwidth_gb_s=values["bandwidth_gb_s"], peak_tflop_s=values["peak_tflop_s"])
     return state
 
 
@@ -157,13 +162,20 @@ def count_text(n: float) -> str:
 
 
 def _digits(x: float) -> str:
-    """Three significant digits, without trailing zeros after a whole number: 512, 36, 2.6 -> "2.60"."""
-    if x == int(x) and x < 1000:
-        return str(int(x))
-    return f"{x:.3g}" if x < 1000 else f"{x:,.0f}"
+    """Three significant digits below 1,000 ("2.6", "46.3", "512"), whole numbers with commas above."""
+    if x >= 1000:
+        return f"{round(x):,}"
+    r = float(f"{x:.3g}")
+    return f"{r:,.0f}" if r >= 1000 else f"{r:g}"
 
 
-# ---------------------------------------------------------------- render: the picture
+# ---------------------------------------------------------------- render: the static picture (as kv.js)
+
+
+def full_height(bars: int) -> float:
+    """The picture's height with ``bars`` K/V-head bars and three note lines: every setting of a model
+    keeps it, so the picture does not jump."""
+    return PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + 16 + NOTE_LINE * 3 + 6
 
 
 def render(explorer: Explorer, state: dict) -> Frame:
@@ -171,6 +183,12 @@ def render(explorer: Explorer, state: dict) -> Frame:
     t, kv, n_heads = state["context"], state["kv_heads"], state["n_heads"]
     heading = text("kv_heading", model=state["model"], kv_heads=kv, n_heads=n_heads, context=f"{t:,}")
     pic = explorer.picture(heading, WIDTH)
+    if state["error"]:
+        divisors = text("list_sep").join(str(d) for d in kv_options(state["model"]))
+        message = text("kv_not_divisor", n_heads=n_heads, kv_heads=kv, divisors=divisors).split("\n")
+        draw.notice(pic, MARGIN, PANELS_TOP, WIDTH - 2 * MARGIN, message)
+        pic.height = full_height(len(kv_options(state["model"])))
+        return Frame(pic, {}, message, describe(heading, " ".join(message), text))
     y = PANELS_TOP + 20
     pic.text(MARGIN, y, text("kv_cache_panel", context=f"{t:,}"), size=PANEL_TITLE_SIZE, bold=True)
     caches, top = state["caches"], max(state["caches"].values())

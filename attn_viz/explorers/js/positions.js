@@ -1,5 +1,10 @@
-// Lesson 12's position explorer, the math: sinusoidal encodings and RoPE, as in attn_core/positions.py.
-// Frequencies ω_k = base^(−2k/d), k = 0 … d/2 − 1: pair k turns by ω_k radians per position.
+// Lesson 12's position explorer: word order, with no position encoding, sinusoidal encodings or RoPE.
+// attn_viz/explorers/positions.py is the reference (attn_core.positions computes; svg.py draws the static
+// picture). Frequencies ω_k = base^(−2k/d), k = 0 … d/2 − 1: pair k turns by ω_k radians per position.
+// Positions are counted from 0, as the heatmaps' labels 学习（2）, 语言（3） count them.
+
+import { matmul, scale, softmax, transpose } from "./attention.js";
+import * as draw from "./draw.js";
 
 export const ENCODINGS = ["none", "sinusoidal", "rope"];
 export const BASE = 10000;
@@ -58,14 +63,9 @@ function dot(a, b) {
 // softmax(QKᵀ/√d_k) row by row (max subtracted), as attn_core.positions.attention_with_positions.
 export function weightsWithPositions(X, W_q, W_k, W_v, encoding) {
   const rows = X.map((x, p) => positionedRow(x, W_q, W_k, W_v, p, encoding));
-  const dK = rows[0].q.length;
-  return rows.map(({ q }) => {
-    const s = rows.map(({ k }) => dot(q, k) / Math.sqrt(dK));
-    const top = Math.max(...s);
-    const e = s.map((x) => Math.exp(x - top));
-    const total = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / total);
-  });
+  const Q = rows.map((r) => r.q);
+  const K = rows.map((r) => r.k);
+  return softmax(scale(matmul(Q, transpose(K)), Q[0].length));
 }
 
 // scoreCurve(xq, xk, W_q, W_k, W_v, encoding, i, j, shifts) -> (shifts + 1,): q·k (not scaled) with the
@@ -116,3 +116,196 @@ export function hands(xq, xk, W_q, W_k, W_v, encoding, i, j) {
     positionedRow(xk, W_q, W_k, W_v, j, encoding).k.slice(0, 2),
   ];
 }
+
+// ---------------------------------------------------------------- the explorer
+
+export const SHIFTS = 20; // the curve moves both positions on by s = 0 … SHIFTS
+
+// layout (px), as positions.py: the curve and the dial on top, the two heatmaps side by side below
+const WIDTH = 920;
+const CURVE = { x: draw.MARGIN, y: draw.PANELS_TOP, width: 500, height: 220 };
+const DIAL_TITLE_X = 540;
+const DIAL_CX = 650;
+const DIAL_CY = draw.PANELS_TOP + 120;
+const DIAL_RADIUS = 66;
+const NOTE_LINE = 19;
+const HEATMAPS_TOP = draw.PANELS_TOP + 262;
+const SMALL_CELL = 34;
+const LARGE_CELL = 48;
+const SHORT_SENTENCE = 6;
+const MAP_GAP = 40;
+const LEGEND_GAP = 14;
+const LEGEND_WIDTH = 200;
+const BELOW_GRID = 54;
+
+// data: tokens, labels, X (n, even d_model), W_q, W_k, W_v, qi, ki (the query and key words), orders
+// {name: order}, y_range [low, high] (one fixed axis for every setting), ticks
+export function compute(data, values) {
+  const { X, W_q, W_k, W_v, qi, ki } = data;
+  const encoding = values.encoding;
+  const i = Number(values.i);
+  const j = Number(values.j);
+  const order = data.orders[values.order];
+  const curve = scoreCurve(X[qi], X[ki], W_q, W_k, W_v, encoding, i, j, SHIFTS);
+  const A = weightsWithPositions(X, W_q, W_k, W_v, encoding);
+  const AByWord = reorderedByWord(X, order, W_q, W_k, W_v, encoding);
+  const hs = hands(X[qi], X[ki], W_q, W_k, W_v, encoding, i, j);
+  const ghosts =
+    encoding === "rope"
+      ? [positionedRow(X[qi], W_q, W_k, W_v, 0, "none").q.slice(0, 2), positionedRow(X[ki], W_q, W_k, W_v, 0, "none").k.slice(0, 2)]
+      : null;
+  return { encoding, i, j, order, curve, A, AByWord, hands: hs, ghosts };
+}
+
+// the curve ys(xs) in a box on a fixed y range [vmin, vmax] (svg.line_chart); mark = an index to circle
+function lineChart(pic, box, xs, ys, o) {
+  const { vmin, vmax, title, xLabel, mark, ticks, tickDigits = 0, color = draw.BAR } = o;
+  const axisW = 56;
+  const top = box.y + (title ? 30 : 8);
+  const x0 = box.x + axisW;
+  const x1 = box.x + box.width - 10;
+  const y0 = top + 10;
+  const y1 = box.y + box.height - (xLabel ? 46 : 26);
+  const spanX = xs[xs.length - 1] - xs[0] || 1;
+  const spanY = vmax - vmin || 1;
+  const px = (v) => x0 + ((x1 - x0) * (v - xs[0])) / spanX;
+  const py = (v) => y1 - ((y1 - y0) * (Math.min(Math.max(v, vmin), vmax) - vmin)) / spanY;
+  if (title) pic.text(box.x, box.y + 20, title, { size: 17, bold: true });
+  for (const tk of ticks) {
+    pic.line(x0, py(tk), x1, py(tk), { stroke: tk !== 0 ? draw.GRID : draw.MUTED, sw: tk !== 0 ? 1 : 1.5 });
+    pic.text(x0 - 6, py(tk) + 5, draw.fmt(tk, tickDigits), { size: 14, anchor: "end", fill: draw.MUTED });
+  }
+  for (const v of [xs[0], xs[Math.floor(xs.length / 2)], xs[xs.length - 1]]) {
+    pic.text(px(v), y1 + 20, draw.fmt(v, 0), { size: 14, anchor: "middle", fill: draw.MUTED });
+  }
+  if (xLabel) pic.text((x0 + x1) / 2, y1 + 40, xLabel, { size: 14, anchor: "middle", fill: draw.MUTED });
+  const points = xs.map((a, k) => `${px(a).toFixed(1)},${py(ys[k]).toFixed(1)}`).join(" ");
+  pic.parts.push(`<polyline points="${points}" fill="none" stroke="${color}" stroke-width="2.5" stroke-linejoin="round"/>`);
+  if (mark !== null && mark !== undefined) {
+    pic.parts.push(`<circle cx="${px(xs[mark]).toFixed(1)}" cy="${py(ys[mark]).toFixed(1)}" r="6" fill="${color}" stroke="#ffffff" stroke-width="2"/>`);
+  }
+}
+
+// hands [x, y, colour, label, dashed] from the centre of a circle, in units of the radius (svg.dial);
+// the hands' names go in a legend beside the dial, so two hands at one angle (i = j) never hide them
+function dial(pic, cx, cy, radius, hs, arc) {
+  pic.parts.push(`<circle cx="${cx}" cy="${cy}" r="${radius}" fill="none" stroke="${draw.GRID}" stroke-width="1.5"/>`);
+  pic.line(cx - radius - 8, cy, cx + radius + 8, cy);
+  pic.line(cx, cy - radius - 8, cx, cy + radius + 8);
+  if (arc) {
+    const a = Math.atan2(hs[arc[0]][1], hs[arc[0]][0]);
+    const b = Math.atan2(hs[arc[1]][1], hs[arc[1]][0]);
+    const turn = ((((b - a + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI;
+    const r = radius * 0.32;
+    const f = (v) => v.toFixed(1);
+    const sweep = turn > 0 ? 0 : 1;
+    pic.parts.push(
+      `<path d="M ${f(cx + r * Math.cos(a))} ${f(cy - r * Math.sin(a))} A ${f(r)} ${f(r)} 0 0 ${sweep} ` +
+        `${f(cx + r * Math.cos(a + turn))} ${f(cy - r * Math.sin(a + turn))}" fill="none" stroke="${draw.INK}" stroke-width="1.5"/>`,
+    );
+  }
+  const labels = [];
+  for (const [hx, hy, colour, label, dashed] of hs) {
+    const length = Math.hypot(hx, hy);
+    if (length <= 1e-9) continue;
+    const tipX = cx + radius * hx;
+    const tipY = cy - radius * hy;
+    const ux = hx / length;
+    const uy = -hy / length;
+    const bx = tipX - 12 * ux;
+    const by = tipY - 12 * uy;
+    pic.line(cx, cy, bx, by, { stroke: colour, sw: dashed ? 2 : 3, dash: dashed ? "6 4" : null });
+    if (!dashed) {
+      const pts = [[tipX, tipY], [bx - 6 * uy, by + 6 * ux], [bx + 6 * uy, by - 6 * ux]];
+      pic.parts.push(`<polygon points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")}" fill="${colour}"/>`);
+    }
+    if (label) labels.push([colour, label]);
+  }
+  // the hands' names in a legend beside the dial: two hands at one angle (i = j) cannot hide each other's
+  labels.forEach(([colour, label], k) => {
+    const ly = cy - radius + 10 + 24 * k;
+    pic.line(cx + radius + 18, ly - 5, cx + radius + 38, ly - 5, { stroke: colour, sw: 3 });
+    pic.text(cx + radius + 44, ly, label, { size: 15, fill: colour, bold: true });
+  });
+}
+
+export function render(data, values, state, t) {
+  const { tokens, labels, qi, ki } = data;
+  const { encoding, i, j, curve } = state;
+  const query = tokens[qi]; // words in the text; the glossed labels on the axes
+  const key = tokens[ki];
+  const heading = t(`pos_heading_${encoding}`, { query, key_word: key, i, j });
+  const pic = draw.picture(data.title, heading, WIDTH);
+  const xs = Array.from({ length: SHIFTS + 1 }, (_, s) => s);
+  lineChart(pic, CURVE, xs, curve, {
+    vmin: data.y_range[0],
+    vmax: data.y_range[1],
+    title: t("pos_curve_title", { query, key_word: key }),
+    xLabel: t("pos_curve_axis"),
+    mark: 0,
+    ticks: data.ticks,
+  });
+
+  pic.text(DIAL_TITLE_X, draw.PANELS_TOP + 20, t(`pos_dial_${encoding}`), { size: draw.PANEL_TITLE_SIZE, bold: true });
+  const vectors = state.hands.concat(state.ghosts || []);
+  const longest = Math.max(...vectors.map(([x, y]) => Math.hypot(x, y))) || 1;
+  const [nameQ, nameK] = encoding === "sinusoidal" ? ["PE", "PE"] : ["q", "k"];
+  const [q, k] = state.hands.map(([x, y]) => [x / longest, y / longest]);
+  const hs = [
+    [q[0], q[1], draw.BAR, t("pos_hand", { name: nameQ, position: i }), false],
+    [k[0], k[1], draw.ACCENT, t("pos_hand", { name: nameK, position: j }), false],
+  ];
+  if (state.ghosts) state.ghosts.forEach(([x, y], g) => hs.push([x / longest, y / longest, g ? draw.ACCENT : draw.BAR, "", true]));
+  dial(pic, DIAL_CX, DIAL_CY, DIAL_RADIUS, hs, [0, 1]);
+  const note = t(`pos_dial_note_${encoding}`, { offset: draw.fmt(j - i, 0) });
+  note.split("\n").forEach((line, n) =>
+    pic.text(DIAL_TITLE_X, DIAL_CY + DIAL_RADIUS + 46 + NOTE_LINE * n, line, { size: 14, fill: draw.MUTED }),
+  );
+
+  const n = tokens.length;
+  const cell = n > SHORT_SENTENCE ? SMALL_CELL : LARGE_CELL;
+  const back = [];
+  state.order.forEach((w, r) => (back[w] = r));
+  const axes = { cell, highlightRow: qi, rowTitle: t("axis_queries") };
+  const at = (w, p) => t("pos_token_at", { token: labels[w], position: p }); // glossed in English
+  const [beforeW, heatH] = draw.heatmap(pic, draw.MARGIN, HEATMAPS_TOP, state.A, tokens.map((_, w) => at(w, w)), tokens, {
+    ...axes,
+    title: t("pos_before", { sentence: tokens.join(" ") }),
+    colTitle: t("axis_keys"),
+  });
+  const sentence = state.order.map((w) => tokens[w]).join(" ");
+  const [afterW] = draw.heatmap(pic, draw.MARGIN + beforeW + MAP_GAP, HEATMAPS_TOP, state.AByWord, tokens.map((_, w) => at(w, back[w])), tokens, {
+    ...axes,
+    title: t("pos_after", { sentence }),
+    colTitle: t("pos_axis_keys_by_word"),
+  });
+  draw.colorbar(pic, draw.MARGIN + beforeW - cell * n, HEATMAPS_TOP + heatH + LEGEND_GAP, { width: LEGEND_WIDTH, label: t("legend_weight") });
+  pic.width = Math.max(WIDTH, draw.MARGIN + beforeW + MAP_GAP + afterW + draw.MARGIN);
+  pic.height = HEATMAPS_TOP + heatH + BELOW_GRID;
+
+  const low = Math.min(...curve);
+  const high = Math.max(...curve);
+  let change = 0;
+  state.A.forEach((row, a) => row.forEach((x, b) => (change = Math.max(change, Math.abs(state.AByWord[a][b] - x)))));
+  const score = curve[0];
+  const lines = [
+    t("pos_score", { query, key_word: key, i, j, score: draw.fmt(score), offset: draw.fmt(j - i, 0) }),
+    t(`pos_shift_${encoding}`, { shifts: SHIFTS, score: draw.fmt(score), low: draw.fmt(low), high: draw.fmt(high) }),
+    t(encoding === "none" ? "pos_reorder_same" : "pos_reorder_differs", { sentence, change: draw.fmt(change) }),
+  ];
+  const scores =
+    draw.fmt(low) === draw.fmt(high) ? t("pos_desc_constant", { score: draw.fmt(low) }) : t("pos_desc_range", { low: draw.fmt(low), high: draw.fmt(high) });
+  const tokenValues = (row) => tokens.map((tok, w) => t("token_value", { token: tok, value: draw.fmt(row[w]) })).join(t("list_sep"));
+  const body = t("pos_desc", {
+    query,
+    key_word: key,
+    shifts: SHIFTS,
+    scores,
+    sentence,
+    before: tokenValues(state.A[qi]),
+    after: tokenValues(state.AByWord[qi]),
+  });
+  return { picture: pic, lines, description: t("desc_sentences", { first: heading, second: body }) };
+}
+
+export const explorer = { compute, render };

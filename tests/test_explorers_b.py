@@ -7,6 +7,7 @@ node is needed for the grid tests: they are skipped without it on a developer's 
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -362,3 +363,118 @@ def test_kv_cache_explorer_in_the_page_prints_what_attn_core_gives():
 
     compare(ex, grid, page_frames(ex, grid, names), check)
     ex.close()
+
+
+# ================================================================ what a learner sees (Python side)
+
+
+@pytest.fixture
+def built():
+    made = []
+
+    def build(factory, *args, **kwargs):
+        ex = factory(*args, **kwargs)
+        made.append(ex)
+        return ex
+
+    yield build
+    for ex in made:
+        ex.close()
+
+
+def explorers():
+    from attn_viz.explorers import head_explorer, mask_explorer, position_explorer
+    from attn_viz.explorers.kv import kv_cache_explorer
+
+    return [mask_explorer, head_explorer, position_explorer, kv_cache_explorer]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_the_saved_picture_becomes_live_from_its_own_state(built, index):
+    ex = built(explorers()[index])
+    html = ex.static_html()  # the text/html of its display bundle
+    assert f'data-attn-explorer="{ex.kind}"' in html
+    state = html.split('<script type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(state) == json.loads(json.dumps(ex.page_state()))
+    assert "<img " in html and "alt=" in html  # the static picture, described, where no JavaScript runs
+    height = float(ex.svg.split('height="', 1)[1].split('"', 1)[0])
+    assert height <= 700  # with the controls beside it, the picture fits a 1440 × 900 laptop screen
+
+
+def test_a_row_that_sees_no_key_is_a_message_in_the_picture_not_an_error(built):
+    from attn_viz.explorers import mask_explorer
+
+    ex = built(mask_explorer)
+    height = ex.svg.split('height="', 1)[1].split('"', 1)[0]
+    ex.set(mode="padding", padding=4)
+    assert ex.error is None and ex.state["empty_rows"] == [0, 1, 2, 3]
+    assert "ValueError" in ex.svg and "softmax" in ex.svg  # the teaching message, drawn
+    assert ex.svg.split('height="', 1)[1].split('"', 1)[0] == height  # the picture does not jump
+    assert ex.svg.count("−∞ → 0") >= 16  # every cell drawn as masked, none as a dark 0.00
+    ex.set(padding=3)
+    assert ex.state["empty_rows"] == [] and ex.readouts["row_sum[我]"] == pytest.approx(1.0)
+
+
+def test_the_head_explorer_starts_with_lesson_8s_designed_heads(built):
+    from attn_viz.explorers import head_explorer
+    from attn_viz.explorers.heads import designed_heads
+
+    ex = built(head_explorer)
+    assert ex.values["projections"] == "designed"
+    assert ex.labels["favourite[1]"] == "动物" and ex.labels["favourite[2]"] == "累了"  # lesson 08 section 5
+    cr = coreference()
+    np.testing.assert_allclose(ex.state["A_heads"], multi_head_attention(cr.X, cr.X, *designed_heads(), 2).A)
+    ex.set(projections="random")  # the seeded random heads lesson 08's entropy cell uses
+    rng = np.random.default_rng(0)
+    W = [rng.normal(0.0, 2.0, (4, 4)) for _ in range(4)]
+    np.testing.assert_allclose(ex.state["A_heads"], multi_head_attention(cr.X, cr.X, *W, 2).A)
+    other = built(head_explorer, example=four_words(), n_heads=3)  # another example: random heads only
+    assert other.controls["projections"].options == ["random"]
+
+
+def test_the_position_explorer_counts_positions_as_its_heatmaps(built):
+    from attn_viz.explorers import position_explorer
+
+    ex = built(position_explorer)
+    assert (ex.values["i"], ex.values["j"]) == (2, 3)  # where 学习 and 语言 are: 学习（2）, 语言（3）
+    assert "学习（2）" in ex.svg and "语言（3）" in ex.svg and "i = 2" in ex.svg and "j = 3" in ex.svg
+    ex.set(encoding="sinusoidal", i=5, j=5)  # two hands at one angle: both names still readable, apart
+    spots = [
+        (float(x), float(y)) for x, y in re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>PE（位置 5）</text>', ex.svg)
+    ]
+    assert len(spots) == 2 and abs(spots[0][1] - spots[1][1]) >= 20
+
+
+def test_the_english_edition_glosses_the_tokens(built):
+    from attn_core import set_lang
+
+    set_lang("en")
+    try:
+        for factory in explorers()[:3]:
+            ex = built(factory)
+            assert "“I”" in ex.svg or "“it”" in ex.svg, ex.name
+    finally:
+        set_lang("zh")
+
+
+def test_the_kv_explorer_reads_lesson_14s_numbers(built):
+    from attn_viz.explorers.kv import kv_cache_explorer
+
+    ex = built(kv_cache_explorer)
+    assert ex.readouts["per_token_bytes"] == 128 * 2**10  # Llama 3 8B, float16: lesson 14's 128 KiB
+    assert ex.readouts["cache_bytes"] == 2**29 and ex.readouts["full_mha_cache_bytes"] == 2**31
+    cached = ex.readouts["seconds_cached"]
+    assert cached == ex.readouts["bytes_cached"] / 2039e9  # memory-bound at the A100's numbers
+    ex.set(kv_heads=32)
+    assert ex.readouts["cache_bytes"] == 2**31 and ex.readouts["seconds_cached"] > cached
+    ex.set(bandwidth_gb_s=1000)
+    assert ex.readouts["seconds_cached"] == ex.readouts["bytes_cached"] / 1000e9
+    ex.set(model="GPT-2 small", kv_heads=8)  # 12 query heads cannot share 8 K/V heads: said, not raised
+    assert ex.error is None and ex.readouts == {}
+    assert "1、2、3、4、6、12" in ex.svg
+    ex.set(kv_heads=12, context=1024)
+    assert ex.readouts["per_token_bytes"] == 36 * 2**10  # GPT-2 small: lesson 14's 36 KiB
+    with pytest.raises(ValueError):
+        ex.set(context=1000)
+    with pytest.raises(ValueError):
+        kv_cache_explorer(model="GPT-5")

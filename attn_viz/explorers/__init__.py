@@ -30,8 +30,9 @@ Adding an explorer: copy the shape of ``keys.py`` into a new module; its functio
 to ``FACTORIES`` in tests/test_explorers.py.
 """
 
-from .base import KEY_MULT, Explorer
+from .base import KEY_MULT, Explorer, WidgetExplorer
 from .dk import DK_OPTIONS, dk_explorer
+from .esm import bundle
 from .heads import HEAD_W_SCALE, head_explorer
 from .keys import key_explorer
 from .masks import mask_explorer
@@ -40,6 +41,8 @@ from .positions import position_explorer
 
 __all__ = [
     "Explorer",
+    "WidgetExplorer",
+    "bundle",
     "dk_explorer",
     "key_explorer",
     "pipeline_explorer",

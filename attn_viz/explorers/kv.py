@@ -212,10 +212,13 @@ def render(explorer: Explorer, state: dict) -> Frame:
         bound = text("kv_memory_bound" if state[f"memory_bound_{key}"] else "kv_compute_bound")
         pic.text(MARGIN + LABEL_W + length + 6, row_y + 14, f"{time_text(seconds, text)} {bound}", size=15)
     y = y + 12 + 2 * ROW_H + 16
-    assumption = text("kv_assumption", bandwidth=f"{state['bandwidth_gb_s']:,}", peak=f"{state['peak_tflop_s']:,}")
-    for k, line in enumerate(assumption.split("\n")):
-        pic.text(MARGIN, y + 19 * k, line, size=14, fill=draw.MUTED)
-    pic.height = y + 19 * len(assumption.split("\n")) + 6
+    notes = text("kv_assumption", bandwidth=f"{state['bandwidth_gb_s']:,}", peak=f"{state['peak_tflop_s']:,}")
+    notes = notes.split("\n")
+    if t > state["max_context"]:
+        notes.append(text("kv_beyond", model=state["model"], max=f"{state['max_context']:,}"))
+    for k, line in enumerate(notes):
+        pic.text(MARGIN, y + NOTE_LINE * k, line, size=14, fill=draw.MUTED)
+    pic.height = max(y + NOTE_LINE * len(notes) + 6, full_height(len(caches)))
 
     cache = caches[kv]
     readouts = {

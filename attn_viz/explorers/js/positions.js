@@ -157,6 +157,31 @@ export function compute(data, values) {
   return { encoding, i, j, order, curve, A, AByWord, hands: hs, ghosts };
 }
 
+// SVG shapes draw.js does not have, written exactly as svg.py's Svg writes them (same attributes, same
+// one-decimal rounding), so the page's picture is the very SVG of the static one
+const f1 = (x) => draw.pyFixed(Number(x), 1);
+
+function circle(pic, cx, cy, r, { fill = "none", stroke = draw.GRID, sw = 1, dash = null } = {}) {
+  let a = `cx="${f1(cx)}" cy="${f1(cy)}" r="${f1(Math.max(r, 0))}" fill="${fill}" stroke="${stroke}" stroke-width="${sw}"`;
+  if (dash) a += ` stroke-dasharray="${dash}"`;
+  pic.parts.push(`<circle ${a}/>`);
+}
+
+function polyline(pic, points, { stroke = draw.BAR, sw = 2, dash = null } = {}) {
+  const coords = points.map(([x, y]) => `${f1(x)},${f1(y)}`).join(" ");
+  let a = `points="${coords}" fill="none" stroke="${stroke}" stroke-width="${sw}" stroke-linejoin="round"`;
+  if (dash) a += ` stroke-dasharray="${dash}"`;
+  pic.parts.push(`<polyline ${a}/>`);
+}
+
+function polygon(pic, points, fill) {
+  pic.parts.push(`<polygon points="${points.map(([x, y]) => `${f1(x)},${f1(y)}`).join(" ")}" fill="${fill}"/>`);
+}
+
+function path(pic, d, { stroke = draw.INK, sw = 1.5, fill = "none" } = {}) {
+  pic.parts.push(`<path d="${d}" fill="${fill}" stroke="${stroke}" stroke-width="${sw}"/>`);
+}
+
 // the curve ys(xs) in a box on a fixed y range [vmin, vmax] (svg.line_chart); mark = an index to circle
 function lineChart(pic, box, xs, ys, o) {
   const { vmin, vmax, title, xLabel, mark, ticks, tickDigits = 0, color = draw.BAR } = o;
@@ -179,17 +204,18 @@ function lineChart(pic, box, xs, ys, o) {
     pic.text(px(v), y1 + 20, draw.fmt(v, 0), { size: 14, anchor: "middle", fill: draw.MUTED });
   }
   if (xLabel) pic.text((x0 + x1) / 2, y1 + 40, xLabel, { size: 14, anchor: "middle", fill: draw.MUTED });
-  const points = xs.map((a, k) => `${px(a).toFixed(1)},${py(ys[k]).toFixed(1)}`).join(" ");
-  pic.parts.push(`<polyline points="${points}" fill="none" stroke="${color}" stroke-width="2.5" stroke-linejoin="round"/>`);
-  if (mark !== null && mark !== undefined) {
-    pic.parts.push(`<circle cx="${px(xs[mark]).toFixed(1)}" cy="${py(ys[mark]).toFixed(1)}" r="6" fill="${color}" stroke="#ffffff" stroke-width="2"/>`);
-  }
+  polyline(
+    pic,
+    xs.map((a, k) => [px(a), py(ys[k])]),
+    { stroke: color, sw: 2.5 },
+  );
+  if (mark !== null && mark !== undefined) circle(pic, px(xs[mark]), py(ys[mark]), 6, { fill: color, stroke: "#ffffff", sw: 2 });
 }
 
 // hands [x, y, colour, label, dashed] from the centre of a circle, in units of the radius (svg.dial);
 // the hands' names go in a legend beside the dial, so two hands at one angle (i = j) never hide them
 function dial(pic, cx, cy, radius, hs, arc) {
-  pic.parts.push(`<circle cx="${cx}" cy="${cy}" r="${radius}" fill="none" stroke="${draw.GRID}" stroke-width="1.5"/>`);
+  circle(pic, cx, cy, radius, { stroke: draw.GRID, sw: 1.5 });
   pic.line(cx - radius - 8, cy, cx + radius + 8, cy);
   pic.line(cx, cy - radius - 8, cx, cy + radius + 8);
   if (arc) {
@@ -197,12 +223,10 @@ function dial(pic, cx, cy, radius, hs, arc) {
     const b = Math.atan2(hs[arc[1]][1], hs[arc[1]][0]);
     const turn = ((((b - a + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI;
     const r = radius * 0.32;
-    const f = (v) => v.toFixed(1);
-    const sweep = turn > 0 ? 0 : 1;
-    pic.parts.push(
-      `<path d="M ${f(cx + r * Math.cos(a))} ${f(cy - r * Math.sin(a))} A ${f(r)} ${f(r)} 0 0 ${sweep} ` +
-        `${f(cx + r * Math.cos(a + turn))} ${f(cy - r * Math.sin(a + turn))}" fill="none" stroke="${draw.INK}" stroke-width="1.5"/>`,
-    );
+    const sweep = turn > 0 ? 0 : 1; // counter-clockwise on screen is sweep 0 (y points down)
+    const [x1, y1] = [cx + r * Math.cos(a), cy - r * Math.sin(a)];
+    const [x2, y2] = [cx + r * Math.cos(a + turn), cy - r * Math.sin(a + turn)];
+    path(pic, `M ${f1(x1)} ${f1(y1)} A ${f1(r)} ${f1(r)} 0 0 ${sweep} ${f1(x2)} ${f1(y2)}`, { stroke: draw.INK, sw: 1.5 });
   }
   const labels = [];
   for (const [hx, hy, colour, label, dashed] of hs) {
@@ -216,8 +240,7 @@ function dial(pic, cx, cy, radius, hs, arc) {
     const by = tipY - 12 * uy;
     pic.line(cx, cy, bx, by, { stroke: colour, sw: dashed ? 2 : 3, dash: dashed ? "6 4" : null });
     if (!dashed) {
-      const pts = [[tipX, tipY], [bx - 6 * uy, by + 6 * ux], [bx + 6 * uy, by - 6 * ux]];
-      pic.parts.push(`<polygon points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")}" fill="${colour}"/>`);
+      polygon(pic, [[tipX, tipY], [bx - 6 * uy, by + 6 * ux], [bx + 6 * uy, by - 6 * ux]], colour);
     }
     if (label) labels.push([colour, label]);
   }

@@ -567,3 +567,96 @@ def test_position_explorer_takes_other_examples_and_names_bad_words(english):
     ex.close()
     with pytest.raises(ValueError, match="key='猫'.*choose one of"):
         position_explorer(key="猫")
+
+
+# ---------------------------------------------------------------- the newcomer trial's findings (issue #30)
+
+
+def tick_labels(svg):
+    """The numbers on the score axis (left of the first bar chart): the texts drawn right-aligned in grey."""
+    return re.findall(
+        r'<text x="[\d.]+" y="[\d.]+" font-size="14" fill="#666666" text-anchor="end">([^<]+)</text>', svg
+    )
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+def test_dk_score_axis_stays_fixed_as_d_k_grows_so_the_growth_shows(scaled):
+    ex = dk_explorer()
+    ticks, tallest = set(), []
+    for d_k in DK_OPTIONS:
+        ex.set(d_k=d_k, scaled=scaled)
+        ticks.add(tuple(tick_labels(ex.svg)[:3]))  # the score chart's axis comes first
+        tallest.append(float(np.abs(ex.state["s"]).max()))
+        assert "±" in ex.svg  # the picture says that the axis is the same for every d_k
+    assert len(ticks) == 1, ticks
+    top = float(next(iter(ticks))[0].replace("−", "-"))
+    if not scaled:  # raw scores: from a small fraction of the axis at d_k = 1 to most of it at 512
+        assert tallest[0] < 0.05 * abs(top) and tallest[-1] > 0.3 * abs(top)
+    assert max(tallest) <= abs(top)  # every bar stays inside the fixed axis
+    ex.close()
+
+
+def test_pipeline_keeps_its_projections_when_d_k_changes_and_says_so_on_the_picture():
+    ex = pipeline_explorer()
+    W_q, W_k = np.array(ex.data["W_q"]), np.array(ex.data["W_k"])
+    example = four_words()
+    np.testing.assert_array_equal(W_q[:, :3], example.W_q)  # the example's own columns come first
+    np.testing.assert_array_equal(W_k[:, :3], example.W_k)
+    ex.set(d_k=8)
+    A8 = ex.state["A"].copy()
+    ex.set(d_k=64)
+    ex.set(d_k=8)  # back: the same random columns, the same weights
+    np.testing.assert_array_equal(ex.state["A"], A8)
+    assert "前 3 列是例子自己的 W_Q、W_K，其余 5 列是随机补上的" in ex.svg  # on the picture, not only below
+    ex.set(d_k=3)
+    assert "随机补上" not in ex.svg
+    ex.close()
+
+
+@pytest.mark.parametrize("factory", [dk_explorer, key_explorer, pipeline_explorer], ids=lambda f: f.__name__)
+def test_the_english_edition_shows_glosses_and_chinese_shows_none(factory, english):
+    ex = factory()
+    try:
+        assert "“I”" in ex.svg and "“language”" in ex.svg and "我" in ex.svg
+        if factory is not dk_explorer:  # and the controls name the tokens with them
+            assert any("“study”" in str(s.get("labels", s["label"])) for s in ex.data["controls"])
+    finally:
+        ex.close()
+    lang.set_lang("zh")
+    try:
+        ex = factory()
+    finally:
+        lang.set_lang("en")
+    assert "“I”" not in ex.svg
+    ex.close()
+
+
+@pytest.mark.parametrize("factory", [dk_explorer, key_explorer, pipeline_explorer], ids=lambda f: f.__name__)
+def test_pictures_fit_beside_their_controls_on_a_laptop_screen(factory):
+    """1440 × 900: the controls (≈ 250 px) beside the picture, the picture no taller than the screen."""
+    ex = factory()
+    width, height = (int(x) for x in re.search(r'<svg[^>]* width="(\d+)" height="(\d+)"', ex.svg).groups())
+    assert width <= 1440 - 300 and height <= 760, (width, height)
+    ex.close()
+
+
+def test_the_weight_heatmap_colour_bar_is_labelled_attention_weight(english):
+    ex = pipeline_explorer()
+    assert ">attention weight<" in ex.svg and ">0.5<" in ex.svg
+    ex.close()
+    lang.set_lang("zh")
+    try:
+        ex = pipeline_explorer()
+    finally:
+        lang.set_lang("en")
+    assert ">注意力权重<" in ex.svg
+    ex.close()
+
+
+def test_a_masked_cell_is_drawn_as_masked_never_as_a_dark_zero():
+    pic = draw.Svg(300, 300)
+    A = np.array([[1.0, 0.0], [0.4, 0.6]])
+    draw.heatmap(pic, 0, 0, A, ["a", "b"], ["a", "b"], cell=64, masked=np.array([[True, False], [True, True]]))
+    svg = pic.render()
+    assert "−∞ → 0" in svg and svg.count("0.00") == 0 and svg.count(draw.MASKED) >= 1
+    assert draw.contrast(draw.MASKED_INK, draw.MASKED) >= draw.AA_CONTRAST

@@ -181,8 +181,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, d0, shap
         title=text("pipeline_weights"),
         row_title=text("axis_queries"),
         col_title=text("axis_keys"),
-        highlight_row=qi,
-        col_glosses=glosses,
+        highlight_row=qi,  # the rows carry the glosses (我 “I”); the columns are the same tokens
     )
     grid_left = MARGIN + heat_w - n * CELL
     draw.colorbar(pic, grid_left, PANELS_TOP + heat_h + LEGEND_GAP, width=LEGEND_WIDTH, label=text("legend_weight"))

@@ -10,7 +10,7 @@
 // buildControls(specs, values, onChange) returns {element, update(values)}; onChange(name, value) runs on
 // every input event (continuous update: the picture follows the handle while it moves).
 
-import { fmt } from "./draw.js";
+import { fmt, FONT_FAMILY } from "./draw.js";
 
 const CONTROL_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", " "]);
 let counter = 0; // unique ids for label → input
@@ -102,7 +102,7 @@ function toggle(spec, value, onChange) {
 }
 
 export const STYLE = `
-.attn-explorer-live{display:flex;flex-wrap:wrap;gap:12px 20px;align-items:flex-start;font-family:inherit;color:#222;background:#fff}
+.attn-explorer-live{display:flex;flex-wrap:wrap;gap:12px 20px;align-items:flex-start;font-family:${FONT_FAMILY};color:#222;background:#fff}
 .attn-explorer-live .attn-controls{flex:0 1 250px;min-width:200px;display:flex;flex-direction:column;gap:10px;font-size:15px}
 .attn-explorer-live .attn-figure{flex:1 1 520px;min-width:0}
 .attn-explorer-live .attn-control{margin:0;padding:0;border:0;display:flex;flex-direction:column;gap:4px}

@@ -47,8 +47,7 @@ export function render(data, values, state, t) {
     title: t("pipeline_weights"),
     rowTitle: t("axis_queries"),
     colTitle: t("axis_keys"),
-    highlightRow: qi,
-    colGlosses: glosses,
+    highlightRow: qi, // the rows carry the glosses (我 “I”); the columns are the same tokens
   });
   const gridLeft = draw.MARGIN + heatW - n * CELL;
   const legendTop = draw.PANELS_TOP + heatH + LEGEND_GAP;

@@ -163,6 +163,10 @@ msg = Catalog(
             "填充掩码：最后 {padding} 个词是填充，谁都不看它们",
             "padding: the last {padding} tokens are padding, nobody attends to them",
         ),
+        "mask_heading_causal_padding": (
+            "因果掩码加填充掩码：只能看自己和前面的词，最后 {padding} 个词是填充",
+            "causal and padding: a token sees itself and earlier ones, the last {padding} are padding",
+        ),
         "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
         "mask_masked_cells": (
             "被挡住的方格：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",

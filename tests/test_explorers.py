@@ -444,13 +444,15 @@ def test_padding_mask_zeroes_the_padded_keys(p):
     ex.close()
 
 
-def test_padding_only_matters_in_padding_mode():
+def test_padding_combines_with_the_causal_mask_and_not_with_none():
     ex = mask_explorer()
     causal = ex.svg
-    ex.set(padding=3)
-    assert ex.svg == causal and ex.readouts["padding"] == 0
+    ex.set(padding=1)  # causal and padding: the last token is hidden from every query as well
+    assert ex.svg != causal and ex.readouts["masked"] == 6 + 1  # causal hid the last key from all but itself
+    ex.set(mode="none")
+    assert ex.readouts["padding"] == 0 and ex.readouts["masked"] == 0
     ex.set(mode="padding")
-    assert ex.svg != causal and ex.readouts["padding"] == 3
+    assert ex.readouts["padding"] == 1 and ex.readouts["masked"] == 4
     ex.close()
     # a row that sees no key: tests/test_explorers_b.py (a message in the picture, not an error)
 

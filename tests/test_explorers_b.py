@@ -75,18 +75,20 @@ def test_mask_math_in_the_page_is_attn_cores_on_every_setting():
     ex = four_words()
     n = len(ex.tokens)
     Q, K, _ = (np.asarray(M) for M in (ex.X @ ex.W_q, ex.X @ ex.W_k, ex.X @ ex.W_v))
-    grid = [("none", 0), ("causal", 0)] + [("padding", p) for p in range(n + 1)]
+    grid = [("none", 0)] + [(mode, p) for mode in ("causal", "padding") for p in range(n + 1)]
     out = node(
         "masks.js",
         "console.log(JSON.stringify(data.grid.map(([mode, p]) => m.maskState(data.Q, data.K, mode, p))));",
         {"Q": Q.tolist(), "K": K.tolist(), "grid": grid},
     )
     for (mode, p), got in zip(grid, out):
-        mask = None if mode == "none" else causal_mask(n) if mode == "causal" else np.arange(n)[None, :] < n - p
+        mask = None if mode == "none" else np.arange(n)[None, :] < n - p  # key side: the last p are padding
+        if mode == "causal":
+            mask = mask & causal_mask(n)
         mask = None if mask is None else np.broadcast_to(mask, (n, n))
         assert got["mask"] == (None if mask is None else mask.tolist())
         assert got["masked"] == (0 if mask is None else int((~mask).sum()))
-        if mode == "padding" and p == n:  # every key is padding: attn_core refuses, the page names the rows
+        if p == n:  # every key is padding: attn_core refuses, the page names the rows
             with pytest.raises(ValueError):
                 ex.attention(mask=mask)
             assert got["emptyRows"] == list(range(n))

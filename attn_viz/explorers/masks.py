@@ -1,9 +1,10 @@
 """Lesson 07: masks decide which keys a query may see.
 
 No mask, a causal mask (position i sees 0..i), or a padding mask (the last tokens are padding, hidden
-from every query). A masked score becomes −∞ before softmax, so its weight is exactly 0. Padding every
-token leaves every row with no key to attend to: softmax cannot make such a row sum to 1 (attn_core
-raises ValueError), and the picture says so in words.
+from every query); padding also combines with the causal mask, as in a decoder's padded batch. A masked
+score becomes −∞ before softmax, so its weight is exactly 0. Padding every token leaves every row with no
+key to attend to: softmax cannot make such a row sum to 1 (attn_core raises ValueError), and the picture
+says so in words.
 The picture: the weight matrix, masked cells hatched ("−∞ → 0"), padding tokens grey.
 Computed and drawn in the page (``js/masks.js``); ``compute`` here is the reference, with attn_core.
 """
@@ -32,6 +33,7 @@ WORDS = (
     "mask_heading_none",
     "mask_heading_causal",
     "mask_heading_padding",
+    "mask_heading_causal_padding",
     "axis_queries",
     "axis_keys",
     "legend_weight",
@@ -51,7 +53,8 @@ def mask_explorer(example: Example | None = None) -> Explorer:
     """Lesson 07: no mask, a causal mask, or a padding mask on the four-word example.
 
     ``mode`` is "none", "causal" (position i sees 0..i) or "padding" (the last ``padding`` tokens are
-    padding: masked on the key side for every query). attn_core's convention: True = may attend; a
+    padding: masked on the key side for every query; with "causal" both masks apply, as in a padded batch
+    of a decoder; "none" ignores it). attn_core's convention: True = may attend; a
     masked score becomes −∞ before softmax, so its weight is exactly 0 (hatched "−∞ → 0" cells).
     Padding every token leaves every row with no key: the picture says why softmax cannot give such a
     row weights (attn_core raises ValueError), and ``.state["empty_rows"]`` lists them.
@@ -64,7 +67,7 @@ def mask_explorer(example: Example | None = None) -> Explorer:
     labels, glosses = token_labels(tokens, getattr(example, "gloss", None), text.lang)
     specs = [
         choice("mode", text("mask_control_mode"), MODES, "causal", labels=[text(f"mask_mode_{m}") for m in MODES]),
-        choice("padding", text("mask_control_padding"), list(range(n + 1)), 1, slider=True),
+        choice("padding", text("mask_control_padding"), list(range(n + 1)), 0, slider=True),
     ]
     X, W_q, W_k, W_v = (np.asarray(a, dtype=float) for a in (example.X, example.W_q, example.W_k, example.W_v))
     data = dict(tokens=tokens, labels=labels, glosses=glosses, X=X, W_q=W_q, W_k=W_k, W_v=W_v)
@@ -85,19 +88,18 @@ def mask_explorer(example: Example | None = None) -> Explorer:
 
 
 def mask_cells(mode: str, n: int, padding: int) -> np.ndarray | None:
-    """The mask (n × n, True = may attend) of a mode, or None for "none"."""
+    """The mask (n × n, True = may attend) of a mode with the last ``padding`` tokens padding, or None for
+    "none". "causal" with padding is both masks at once (a cell must pass both)."""
     if mode == "none":
         return None
-    if mode == "causal":
-        return causal_mask(n)
-    mask = np.ones((n, n), dtype=bool)
+    mask = causal_mask(n) if mode == "causal" else np.ones((n, n), dtype=bool)
     mask[:, n - padding :] = False  # key side: nobody attends to a padding token
     return mask
 
 
 def compute(values: dict, *, example) -> dict:
     mode, n = values["mode"], len(example.tokens)
-    p = int(values["padding"]) if mode == "padding" else 0
+    p = int(values["padding"]) if mode != "none" else 0
     mask = mask_cells(mode, n, p)
     empty = [] if mask is None else [i for i in range(n) if not mask[i].any()]
     if empty:  # softmax of a row with every key at −∞ has no answer: attn_core refuses, the picture explains
@@ -115,7 +117,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses) -> Frame
     empty = state["empty_rows"]
     full = mask if mask is not None else np.ones((n, n), dtype=bool)
     n_masked = int((~full).sum())
-    heading = text(f"mask_heading_{state['mode']}", padding=p)
+    heading = text(f"mask_heading_{state['mode']}" + ("_padding" if state["mode"] == "causal" and p else ""), padding=p)
     pic = explorer.picture(heading, WIDTH)
     padded = tuple(range(n - p, n))
     _, heat_h = draw.heatmap(

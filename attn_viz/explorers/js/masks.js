@@ -18,13 +18,13 @@ const BELOW_GRID = 58;
 const NOTICE_WIDTH = 760;
 const NOTICE_LINES = 3; // room kept for the notice, so the picture does not jump when it appears
 
-// maskCells(mode, n, padding) -> n × n booleans (true = may attend), or null for "none".
-// "causal": query i sees keys 0 … i. "padding": the last `padding` tokens are padding, hidden on the
-// key side from every query (their own rows are kept: a real model drops them at the output).
+// maskCells(mode, n, padding) -> n × n booleans (true = may attend), or null for "none" (masks.mask_cells).
+// The last `padding` tokens are padding, hidden on the key side from every query (their own rows are
+// kept: a real model drops them at the output); "causal" adds: query i sees keys 0 … i only.
 export function maskCells(mode, n, padding = 0) {
   if (mode === "none") return null;
   return Array.from({ length: n }, (_, i) =>
-    Array.from({ length: n }, (_, j) => (mode === "causal" ? j <= i : j < n - padding)),
+    Array.from({ length: n }, (_, j) => j < n - padding && (mode !== "causal" || j <= i)),
   );
 }
 
@@ -48,7 +48,7 @@ export function maskedWeights(S, mask) {
 // S = QKᵀ/√d_k, then the masked softmax; `masked` counts the cells that may not attend.
 export function maskState(Q, K, mode, padding) {
   const n = Q.length;
-  const p = mode === "padding" ? padding : 0;
+  const p = mode !== "none" ? padding : 0;
   const mask = maskCells(mode, n, p);
   const S = scale(scores(Q, K), Q[0].length);
   const { A, emptyRows } = maskedWeights(S, mask);
@@ -66,7 +66,7 @@ export function render(data, values, state, t) {
   const { tokens, labels } = data;
   const n = tokens.length;
   const { A, mask, padding: p, masked, emptyRows } = state;
-  const heading = t(`mask_heading_${state.mode}`, { padding: p });
+  const heading = t(`mask_heading_${state.mode}` + (state.mode === "causal" && p ? "_padding" : ""), { padding: p });
   const pic = draw.picture(data.title, heading, WIDTH);
   const padded = Array.from({ length: p }, (_, k) => n - p + k);
   const [, heatH] = draw.heatmap(pic, draw.MARGIN, draw.PANELS_TOP, A, labels, tokens, {

@@ -165,7 +165,7 @@ msg = Catalog(
         ),
         "mask_heading_causal_padding": (
             "因果掩码加填充掩码：只能看自己和前面的词，最后 {padding} 个词是填充",
-            "causal and padding: a token sees itself and earlier ones, the last {padding} are padding",
+            "causal and padding: a token sees itself and earlier ones; padding tokens at the end: {padding}",
         ),
         "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
         "mask_masked_cells": (

@@ -32,12 +32,12 @@ msg = Catalog(
         # ---------------------------------------------------------------- shared controls and labels
         "control_query": ("查询（谁在问）", "query (who asks)"),
         "control_scaled": ("除以 √d_k", "divide by √d_k"),
-        "control_key": ("键“{token}”×", "key “{token}” ×"),
+        "control_key": ("键“{token}”×", "key {token} ×"),  # en: the token with its gloss, 我 “I”
         "mode_scaled": ("除以 √d_k", "divided by √d_k"),
         "mode_unscaled": ("不缩放", "unscaled"),
         "axis_queries": ("查询（谁在问）", "queries (who asks)"),
         "axis_keys": ("键（被问的词）→", "keys (who is asked) →"),
-        "legend_weight": ("权重", "weight"),
+        "legend_weight": ("注意力权重", "attention weight"),  # the one colour bar of every weight heatmap
         # ---------------------------------------------------------------- wrong settings and arguments
         "unknown_control": (
             "{explorer} 没有名为 {unknown} 的控件；它的控件是 {known}。",
@@ -185,10 +185,11 @@ msg = Catalog(
         "dk_title": ("d_k 与 softmax 的尖锐程度", "d_k and how sharp softmax gets"),
         "dk_heading": (
             "随机向量：查询“{query}”对 4 个键（词只是标签），d_k = {d_k}，{mode}",
-            "random vectors: “{query}” vs 4 keys, d_k = {d_k}, {mode}",
+            "random vectors: {query} vs 4 keys, d_k = {d_k}, {mode}",
         ),
         "dk_scores": ("进入 softmax 的分数 {formula}", "scores into softmax {formula}"),
         "dk_weights": ("注意力权重（和为 1）", "attention weights (sum 1)"),
+        "dk_axis_fixed": ("纵轴对每个 d_k 都一样：±{top}", "the same axis for every d_k: ±{top}"),
         "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
         "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重时相比）", "softmax gradient size (vs uniform weights)"),
         "dk_max_weight": (
@@ -216,7 +217,7 @@ msg = Catalog(
         "key_title": ("放大一个键", "enlarge one key"),
         "key_heading": (
             "“{query}”的注意力权重：每个键乘上滑块的倍数",
-            "weights of “{query}”: each key times its slider",
+            "weights of {query}: each key times its slider",
         ),
         "key_ghost": ("所有键 ×1 时", "all keys ×1"),
         "key_weights": ("权重（与默认相比）：{weights}", "weights (vs default): {weights}"),
@@ -226,27 +227,27 @@ msg = Catalog(
         ),
         "key_desc": (
             "条形图：“{query}”给每个键的权重（括号里是键的倍数）：{weights}；虚线框是所有键 ×1 时的权重：{defaults}。",
-            "Bars: the weight “{query}” gives each key (its multiplier in brackets): {weights}; dashed outlines: the weights with every key ×1: {defaults}.",
+            "Bars: the weight {query} gives each key (its multiplier in brackets): {weights}; dashed outlines: the weights with every key ×1: {defaults}.",
         ),
         "key_negative": (
             "“{token}”的分数是负的：放大这个键让分数更负，它的权重反而变小。",
-            "“{token}” has a negative score: enlarging its key makes the score more negative, so its weight falls.",
+            "{token} has a negative score: enlarging its key makes the score more negative, so its weight falls.",
         ),
         # ================================================================ 3. the whole pipeline (pipeline.py)
         "pipeline_title": ("自注意力全流程", "self-attention, all steps"),
         "pipeline_heading": (
             "d_k = {d_k}，{mode}；黑框 = 查询“{query}”这一行",
-            "d_k = {d_k}, {mode}; black outline = the row of query “{query}”",
+            "d_k = {d_k}, {mode}; black outline = the row of query {query}",
         ),
         "pipeline_weights": ("注意力权重 A", "attention weights A"),
-        "pipeline_row": ("“{query}”这一行", "row of “{query}”"),
+        "pipeline_row": ("“{query}”这一行", "row of {query}"),
         "pipeline_ghost": ("键都 ×1", "keys ×1"),
         "pipeline_shapes": ("每一步的形状（来自轨迹 `Trace`）", "shape of every step (from the trace, `Trace`)"),
         "pipeline_shapes_header": ("步骤|符号|形状|含义", "step|symbol|shape|meaning"),
-        "pipeline_row_weights": ("“{query}”的权重：{weights}", "weights of “{query}”: {weights}"),
+        "pipeline_row_weights": ("“{query}”的权重：{weights}", "weights of {query}: {weights}"),
         "pipeline_favourite": (
             "最关注“{favourite}”（{weight}）；这一行之和 {total}",
-            "attends most to “{favourite}” ({weight}); row sum {total}",
+            "attends most to {favourite} ({weight}); row sum {total}",
         ),
         "pipeline_desc": (
             "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出“{query}”这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",
@@ -273,6 +274,10 @@ msg = Catalog(
             "填充掩码：最后 {padding} 个词是填充，谁都不看它们",
             "padding: the last {padding} tokens are padding, nobody attends to them",
         ),
+        "mask_heading_causal_padding": (
+            "因果掩码加填充掩码：只能看自己和前面的词，最后 {padding} 个词是填充",
+            "causal and padding: a token sees itself and earlier ones; padding tokens at the end: {padding}",
+        ),
         "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
         "mask_masked_cells": (
             "被挡住的方格：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",
@@ -287,6 +292,15 @@ msg = Catalog(
             "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢掉。",
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
         ),
+        "mask_no_key": (
+            "{tokens}：这些行的每个键都被挡住了，\n"
+            "softmax 没有可分配权重的键，一行的和不可能是 1（attn_core 在这里报 ValueError）。\n"
+            "真实的模型从不让一行一个键都看不到，例如至少让每个词看得到它自己。",
+            "{tokens}: every key of these rows is masked,\n"
+            "so softmax has no key to share the weight among: a row cannot sum to 1 (attn_core raises ValueError).\n"
+            "A real model always leaves every row some key, e.g. the token itself.",
+        ),
+        "mask_row_empty": ("没有可看的键", "no key to attend to"),
         # ================================================================ 5. heads (heads.py)
         "head_title": ("多头注意力", "multi-head attention"),
         "head_control": ("头", "head"),
@@ -312,26 +326,36 @@ msg = Catalog(
             "shares a projection of width d_model equally among the heads (a convention, not something attention "
             "itself requires; see Lesson 8); choose one of {divisors}.",
         ),
+        "head_panel": ("头 {head}（{which}）", "head {head} ({which})"),
+        "head_projections_designed": ("第 8 课设计的头", "lesson 8's designed heads"),
+        "head_projections_random": ("随机投影", "random projections"),
+        "head_control_projections": ("投影", "projections"),
         # ================================================================ 6. word order (positions.py)
         "pos_title": ("词序与位置编码", "word order and position encodings"),
         "pos_control_encoding": ("位置编码", "encoding"),
         "pos_encoding_none": ("不加位置", "none"),
         "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
         "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
-        "pos_control_i": ("“{token}”的位置 i", "position i of “{token}”"),
-        "pos_control_j": ("“{token}”的位置 j", "position j of “{token}”"),
+        "pos_control_i": (
+            "“{token}”的位置 i（句中是 {position}）",
+            "position i of “{token}” (in the sentence: {position})",
+        ),
+        "pos_control_j": (
+            "“{token}”的位置 j（句中是 {position}）",
+            "position j of “{token}” (in the sentence: {position})",
+        ),
         "pos_control_order": ("打乱成", "reorder to"),
         "pos_heading_none": (
-            "不加位置：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "不加位置：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "no positions: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_sinusoidal": (
-            "正弦位置编码：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "正弦位置编码：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "sinusoidal: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_rope": (
-            "RoPE：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "RoPE：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "RoPE: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_curve_title": (
             "q·k（未缩放）：“{query}”在 i + s，“{key_word}”在 j + s",
@@ -379,6 +403,74 @@ msg = Catalog(
         "pos_reorder_differs": (
             "打乱成“{sentence}”：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
             "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
+        ),
+        # ================================================================ 7. the KV cache (kv.py, helper explorers-b)
+        "kv_title": ("KV 缓存的大小与每个词元的时间", "the KV cache's size and the time per token"),
+        "kv_control_model": ("模型", "model"),
+        "kv_control_kv_heads": ("K/V 头数", "K/V heads"),
+        "kv_control_context": ("上下文长度（词元）", "context (tokens)"),
+        "kv_control_bytes": ("每个数的字节数", "bytes per value"),
+        "kv_bytes_1": ("1（8 位）", "1 (8-bit)"),
+        "kv_bytes_2": ("2（float16）", "2 (float16)"),
+        "kv_bytes_4": ("4（float32）", "4 (float32)"),
+        "kv_control_bandwidth": ("假设：内存带宽 GB/s", "assumed memory bandwidth, GB/s"),
+        "kv_control_peak": ("假设：峰值 TFLOP/s", "assumed peak, TFLOP/s"),
+        "kv_heading": (
+            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，上下文 {context} 个词元",
+            "{model}: {n_heads} query heads, {kv_heads} K/V heads, a context of {context} tokens",
+        ),
+        "kv_cache_panel": ("一个序列 {context} 个词元的缓存", "the cache of one sequence of {context} tokens"),
+        "kv_heads_mha": ("{kv_heads} 个 K/V 头（多头）", "{kv_heads} K/V heads (multi-head)"),
+        "kv_heads_gqa": ("{kv_heads} 个 K/V 头（GQA）", "{kv_heads} K/V heads (GQA)"),
+        "kv_heads_mqa": ("1 个 K/V 头（MQA）", "1 K/V head (MQA)"),
+        "kv_time_panel": ("生成一个词元的时间下界（Roofline 模型）", "one generated token, a lower bound (Roofline)"),
+        "kv_time_cached": ("用缓存", "with the cache"),
+        "kv_time_recompute": ("每步重算所有行", "recomputing every row"),
+        "kv_memory_bound": ("（受内存带宽限制）", "(memory-bound)"),
+        "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
+        "kv_assumption": (
+            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（默认是 A100 80GB SXM 数据手册的数），两者完美重叠；\n"
+            "只计注意力层：四个投影的权重和缓存各读一次；\n"
+            "前馈网络、归一化、嵌入和 softmax 不计，所以真实的一步更慢。",
+            "Assumed: {bandwidth} GB/s, {peak} TFLOP/s (by default the A100 80GB SXM datasheet's), overlapping perfectly;\n"
+            "attention layers only: the four projections' weights and the cache read once each;\n"
+            "feed-forward, norms, embeddings and softmax not counted, so a real step is slower.",
+        ),
+        "kv_size": ("{value} {unit}", "{value} {unit}"),
+        "kv_cache_line": (
+            "每个词元 {per_token}；{context} 个词元 {cache}（{n_heads} 个 K/V 头的多头注意力是 {full}）",
+            "per token {per_token}; {context} tokens {cache} ({n_heads} K/V heads, multi-head: {full})",
+        ),
+        "kv_cost_line_cached": (
+            "用缓存：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "with the cache: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_cost_line_recompute": (
+            "每步重算：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "recomputing: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_speedup": (
+            "在这个模型下，重算的时间下界是用缓存的 {ratio} 倍",
+            "under this model recomputing takes {ratio}× as long",
+        ),
+        "kv_desc": (
+            "上面的条形图：一个序列 {context} 个词元的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
+            "Bars on top: the cache of one sequence of {context} tokens by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
+        ),
+        "kv_not_divisor": (
+            "{n_heads} 个查询头不能平均分给 {kv_heads} 个 K/V 头：每个 K/V 头要服务同样多的查询头。\n"
+            "这个模型可选的 K/V 头数：{divisors}。",
+            "{n_heads} query heads cannot be shared equally by {kv_heads} K/V heads: each serves as many query heads.\n"
+            "This model can have {divisors} K/V heads.",
+        ),
+        "kv_beyond": (
+            "注意：{model} 最多处理 {max} 个词元；更长的上下文只是按同样的公式算出来的。",
+            "Note: {model} takes at most {max} tokens; a longer context is only the same formula carried on.",
+        ),
+        "board_kv_name": ("KV 缓存", "KV cache"),
+        "board_kv_question": (
+            "把 K/V 头从 32 减到 8：缓存变成几分之一？把上下文拉长，用缓存的时间为什么主要跟着读的字节走？",
+            "Cut the K/V heads from 32 to 8: what fraction of the cache is left? Lengthen the context: why does the cached time follow the bytes read?",
         ),
         # ================================================================ the classroom board (board.py)
         "board_title": ("自注意力 · 课堂演示板", "Self-attention · classroom board"),

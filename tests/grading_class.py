@@ -322,6 +322,8 @@ def large_design():
     for n in (14, 15):
         design[f"2025{n:03d}", "ex03_scaling"] = ({**EX03, "3.1": "S = Q @ K.T / Q.shape[1]"}, None, BEFORE)
     design["2025016", "ex03_scaling"] = (EX03, None, BEFORE)  # the resubmission (the first: below)
+    for n in range(25, 28):  # ex03 only
+        design[f"2025{n:03d}", "ex03_scaling"] = (EX03_WAYS[n % len(EX03_WAYS)], None, BEFORE)
     for n in (23, 24):
         design[f"2025{n:03d}", "ex03_scaling"] = ({**EX03, "3.1": ODD_3_1}, None, BEFORE)
     return design
@@ -350,3 +352,31 @@ def build_large(folder):
         writer.writerow(["学号", "姓名", "邮箱", "login", "canvas_id"])
         writer.writerows(ROSTER + EXTRA_ROSTER)
     return {**built, "roster": roster, "submissions": [*built["submissions"], more]}
+
+
+_graded_large = {}
+
+
+def grade_large(folder, lang="en"):
+    """``build_large`` into ``folder`` graded by one ordinary ``attn-grade`` run (deadline, late rule,
+    extensions, the releases given, a 15 s timeout), once per test process: later calls return the first
+    run's (completed process, grading folder, what ``build_large`` returned)."""
+    import subprocess
+    import sys
+
+    if "run" not in _graded_large:
+        built = build_large(folder)
+        out = Path(folder) / "grading"
+        releases = [arg for r in built["releases"] for arg in ("--release", r)]
+        run = subprocess.run(
+            [sys.executable, "-m", "attn_homework.grade", *map(str, built["submissions"]), "--out", str(out)]
+            + ["--roster", str(built["roster"]), *map(str, releases)]
+            + ["--deadline", DEADLINE.strftime("%Y-%m-%d %H:%M"), "--late", LATE_RULE]
+            + ["--extensions", str(built["extensions"]), "--timeout", "15", "--jobs", "2", "--lang", lang],
+            capture_output=True,
+            text=True,
+            timeout=1200,
+            cwd=ROOT,
+        )
+        _graded_large["run"] = (run, out, built)
+    return _graded_large["run"]

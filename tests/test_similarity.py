@@ -88,7 +88,8 @@ def test_no_pair_among_honest_students_with_the_same_answer(graded):
     transposed = [n for (n, e), (answers, _, _) in design.items() if e == "ex02_scores" and "K @ Q.T" in answers["2.1"]]
     assert len(same_right) >= 3 and len(transposed) == 4  # the cases are in the class...
     involved = {number(r["student_a"]) for r in rows} | {number(r["student_b"]) for r in rows}
-    assert not involved & set(same_right + transposed)  # ...and make no pair
+    owners = {p[4] for p in cls.PLANTED if p[0] == "data"}  # whose data a classmate used: in a pair, rightly
+    assert not involved & (set(same_right + transposed) - owners)  # ...and make no pair
 
 
 @pytest.mark.kernel
@@ -116,7 +117,8 @@ def test_nothing_is_loaded_or_sent_and_no_mark_changes(graded):
     _, out, _ = graded
     for name in (similarity.HTML_NAME, "class_report.html"):
         page = (out / name).read_text(encoding="utf-8")
-        assert "<script" not in page and "http://" not in page and "https://" not in page and "<link" not in page
+        assert "<script" not in page and "<link" not in page and "@import" not in page
+        assert not re.search(r"""(?:src|href|url)\s*[=(]\s*["']?https?:""", page)  # only the SVG namespace names a URL
     page = (out / similarity.HTML_NAME).read_text(encoding="utf-8")
     assert "takes no marks off and uploads nothing" in page
     assert "Common short answers" in page and "worked together legitimately" in page and "Paraphrased" in page

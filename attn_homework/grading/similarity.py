@@ -24,6 +24,8 @@ The answers and cells compared are kept, as each submission is graded, in ``simi
 notebooks.
 """
 
+import contextlib
+import hashlib
 import html
 import io
 import json
@@ -240,11 +242,41 @@ def _copydetect():
         return None
 
 
+def _stable_kgrams(string, k):
+    """copydetect's ``hashed_kgrams`` with a hash that is the same in every process (it uses Python's
+    ``hash``, salted per process, so a report rebuilt later would list other overlaps)."""
+    return np.array(
+        [
+            int.from_bytes(
+                hashlib.blake2b(string[i : i + k].encode("utf-8"), digest_size=8).digest(), "big", signed=True
+            )
+            for i in range(len(string) - k + 1)
+        ],
+        dtype=np.int64,
+    )
+
+
+@contextlib.contextmanager
+def _stable_hashes(cd):
+    utils = cd.utils
+    saved = utils.hashed_kgrams
+    utils.hashed_kgrams = _stable_kgrams
+    try:
+        yield
+    finally:
+        utils.hashed_kgrams = saved
+
+
 def code_hints(group, evidence, notebooks=NOTEBOOKS):
     """The ``code`` hints of one exercise's records."""
     cd = _copydetect()
     if cd is None or not group:
         return []
+    with _stable_hashes(cd):
+        return _code_hints(cd, group, evidence, notebooks)
+
+
+def _code_hints(cd, group, evidence, notebooks):
     exercise = group[0].exercise
     forced = template(exercise, notebooks)
     boilerplate = cd.CodeFingerprint("template.py", K, 1, fp=io.StringIO("\n\n".join(forced)), language="python")

@@ -39,6 +39,7 @@ import nbformat
 import numpy as np
 
 from .. import exercises
+from ..checker.steps import STEP_TABLE
 from ..messages import msg
 from ..student import BEGIN, END, TEACHER_FOLDER, strip_solutions
 from ..task_data import student_data
@@ -268,25 +269,31 @@ def _stable_hashes(cd):
 
 
 def code_hints(group, evidence, notebooks=NOTEBOOKS):
-    """The ``code`` hints of one exercise's records."""
-    cd = _copydetect()
-    if cd is None or not group:
+    """The ``code`` hints of one exercise's records (copydetect is imported only when two students have code
+    of their own long enough to compare)."""
+    if not group:
         return []
-    with _stable_hashes(cd):
-        return _code_hints(cd, group, evidence, notebooks)
-
-
-def _code_hints(cd, group, evidence, notebooks):
-    exercise = group[0].exercise
-    forced = template(exercise, notebooks)
-    boilerplate = cd.CodeFingerprint("template.py", K, 1, fp=io.StringIO("\n\n".join(forced)), language="python")
-    known = np.array(sorted(boilerplate.hashes))
-    prints = []
+    forced = template(group[0].exercise, notebooks)
+    texts = []
     for record in group:
         entry = evidence.get((record.sha256, record.exercise))
         text = answer_text(entry["code"], forced) if entry else ""
-        if len(text) < K:
-            continue
+        if len(text) >= K:
+            texts.append((record, text))
+    if len({record.student.key for record, _ in texts}) < 2:
+        return []
+    cd = _copydetect()
+    if cd is None:
+        return []
+    with _stable_hashes(cd):
+        return _code_hints(cd, group[0].exercise, texts, forced)
+
+
+def _code_hints(cd, exercise, texts, forced):
+    boilerplate = cd.CodeFingerprint("template.py", K, 1, fp=io.StringIO("\n\n".join(forced)), language="python")
+    known = np.array(sorted(boilerplate.hashes))
+    prints = []
+    for record, text in texts:
         name = f"{len(prints)}.py"
         fp = cd.CodeFingerprint(name, K, WINDOW, boilerplate=known, fp=io.StringIO(text), language="python")
         if fp.token_coverage:
@@ -355,6 +362,31 @@ def wrong_hints(group, evidence):
     return hints
 
 
+_expected_cache = {}
+
+
+def _as_array(entry):
+    try:
+        return np.array(entry["data"], dtype=float).reshape(entry["shape"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _expected(task_id, data_id):
+    """The right answer of an array task for ``data_id``'s data (None when it cannot be had): a first, cheap
+    sieve before the checker itself judges an answer against another student's data."""
+    key = (task_id, data_id)
+    if key not in _expected_cache:
+        try:
+            t = exercises.task(task_id)
+            with student_data(data_id):
+                g = STEP_TABLE[t.step].givens(t.given())
+            _expected_cache[key] = np.asarray(g.expected, dtype=float)
+        except Exception:
+            _expected_cache[key] = None
+    return _expected_cache[key]
+
+
 def data_hints(group, evidence):
     hints, seen = [], set()
     by_id = {}
@@ -368,9 +400,15 @@ def data_hints(group, evidence):
                 if len(answer.get("data") or ()) < 4:
                     continue
                 var = exercises.task(task_id).var
+                mine = _as_array(answer)
                 for other_id, other in by_id.items():
                     if other_id == record.data_id or other.student.key == record.student.key:
                         continue
+                    expected = _expected(task_id, other_id)
+                    if mine is None or expected is None or mine.shape != expected.shape:
+                        continue
+                    if not np.allclose(mine, expected, rtol=1e-3, atol=1e-3, equal_nan=True):
+                        continue  # far from that student's right answer: the checker need not look
                     results = check_answers(record.exercise, {var: answer}, None, other_id, record.edition)
                     if any(r.id == task_id and r.ok for r in results):
                         seen.add((record.label, other_id, task_id))

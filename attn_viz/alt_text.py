@@ -111,7 +111,7 @@ def _heatmap(ax, d, shared) -> str:
         cols=_axis(ax.get_xlabel() or shared["xlabel"]),
         scale=msg(f"alt_scale_{kind}", low=_number(d["vmin"]), high=_number(d["vmax"]))
         if (kind := d.get("scale", "weights")) == "weights"
-        else msg(f"alt_scale_{kind}", low=fmt(d["vmin"]), high=fmt(d["vmax"])),
+        else msg(f"alt_scale_{kind}", label=plain(d["label"]), low=fmt(d["vmin"]), high=fmt(d["vmax"])),
         masked=msg(f"alt_masked_{d.get('scale', 'weights')}", count=int(count)) if (count := masked.sum()) else "",
         values=values,
     )

@@ -493,8 +493,8 @@ msg = Catalog(
             "attention weights, brighter = larger (fixed scale {low} to {high})",
         ),
         "alt_scale_scores": (
-            "分数，蓝色为负、白色为 0、红色为正（{low} 到 {high}）",
-            "scores, blue = negative, white = 0, red = positive ({low} to {high})",
+            "{label}，蓝色为负、白色为 0、红色为正（{low} 到 {high}）",
+            "{label}, blue = negative, white = 0, red = positive ({low} to {high})",
         ),
         "alt_masked_weights": (
             "，{count} 个被掩码遮住的格子画斜线（分数 −∞，权重 0）",

@@ -27,6 +27,7 @@ WEIGHTS, SCORES = "weights", "scores"  # the two colour scales of heatmap(kind=.
 WEIGHT_CMAP = "viridis"  # on 0 … 1, as the explorers (svg.viridis)
 SCORE_CMAP = "RdBu_r"  # diverging, white at 0: blue negative, red positive
 MIN_TICK_SIZE = 12  # points: the smallest tick label, readable on a projector
+FEW_TICKS = 8  # up to this many tick labels are all written; more are thinned when they do not fit
 BASE_COLOUR, HIGHLIGHT_COLOUR = "#0072B2", "#D55E00"
 HIGHLIGHT_TEXT = "#A84A00"  # the highlighted bar's label: HIGHLIGHT_COLOUR darkened to 5.8:1 on white (was 3.9:1)
 # Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies (tests/test_colours.py
@@ -205,8 +206,9 @@ def _extent(ticks, size, along, renderer):
 
 def _fit_ticks(fig, axes):
     """Tick labels that can be read on a projector: at their size, or at MIN_TICK_SIZE where a cell is too
-    narrow, never rotated; where even that does not fit, only every 2nd (3rd, ...) label is written,
-    starting from the first. Measured on the laid-out figure, so call it last."""
+    narrow. Where even that does not fit, more than FEW_TICKS labels are thinned (only every 2nd, 3rd, ...
+    is written, starting from the first, none rotated); up to FEW_TICKS long words along x all stay, slanted
+    by 45°, since a missing word among a few is a real loss. Measured on the laid-out figure: call it last."""
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     gap = 0.5 * MIN_TICK_SIZE * fig.dpi / 72  # between neighbouring labels, in pixels
@@ -223,11 +225,19 @@ def _fit_ticks(fig, axes):
             size = max(MIN_TICK_SIZE, ticks[0].get_fontsize())
             if _extent(ticks, size, along, renderer) + gap > spacing * room:
                 size = MIN_TICK_SIZE
-            shown = [t.get_text() for t in ticks]
+            shown, rotation = [t.get_text() for t in ticks], 0
             if (width := _extent(ticks, size, along, renderer) + gap) > spacing * room:
-                step = math.ceil(width / room)
-                shown = [label if k % step == 0 else "" for k, label in enumerate(labels)]
+                if along == "width" and len(labels) <= FEW_TICKS:
+                    rotation = 45  # a few long words: keep every one, slanted
+                else:
+                    step = math.ceil(width / room)
+                    shown = [label if k % step == 0 else "" for k, label in enumerate(labels)]
             axis.set_ticks(range(len(labels)), labels=shown, fontsize=size)
+            if rotation:
+                ax.tick_params(axis="x", labelrotation=rotation)
+                for t in axis.get_ticklabels():
+                    t.set_horizontalalignment("right")
+                    t.set_rotation_mode("anchor")
     fig.draw_without_rendering()
 
 
@@ -270,7 +280,8 @@ def heatmap(
     ``mask`` (True = may attend, attn_core's convention, broadcast to M's shape) marks the cells drawn as
     masked: grey, hatched, and written −∞ → 0 (weights: the score −∞ became weight 0) or −∞ (scores);
     the weights there must be 0. −∞ entries of a score matrix are masked without a ``mask``. Tick labels
-    are never rotated and at least 12 pt; with many tokens only every other (third, ...) label is written."""
+    are at least 12 pt; with more than 8 tokens that do not fit, only every other (third, ...) label is
+    written, never rotated; up to 8 long words all stay, slanted by 45°."""
     M = _array(M, "M", 2)
     n_q, n_k = M.shape
     row_labels = _labels(row_labels, n_q, "row_labels", "rows")
@@ -297,6 +308,7 @@ def heatmap(
         vmin=scale["vmin"],
         vmax=scale["vmax"],
         scale=scale["kind"],
+        label=scale["label"],
         masked=masked if masked is not None else np.isneginf(M),
     )
     _fit_ticks(fig, [ax])
@@ -377,6 +389,7 @@ def heatmaps(
             vmin=scale["vmin"],
             vmax=scale["vmax"],
             scale=scale["kind"],
+            label=scale["label"],
             masked=masked,
         )
         if k % ncols:

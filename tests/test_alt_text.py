@@ -64,6 +64,9 @@ def test_the_scale_of_a_weight_map_and_its_masked_cells_are_said(english):
     )
     words = alt_text.describe_figure(plots.heatmap(A, EX.tokens, EX.tokens))
     assert "(fixed scale 0 to 1);" in words and "masked" not in words
+    reach = np.tri(4)  # not weights: read with the label it was given
+    words = alt_text.describe_figure(plots.heatmap(reach, EX.tokens, EX.tokens, label="1 = changes it"))
+    assert "1 = changes it, blue = negative, white = 0, red = positive (−1.00 to 1.00)" in words
 
 
 def test_bars_histograms_contributions_and_curves(english):

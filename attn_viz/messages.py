@@ -477,7 +477,7 @@ msg = Catalog(
             "{name} has shape {shape}, which does not broadcast to the matrix's shape {target}.",
         ),
         "plot_mask_not_zero": (
-            "掩码遮住了位置 {where}，但那里的权重是 {value}，不是 0：这个掩码不是算出这些权重的那个。",
+            "掩码挡住了位置 {where}，但那里的权重是 {value}，不是 0：这个掩码不是算出这些权重的那个。",
             "the mask hides {where}, but the weight there is {value}, not 0: this is not the mask these weights were computed with.",
         ),
         # ---------------------------------------------------------------- plots.py: the figure in words (alt text)
@@ -497,11 +497,11 @@ msg = Catalog(
             "{label}, blue = negative, white = 0, red = positive ({low} to {high})",
         ),
         "alt_masked_weights": (
-            "，{count} 个被掩码遮住的格子画斜线（分数 −∞，权重 0）",
+            "，{count} 个被掩码挡住的方格画斜线（分数 −∞，权重 0）",
             ", {count} masked cells hatched (score −∞, weight 0)",
         ),
         "alt_masked_scores": (
-            "，{count} 个被掩码遮住的格子画斜线（−∞）",
+            "，{count} 个被掩码挡住的方格画斜线（−∞）",
             ", {count} masked cells hatched (−∞)",
         ),
         "alt_all_values": ("每一行：{rows}", "each row: {rows}"),

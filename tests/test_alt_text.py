@@ -51,7 +51,7 @@ def test_labels_changed_after_plotting_are_the_ones_read_and_panels_share_them()
 def test_masked_scores_are_read_as_minus_infinity():
     S = np.where(np.tri(4, dtype=bool), A, -np.inf)
     words = alt_text.describe_figure(plots.heatmap(S, EX.tokens, EX.tokens))
-    assert "喜欢 −∞" in words and "6 个被掩码遮住的格子画斜线（−∞）" in words
+    assert "喜欢 −∞" in words and "6 个被掩码挡住的方格画斜线（−∞）" in words
     assert "分数，蓝色为负、白色为 0、红色为正" in words
 
 

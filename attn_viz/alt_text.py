@@ -93,7 +93,9 @@ def _values(labels, values) -> str:
 
 
 def _heatmap(ax, d, shared) -> str:
-    M, rows, cols = d["M"], d["rows"], d["cols"]
+    M = d["M"]
+    # a label left blank to thin the ticks ("" between every 5th position) is read as its position
+    rows, cols = ([label or str(k) for k, label in enumerate(labels)] for labels in (d["rows"], d["cols"]))
     masked = d.get("masked", np.isneginf(M))
     if M.size <= ALL_VALUES_UP_TO:
         each = [msg("row_values", query=r, values=_values(cols, row)) for r, row in zip(rows, M)]

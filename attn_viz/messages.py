@@ -542,13 +542,60 @@ msg = Catalog(
         ),
         "plot_position_rows": ("位置 p（从 0 数起）", "position p (counted from 0)"),
         "plot_position_value": ("编码的值", "value"),
+        # ---------------------------------------------------------------- plots.py: colour scales and masks
+        "plot_weight_label": ("注意力权重", "attention weight"),
+        "plot_score_label": ("分数", "score"),
+        "plot_kind": (
+            'kind={kind!r} 不是可选的值：请给 "weights"（权重，固定 0 到 1）、"scores"（分数）或 None（自动判断）。',
+            'kind={kind!r} is not one of the choices: give "weights" (fixed 0 to 1), "scores" or None (decided from the matrix).',
+        ),
+        "plot_not_weights": (
+            '按权重画（kind="weights"）需要 0 到 1 之间的数，但位置 {where} 是 {value}：分数请用 kind="scores"。',
+            'drawn as weights (kind="weights") the values must lie in 0 … 1, but {where} is {value}: for scores use kind="scores".',
+        ),
+        "plot_weights_scale": (
+            "注意力权重总是画在固定的 0 到 1 色标上，以便每张图都能比较：请去掉 vmin={vmin!r} 和 vmax={vmax!r}。",
+            "attention weights are always drawn on the fixed 0 … 1 scale, so that every picture compares: leave out vmin={vmin!r} and vmax={vmax!r}.",
+        ),
+        "plot_weights_label": (
+            "权重图的色标名称固定为“{fixed}”，不能改成“{label}”。",
+            "a weight map's colour bar is always labelled “{fixed}”, not “{label}”.",
+        ),
+        "plot_mask_not_bool": (
+            "{name} 应该是布尔数组（True = 可以看），实际的类型是 {dtype}。",
+            "{name} must be a boolean array (True = may attend), got dtype {dtype}.",
+        ),
+        "plot_mask_shape": (
+            "{name} 的形状 {shape} 无法广播成矩阵的形状 {target}。",
+            "{name} has shape {shape}, which does not broadcast to the matrix's shape {target}.",
+        ),
+        "plot_mask_not_zero": (
+            "掩码挡住了位置 {where}，但那里的权重是 {value}，不是 0：这个掩码不是算出这些权重的那个。",
+            "the mask hides {where}, but the weight there is {value}, not 0: this is not the mask these weights were computed with.",
+        ),
         # ---------------------------------------------------------------- plots.py: the figure in words (alt text)
         "alt_figure": ("图：{panels}。", "Figure: {panels}."),
         "alt_panel_sep": ("。", ". "),
         "alt_titled": ("“{title}”", " “{title}”"),
         "alt_heatmap": (
-            "热力图{title}，行 = {rows}，列 = {cols}，颜色越亮数值越大（{low} 到 {high}）；{values}",
-            "heatmap{title}, rows = {rows}, columns = {cols}, brighter = larger ({low} to {high}); {values}",
+            "热力图{title}，行 = {rows}，列 = {cols}，{scale}{masked}；{values}",
+            "heatmap{title}, rows = {rows}, columns = {cols}, {scale}{masked}; {values}",
+        ),
+        "alt_scale_weights": (
+            "注意力权重，颜色越亮数值越大（固定色标 {low} 到 {high}）",
+            "attention weights, brighter = larger (fixed scale {low} to {high})",
+        ),
+        "alt_scale_scores": (
+            "{label}，蓝色为负、白色为 0、红色为正（{low} 到 {high}）",
+            "{label}, blue = negative, white = 0, red = positive ({low} to {high})",
+        ),
+        "alt_masked_weights": (
+            "，{count} 个被掩码挡住的方格画斜线（分数 −∞，权重 0）",
+            ", {count} masked cells hatched (score −∞, weight 0)",
+        ),
+        "alt_masked_scores": (
+            "，{count} 个被掩码挡住的方格画斜线（−∞）",
+            ", {count} masked cells hatched (−∞)",
         ),
         "alt_all_values": ("每一行：{rows}", "each row: {rows}"),
         "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
@@ -560,8 +607,8 @@ msg = Catalog(
         ),
         "alt_histogram": ("d_k = {d_k}：标准差 {std}，√d_k = {sqrt}", "d_k = {d_k}: std {std}, √d_k = {sqrt}"),
         "alt_contributions": (
-            "堆叠条形图{title}：每个分量上，各值行乘以权重的贡献叠在一起（{weights}）；黑线是输出 O_i：{outputs}",
-            "stacked bar chart{title}: in each dimension the value rows times their weights, stacked ({weights}); black lines mark the output O_i: {outputs}",
+            "分组条形图{title}：每个分量上，各值行乘以权重的贡献并排画出，各自从 0 起（{weights}）；最后的黑色条形是它们的和，输出 O_i：{outputs}",
+            "grouped bar chart{title}: in each dimension one bar per value row times its weight, side by side and each from 0 ({weights}); the black bar after them is their sum, the output O_i: {outputs}",
         ),
         "alt_line": (
             "折线图{title}，横轴 {x}（{first} 到 {last}{xlog}），纵轴 {y}{ylog}：{curves}",

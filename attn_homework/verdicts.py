@@ -75,6 +75,10 @@ _FORMULA = {
     "online_output": "formula_online_output",
 }
 
+# Lesson 10's gradients: an answer that holds another gradient's product is told the product it holds and
+# the reasoning of the one asked, never the asked formula (that would be the answer) nor "that is task Y's".
+_GRADIENTS = {"grad_V": "grad_V", "grad_A": "grad_A", "softmax_backward": "grad_S", "grad_Q": "grad_Q", "grad_K": "grad_K"}
+
 # Pairs of tasks (this one, the one whose step the answer is) with a hint of their own.
 _CROSSED = {
     ("4.4", "4.1"): "crossed_key_not_doubled",
@@ -230,6 +234,9 @@ def _crossed(t, answer):
         key = _CROSSED.get((t.id, other.id))
         if key is not None:
             return msg(key, var=t.var)
+        if other.step in _GRADIENTS and t.step in _GRADIENTS:  # said by its product, never by the asked formula
+            product, why = msg(f"product_{_GRADIENTS[other.step]}"), msg(f"why_{_GRADIENTS[t.step]}")
+            return msg("crossed_gradient", var=t.var, product=product, task_id=t.id, why=why)
         what, asked = _FORMULA.get(other.step), _FORMULA.get(t.step)
         if what is not None and asked is not None and what != asked:
             text = msg("crossed_formula", var=t.var, what=msg(what), asked=msg(asked), task_id=t.id)

@@ -278,7 +278,7 @@ FUNCTION_STEPS = {
         decoding.rope_cached_step,
         ("q", "k", "v", "K_cache", "V_cache"),
         (
-            Bug("rope_position_zero", decoding.rope_at_zero, "bug_rope_position_zero"),
+            Bug("rope_position_zero", decoding.rope_at_zero, "bug_rope_zero_or_none"),
             Bug("rope_after_append", decoding.rope_after_append, "bug_rope_after_append"),
             Bug("rope_key_not_turned", decoding.rope_key_not_turned, "bug_rope_key_not_turned"),
         ),
@@ -393,6 +393,16 @@ def _a_float_where_an_int_belongs(failed):
     return failed.type_name == "TypeError" and any(words in failed.message for words in FLOAT_AS_INT)
 
 
+def _number(x):
+    """An entry as a message says it: −∞, +∞, NaN or the number to 4 significant digits."""
+    x = float(x)
+    if np.isnan(x):
+        return "NaN"
+    if np.isinf(x):
+        return "−∞" if x < 0 else "+∞"
+    return f"{x:.4g}"
+
+
 def judge(step, calls, diagnose_value=None):
     """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``).
     ``diagnose_value(step name, value, givens)`` is the checker's ``Diagnosis`` of one returned value for
@@ -451,6 +461,10 @@ def judge(step, calls, diagnose_value=None):
             fields = {"call": call, "got": shape_text(a.shape), "expected": shape_text(right.shape)}
             return "wrong_shape", "fn_wrong_shape", fields
         if not close(a, right):
+            if not np.isfinite(right).all():  # ∞ is part of the right answer (an additive mask's −∞): no overflow
+                index = largest_difference(a, right)
+                fields = {"call": call, "where": place(index, a.shape, (), True)}
+                return "wrong_values", "fn_wrong_entry", fields | {"got": _number(a[index]), "expected": _number(right[index])}
             if not np.isfinite(a).all():
                 return "not_finite", "fn_not_finite", {"call": call}
             where = place(largest_difference(a, right), a.shape, (), True)

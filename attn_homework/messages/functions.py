@@ -42,6 +42,11 @@ MESSAGES = {
         "Called with {call} (data of the checker's choosing), your {sym} returns the right shape but some "
         "numbers are off, most at {where}.",
     ),
+    "fn_wrong_entry": (
+        "用 {call}（检查程序自己选的数据）调用你的 {sym}，形状对了，但有的元素不对：{where} 是 {got}，应该是 {expected}。",
+        "Called with {call} (data of the checker's choosing), your {sym} returns the right shape, but some entries "
+        "are off: {where} holds {got} where {expected} belongs.",
+    ),
     "fn_not_finite": (
         "用 {call} 调用你的 {sym}，结果里有 NaN 或 ∞：NaN 来自 0/0 或 ∞ − ∞，∞ 来自溢出或除以 0。",
         "Called with {call}, your {sym} returned NaN or ∞: NaN comes from 0/0 or ∞ − ∞, ∞ from an overflow "

@@ -86,18 +86,84 @@ _CROSSED = {
 }
 
 
+# How long one call of a learner's function may take (seconds): the checker's calls are on a few small
+# arrays, so a right function returns in milliseconds; one that loops forever must not hang the check cell.
+TIME_LIMIT = 5.0
+
+
+class _TookTooLong(Exception):
+    """A learner's function did not return within TIME_LIMIT seconds."""
+
+
+# The names a call that never returned is reported under (``CallFailed.type_name``; the checker's messages).
+_STOPPED = {_TookTooLong: "TimeLimit", KeyboardInterrupt: "KeyboardInterrupt", SystemExit: "SystemExit"}
+
+
+def _stop_detail(e):
+    if isinstance(e, _TookTooLong):
+        return str(e)
+    return f"{type(e).__name__}({e})" if str(e) else type(e).__name__
+
+
+def _within_time_limit(function, args, seconds=None):
+    """``function(*args)``, raising ``_TookTooLong`` if it has not returned after ``seconds`` (TIME_LIMIT).
+    Where a signal can interrupt it (SIGALRM, the main thread: Linux and macOS, the Jupyter kernel), it is
+    stopped. Elsewhere (Windows) it runs in a thread that is waited for that long: a function that never
+    returns is reported the same way but cannot be stopped, and goes on running until the kernel restarts
+    (the message says so)."""
+    import signal
+    import threading
+
+    seconds = TIME_LIMIT if seconds is None else seconds
+    if hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread():
+
+        def alarm(signum, frame):
+            raise _TookTooLong(f"{seconds:g}")
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            return function(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    box = {}
+
+    def run():
+        try:
+            box["value"] = function(*args)
+        except BaseException as e:  # handed to the caller's thread below
+            box["error"] = e
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise _TookTooLong(f"{seconds:g} still running")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def call_function(function, arguments):
     """``function`` called on each argument tuple (copies, so the learner cannot change the data), as
     ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on. The calls after
     which a copy held other numbers (the function wrote into its arguments) are listed in ``changed``, and
     a function that calls attn_core's reference is named in ``delegates``."""
     results, changed, which = [], [], ()
+    stopped = None  # a call that did not return (too slow, interrupted, exit): the rest are not made
     for index, args in enumerate(arguments):
         copies = [np.array(a) if isinstance(a, np.ndarray) else a for a in args]
+        if stopped is not None:
+            results.append(stopped)
+            continue
         try:
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")  # an overflow in the learner's function is a verdict, not a warning
-                results.append(function(*copies))
+                results.append(_within_time_limit(function, copies))
+        except (_TookTooLong, KeyboardInterrupt, SystemExit) as e:  # never a traceback, never the kernel's exit
+            stopped = CallFailed(_STOPPED.get(type(e), type(e).__name__), _stop_detail(e))
+            results.append(stopped)
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
         touched = tuple(
@@ -330,6 +396,7 @@ def check(task_id=None, *answer, **unexpected):
         elif t is not None:
             diagnosis = _carried_forward(t, value, earlier, diagnosis)
             diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
+            diagnosis = _after_a_failed_cell(t, value, diagnosis)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
@@ -464,7 +531,9 @@ def _stale_note(task_id, value, diagnosis):
     fingerprint = _fingerprint(value)
     before = _LAST_CHECKED.get(task_id)
     _LAST_CHECKED[task_id] = fingerprint
-    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward") or value is MISSING:
+    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward", "cell_failed"):
+        return ""
+    if value is MISSING:
         return ""
     var = task(task_id).var
     if _previous_cell_failed():
@@ -488,6 +557,31 @@ def _fingerprint(value):
         return hashlib.sha256(data).hexdigest()
     except Exception:
         return None
+
+
+def _after_a_failed_cell(t, value, diagnosis):
+    """``diagnosis``, or, when the cell run just before this check raised, what that means for the answer:
+    still the placeholder ``...`` is not "not answered yet" but "that cell stopped with this error"; a right
+    value is one from before the failed run, so it is not ✅ (the notebook as it stands would not compute it)."""
+    if not _previous_cell_failed():
+        return diagnosis
+    error = _previous_cell_error()
+    if value is Ellipsis or diagnosis.code == "not_attempted":
+        return checker.Diagnosis(False, "not_attempted", msg("answer_cell_failed", var=t.var, error=error), t.step)
+    if diagnosis.ok:
+        return checker.Diagnosis(False, "cell_failed", msg("right_before_cell_failed", var=t.var, error=error), t.step)
+    return diagnosis
+
+
+def _previous_cell_error():
+    """The error the last failed cell raised, as "NameError: name 'x' is not defined" (IPython keeps it in
+    ``sys.last_value``; ``sys.last_exc`` from Python 3.12), or a general phrase when it is not known."""
+    error = getattr(sys, "last_exc", None) or getattr(sys, "last_value", None)
+    if not isinstance(error, BaseException):
+        return msg("an_error")
+    detail = str(error).splitlines()[0] if str(error) else ""
+    detail = detail if len(detail) <= 120 else detail[:117] + "…"
+    return f"{type(error).__name__}: {detail}" if detail else type(error).__name__
 
 
 def _previous_cell_failed():

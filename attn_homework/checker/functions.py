@@ -121,6 +121,18 @@ def softmax_unstable(S):
     return E / E.sum(axis=1, keepdims=True)
 
 
+def softmax_global_max(S):
+    """The whole matrix's maximum subtracted, not each row's: a row far below it underflows to 0/0."""
+    E = np.exp(S - S.max())
+    return E / E.sum(axis=-1, keepdims=True)
+
+
+def softmax_row_mean(S):
+    """Each row's mean subtracted, not its maximum: a row spread wide still overflows (∞/∞)."""
+    E = np.exp(S - S.mean(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True)
+
+
 def softmax_no_keepdims(S):
     """The row sums without keepdims (runs on square scores only)."""
     E = np.exp(S - S.max(axis=1, keepdims=True))
@@ -230,6 +242,8 @@ FUNCTION_STEPS = {
             Bug("max_axis", softmax_column_max, "bug_max_axis"),
             Bug("keepdims", softmax_no_keepdims, "keepdims"),
             Bug("overflow", softmax_unstable, "bug_overflow"),
+            Bug("max_global", softmax_global_max, "bug_global_max"),
+            Bug("mean_not_max", softmax_row_mean, "bug_row_mean"),
         ),
         "axes_S",
         "softmax",
@@ -385,6 +399,10 @@ def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
 SAME_MISTAKE = {"scaled_wrong_width": "scaled_fixed_width"}
 
 
+# A call that never returned (``attn_homework.verdicts.call_function``): its CallFailed name -> the code.
+STOPPED = {"TimeLimit": "too_slow", "KeyboardInterrupt": "interrupted", "SystemExit": "exits"}
+
+
 FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
 
 
@@ -439,6 +457,10 @@ def judge(step, calls, diagnose_value=None):
             return bug.code, bug.message, {}
     for arguments, result, reading in zip(calls.arguments, calls.results, readings):
         call = describe(step, arguments)
+        if isinstance(result, CallFailed) and result.type_name in STOPPED:
+            seconds, _, running = result.message.partition(" ")
+            fields = {"call": call, "seconds": seconds, "still": msg("fn_still_running") if running else ""}
+            return STOPPED[result.type_name], f"fn_{STOPPED[result.type_name]}", fields
         if isinstance(result, CallFailed):
             detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"
             hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else ""

@@ -348,6 +348,19 @@ MESSAGES = {
         "还没有变量 {var}：在这之前运行的那一格出错停下了，改好那里的错误，再运行一次。",
         "there is no variable {var}: the cell run just before this one stopped with an error; fix it and run it again.",
     ),
+    "answer_cell_failed": (
+        "在这之前运行的那一格出错停下了（{error}），所以 {var} 还是 ...：看那一格下面的报错，改好后再运行它，然后再检查。",
+        "The cell run just before this one stopped with an error ({error}), so {var} is still ...: read the "
+        "error under that cell, fix it, run it again, then check.",
+    ),
+    "right_before_cell_failed": (
+        "在这之前运行的那一格出错停下了（{error}）：{var} 里还是出错之前的值。那个旧值是对的，但现在这一格算不出它："
+        "改好那一格的错误，再运行它，然后再检查。",
+        "The cell run just before this one stopped with an error ({error}): {var} still holds its value from "
+        "before. That earlier value is right, but the cell as it is now does not compute it: fix that cell's error, "
+        "run it again, then check.",
+    ),
+    "an_error": ("一个错误", "an error"),
     "stale_failed": (
         "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",
         "(The cell run just before this one stopped with an error, so {var} may still hold an earlier "

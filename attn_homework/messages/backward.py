@@ -81,10 +81,8 @@ MESSAGES = {
         "V: think about which factor that transposes.",
     ),
     "dQ_K_was_transposed": (
-        "K 被转置了：S[i, j] = q_i·k_j/√d_k，对 q_i 求导得到 k_j/√d_k，所以 dQ 的第 i 行是 K 的各行（不是各列）"
-        "按 dS 的第 i 行混合，再乘以 1/√d_k。",
-        "K is transposed: S[i, j] = q_i·k_j/√d_k, whose derivative in q_i is k_j/√d_k, so row i of dQ mixes the rows "
-        "of K (not its columns) by row i of dS, times 1/√d_k.",
+        "K 被转置了：S[i, j] = q_i·k_j/√d_k，对 q_i 求导得到 k_j/√d_k——那是 K 的一行，不是一列。",
+        "K is transposed: S[i, j] = q_i·k_j/√d_k, whose derivative in q_i is k_j/√d_k — a row of K, not a column.",
     ),
     "dK_dS_not_transposed": (
         "dS 没有转置：键 j 出现在 dS 的第 j 列，所以 dK 的第 j 行要按 dS 的第 j 列把各个查询混合起来。",

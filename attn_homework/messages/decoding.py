@@ -46,11 +46,11 @@ MESSAGES = {
         "bytes_per_value bytes.",
     ),
     "predict_numbers_or_a_smaller_factor": (
-        "这正是缓存里数的个数，不是字节数——不过某一个因子取小了 bytes_per_value 倍（比如 d_head 取错），也会得到同样的数。"
-        "每个数要占 bytes_per_value 个字节；再把每个因子和这个模型的大小对一遍。",
-        "That is how many numbers are cached, not how many bytes — though one factor taken bytes_per_value times "
-        "too small (a different d_head, say) gives the same number. Each number takes bytes_per_value bytes; check "
-        "each factor against this model's sizes too.",
+        "这个数有两种来历：缓存里数的个数（没有乘上每个数的字节数），或者某一个因子取小了 bytes_per_value 倍"
+        "（比如 d_head 取错）。每个数要占 bytes_per_value 个字节；再把每个因子和这个模型的大小对一遍。",
+        "Two reasonings give this number: the count of the numbers cached (their bytes not counted), or a count with "
+        "one factor bytes_per_value times too small (a different d_head, say). Each number takes bytes_per_value "
+        "bytes; check each factor against this model's sizes too.",
     ),
     "predict_bytes_query_heads": (
         "这是按查询头数算的：缓存里存的是 K/V 头的 k 和 v，查询头共用它们（GQA），所以要用 K/V 头数。",

@@ -295,6 +295,10 @@ FUNCTION_STEPS = {
             Bug("rope_position_zero", decoding.rope_at_zero, "bug_rope_zero_or_none"),
             Bug("rope_after_append", decoding.rope_after_append, "bug_rope_after_append"),
             Bug("rope_key_not_turned", decoding.rope_key_not_turned, "bug_rope_key_not_turned"),
+            Bug("rope_before_append", decoding.rope_before_cache_end, "bug_rope_one_too_few"),
+            Bug("kv_misaligned", decoding.rope_k_at_the_front, "kv_misaligned"),
+            Bug("kv_misaligned", decoding.rope_v_at_the_front, "kv_misaligned"),
+            Bug("unscaled", decoding.rope_unscaled, "unscaled"),
         ),
         "axes_cached_o",
         may_call=("attn_core.rope", "attn_core.positions.rope", "attn_core.positions"),  # lesson 12's rope

@@ -113,6 +113,13 @@ MESSAGES = {
         "The new token's position is one too many: read the cache's length before appending the new k, when it "
         "is the number of tokens before the new one; read after, it counts the new token too.",
     ),
+    "bug_rope_one_too_few": (
+        "新词元的位置少算了一个：len(K_cache) − 1 是缓存里最后一个词元的位置，不是新词元的。"
+        "新词元前面有 len(K_cache) 个词元，从 0 数起，它的位置就是这个数。",
+        "The new token's position is one too few: len(K_cache) − 1 is the position of the last cached token, not "
+        "of the new one. There are len(K_cache) tokens before the new one; counting from 0, that number is its "
+        "position.",
+    ),
     "bug_rope_key_not_turned": (
         "q 按位置转了，新的 k 却没有转就接进了缓存。缓存里每个键都要按它自己的位置转过，"
         "分数才只取决于两个位置之差：k 和 q 在同一个位置、用同一个 rope 转。",

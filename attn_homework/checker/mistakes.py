@@ -359,6 +359,19 @@ def weights_transposed(g):
     return np.swapaxes(g.A, -1, -2) @ g.V
 
 
+def output_of_transposed_weights(g):
+    """Aᵀ·V with A the right weights (the output step): runs only when A is square."""
+    A = right_weights(g)
+    return None if A.shape[-1] != A.shape[-2] else np.swapaxes(A, -1, -2) @ g.V
+
+
+def scaled_after_softmax(g):
+    """softmax of the unscaled scores times V, then divided by √d_k: the scale applied to the output."""
+    if not g.scaled or g.A is not None:
+        return None
+    return core.softmax(_hidden(g, _qkt(g))) @ g.V / np.sqrt(g.d_k)
+
+
 def used_keys_as_values(g):
     """The weights times K instead of V."""
     return None if g.K is None else right_weights(g) @ g.K

@@ -143,6 +143,8 @@ OUTPUT_MISTAKES = (
     Mistake("used_scores_not_weights", m.used_unscaled_scores_as_weights, "used_scores"),
     Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
     Mistake("not_normalized", m.weights_not_normalized, "not_normalized_O"),
+    Mistake("transposed", m.output_of_transposed_weights, "transposed_A"),
+    Mistake("scale_on_output", m.scaled_after_softmax, "scale_on_output"),
 )
 
 SCORES_SHAPES = (

@@ -181,6 +181,13 @@ MESSAGES = {
         "你用了 A 的转置：A 的第 i 行就是第 i 个查询的权重，直接用 A 乘以 V。",
         "You used A transposed: row i of A already holds query i's weights; multiply A itself by V.",
     ),
+    "scale_on_output": (
+        "√d_k 除错了地方：你的结果是不缩放的注意力输出再除以 √d_k。缩放要除在分数上、在 softmax 之前，"
+        "它改变的是权重有多“尖”；输出除以一个数只是把每一行缩小。",
+        "The √d_k is divided in the wrong place: your numbers are the unscaled attention's output divided by √d_k. "
+        "The scale divides the scores, before softmax, where it changes how peaked the weights are; dividing the "
+        "output only shrinks each row.",
+    ),
     "causal_inverted": (
         "True/False 颠倒了：True 表示可以看。每个位置可以看自己和前面的位置，你的 True 却在未来（右上方）。",
         "True and False are swapped: True means may attend. Each position sees itself and earlier "

@@ -414,6 +414,7 @@ _ONLINE_SHAPES = (ShapeHint(shapes.without_its_column, "hint_keepdims_column"),)
 STEP_TABLE |= {
     "block_max": Step(
         needs=("S1",),
+        optional=("S2",),
         right_answer=online.first_max,
         symbol="m1",
         axes="axes_running",
@@ -422,6 +423,7 @@ STEP_TABLE |= {
             Mistake("max_axis", online.max_down_columns, "max_axis"),
             Mistake("keepdims", online.max_without_keepdims, "keepdims_running"),
             Mistake("max_whole_block", online.max_of_whole_block, "max_whole_block"),
+            Mistake("max_both_blocks", online.max_of_both_blocks, "max_both_blocks"),
             Mistake("min_not_max", online.min_not_max, "min_not_max"),
             Mistake("mean_not_max", online.mean_not_max, "mean_not_max"),
         ),
@@ -495,7 +497,9 @@ STEP_TABLE |= {
             Mistake("not_divided", online.not_divided, "not_divided"),
             Mistake("not_rescaled", online.output_not_rescaled, "not_rescaled"),
             Mistake("blocks_averaged", online.blocks_averaged, "blocks_averaged"),
+            Mistake("blocks_averaged", online.blocks_added, "blocks_added"),
             Mistake("old_sums_dropped", online.last_block_only, "last_block_only"),
+            Mistake("new_block_forgotten", online.first_block_only, "first_block_only"),
         ),
         columns_are_keys=False,
     ),

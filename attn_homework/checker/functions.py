@@ -181,6 +181,13 @@ def causal_mask_after_softmax(Q, K, V):
     return (A * np.tril(np.ones(A.shape, dtype=bool))) @ V
 
 
+def causal_row_0_patched(Q, K, V):
+    """The notebook's bug with its symptom patched: row 0 set to V[0] by hand, the mask still after softmax."""
+    out = causal_mask_after_softmax(Q, K, V)
+    out[0] = V[0]
+    return out
+
+
 def causal_upper(Q, K, V):
     """The upper triangle kept: each position sees the future."""
     S = Q @ K.T / np.sqrt(Q.shape[-1])
@@ -268,6 +275,7 @@ FUNCTION_STEPS = {
         ("Q", "K", "V"),
         (
             Bug("mask_after_softmax", causal_mask_after_softmax, "mask_after_softmax"),
+            Bug("mask_after_softmax", causal_row_0_patched, "bug_symptom_patched"),
             Bug("mask_upper", causal_upper, "mask_upper"),
             Bug("mask_ignored", causal_no_mask, "bug_mask_ignored"),
             Bug("overflow", causal_unstable, "bug_overflow"),

@@ -85,6 +85,15 @@ MESSAGES = {
         "wide (one of the checker's calls runs from −1000 to 1000), the entry far above the mean still overflows "
         "exp to ∞, and it becomes ∞/∞ = NaN. Subtract each row's maximum: then no exp exceeds 1.",
     ),
+    "bug_symptom_patched": (
+        "第 0 行现在对了，但只是因为它被直接设成了 V[0]；其余各行还是原来那个错误函数的结果：掩码仍然加在 softmax 之后"
+        "（未来的权重清零了，可每一行没有重新归一化）。改的是病因，不是症状：在 softmax 之前把被挡住的分数设为 −∞，"
+        "第 0 行自然就等于 V[0]。",
+        "Row 0 is right now, but only because it was set to V[0] by hand; the other rows are still what the buggy "
+        "function returns: the mask still comes after softmax (the future weights zeroed, each row no longer adding "
+        "up to 1). Fix the cause, not the symptom: set the blocked scores to −∞ before softmax, and row 0 equals "
+        "V[0] by itself.",
+    ),
     "fn_not_finite": (
         "用 {call} 调用你的 {sym}，结果里有 NaN 或 ∞：NaN 来自 0/0 或 ∞ − ∞，∞ 来自溢出或除以 0。",
         "Called with {call}, your {sym} returned NaN or ∞: NaN comes from 0/0 or ∞ − ∞, ∞ from an overflow "

@@ -154,6 +154,11 @@ MESSAGES = {
         "Every number is the right one rounded to {decimals} decimals. The check compares "
         "full precision, so do not round the answer (np.round is for printing).",
     ),
+    "almost_rounded_one": (
+        "每个数都是正确值四舍五入到 1 位小数的结果。检查会比较全部精度，别在答案里取整（np.round 只用来打印）。",
+        "Every number is the right one rounded to 1 decimal. The check compares full precision, so do not round "
+        "the answer (np.round is for printing).",
+    ),
     "almost_float16": (
         "非常接近了，但 {sym} 是 float16：它只有大约 3 位有效数字，不够精确。保留 float64（或 float32）。",
         "Very close, but {sym} is float16, which keeps only about 3 significant digits: too coarse. "

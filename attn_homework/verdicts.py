@@ -382,6 +382,7 @@ def check(task_id=None, *answer, **unexpected):
         frame = inspect.currentframe().f_back
         try:
             names = set(frame.f_locals) | set(frame.f_globals)
+            namespace = {**frame.f_globals, **frame.f_locals}
             t = TASKS.get(str(task_id))
             if answer:
                 value = answer[0]
@@ -397,6 +398,7 @@ def check(task_id=None, *answer, **unexpected):
             diagnosis = _carried_forward(t, value, earlier, diagnosis)
             diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
             diagnosis = _after_a_failed_cell(t, value, diagnosis)
+            diagnosis = _computed_by_the_reference(t, diagnosis, namespace)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
@@ -531,7 +533,7 @@ def _stale_note(task_id, value, diagnosis):
     fingerprint = _fingerprint(value)
     before = _LAST_CHECKED.get(task_id)
     _LAST_CHECKED[task_id] = fingerprint
-    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward", "cell_failed"):
+    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward", "cell_failed", "delegates"):
         return ""
     if value is MISSING:
         return ""
@@ -571,6 +573,53 @@ def _after_a_failed_cell(t, value, diagnosis):
     if diagnosis.ok:
         return checker.Diagnosis(False, "cell_failed", msg("right_before_cell_failed", var=t.var, error=error), t.step)
     return diagnosis
+
+
+# attn_core's names a data task's answer cell may use: the language switch, and the tools a notebook hands out
+# (lesson 12's rope, lesson 15's trained weights).
+_ALLOWED_IN_CELLS = {"set_lang", "get_lang", "rope", "trained"}
+
+
+def delegated_in_cell(source, namespace):
+    """The attn_core function or module that the code ``source`` (an answer cell) calls to
+    compute its answer, by the names it uses and what they are in ``namespace``: "attn_core.attention"; ""
+    if none. The same rule as a find-the-bug function's (``delegated_to``), for an array answer's cell."""
+    code = re.sub(r"#.*", "", source)
+    dotted = re.findall(r"\battn_core(?:\.\w+)+", code)
+    if dotted:
+        return dotted[0]
+    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    for name in sorted(used - _ALLOWED_IN_CELLS - {"attn_core"}):
+        value = namespace.get(name)
+        if value is None or not (inspect.isroutine(value) or inspect.isclass(value) or inspect.ismodule(value)):
+            continue
+        module = getattr(value, "__name__", "") if inspect.ismodule(value) else getattr(value, "__module__", "") or ""
+        if module.split(".")[0] == "attn_core":
+            return module if inspect.ismodule(value) else f"attn_core.{getattr(value, '__name__', name)}"
+    return ""
+
+
+def _answer_cell(var, namespace):
+    """The code of the last notebook cell run before this check that assigns ``var`` (IPython's input
+    history), or ""."""
+    history = namespace.get("_ih") or namespace.get("In") or []
+    assigns = re.compile(rf"(^|[;\s,(]){re.escape(var)}\s*(,[^=\n]*)?=(?!=)", re.MULTILINE)
+    for source in reversed(list(history)[:-1]):  # the last entry is this check cell itself
+        if isinstance(source, str) and assigns.search(source):
+            return source
+    return ""
+
+
+def _computed_by_the_reference(t, diagnosis, namespace):
+    """A right array answer whose cell computed it with attn_core's reference (``attention(Q, K, V).O``) is
+    not ✅: the notebooks ask for one's own numpy, as a find-the-bug fix that calls it is told (6.5). The
+    evidence is the answer cell's code, so this is said only where the check can read it (a notebook)."""
+    if not diagnosis.ok or t.answer_kind != "array":
+        return diagnosis
+    name = delegated_in_cell(_answer_cell(t.var, namespace), namespace)
+    if not name:
+        return diagnosis
+    return checker.Diagnosis(False, "delegates", msg("cell_delegates", var=t.var, name=name), t.step)
 
 
 def _previous_cell_error():

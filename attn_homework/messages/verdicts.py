@@ -365,6 +365,13 @@ MESSAGES = {
         "before. That earlier value is right, but the cell as it is now does not compute it: fix that cell's error, "
         "run it again, then check.",
     ),
+    "cell_delegates": (
+        "{var} 的数对了，但它是用现成的 {name} 算出来的：这些练习要你用 numpy 自己写出每一步"
+        "（和找错题一样，检查程序不能把参考答案当成你的答案）。用 numpy 重写这一格，再检查。",
+        "{var} has the right numbers, but they were computed by the ready-made {name}: these exercises ask you to "
+        "write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the reference's "
+        "result for your answer). Rewrite that cell in numpy, then check.",
+    ),
     "an_error": ("一个错误", "an error"),
     "stale_failed": (
         "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",

@@ -5,9 +5,9 @@ The teacher notebook is the one source: its answer cells hold the solution betwe
 drops each marked region; the placeholder line kept just above it (``QKT = ...  # …``) then
 stands as the learner's starting point, so the check cell says "not attempted" instead of raising.
 Cells tagged ``teacher-only`` (notes for the teacher) are dropped too, an exercise's closing summary
-("## 小结" / "## Summary", which states answers) keeps only its heading, a note and its links, and relative links in markdown
-are rebased from ``teacher/`` to the folder above it, where the student versions live. The result
-is executed from a fresh kernel, so it is committed with its outputs (every check says ⏳).
+("## 小结" / "## Summary", which states answers) keeps only its heading, a note and its links, and
+relative links in markdown are rebased from ``teacher/`` to the folder above it, where the student
+versions live. The result is executed from a fresh kernel, so it is committed with its outputs (every check says ⏳).
 
     attn-student                                   # regenerate every student notebook of ./notebooks (both editions)
     attn-student --notebooks DIR                   # ... of another notebooks folder

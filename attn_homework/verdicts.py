@@ -77,7 +77,13 @@ _FORMULA = {
 
 # Lesson 10's gradients: an answer that holds another gradient's product is told the product it holds and
 # the reasoning of the one asked, never the asked formula (that would be the answer) nor "that is task Y's".
-_GRADIENTS = {"grad_V": "grad_V", "grad_A": "grad_A", "softmax_backward": "grad_S", "grad_Q": "grad_Q", "grad_K": "grad_K"}
+_GRADIENTS = {
+    "grad_V": "grad_V",
+    "grad_A": "grad_A",
+    "softmax_backward": "grad_S",
+    "grad_Q": "grad_Q",
+    "grad_K": "grad_K",
+}
 
 # Pairs of tasks (this one, the one whose step the answer is) with a hint of their own.
 _CROSSED = {

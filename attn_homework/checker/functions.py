@@ -498,7 +498,8 @@ def judge(step, calls, diagnose_value=None):
             if not np.isfinite(right).all():  # ∞ is part of the right answer (an additive mask's −∞): no overflow
                 index = largest_difference(a, right)
                 fields = {"call": call, "where": place(index, a.shape, (), True)}
-                return "wrong_values", "fn_wrong_entry", fields | {"got": _number(a[index]), "expected": _number(right[index])}
+                fields |= {"got": _number(a[index]), "expected": _number(right[index])}
+                return "wrong_values", "fn_wrong_entry", fields
             if not np.isfinite(a).all():
                 return "not_finite", "fn_not_finite", {"call": call}
             where = place(largest_difference(a, right), a.shape, (), True)

@@ -280,7 +280,7 @@ STEP_TABLE = {
             Mistake("overflow", m.overflow_zeroed, "overflow_zeroed"),
             Mistake("not_normalized", m.exp_not_divided, "exp_not_divided"),
             Mistake("not_normalized", m.exp_over_row_max, "exp_over_row_max"),
-    Mistake("not_normalized", m.exp_over_row_max, "exp_over_row_max"),
+            Mistake("not_normalized", m.exp_over_row_max, "exp_over_row_max"),
             Mistake("not_normalized", m.divided_by_total, "divided_by_total"),
             Mistake("no_softmax", m.no_softmax, "no_softmax"),
         ),

@@ -45,7 +45,7 @@ MESSAGES = {
         "拆头和拼接都只用了 reshape：两步都没有移动头这个轴，于是一个“头”里混着好几个位置的数，拼回去时又混了一次"
         "（只做了一步时，检查程序会单独指出那一步）。拆头：先 reshape 成 (n, h, d_head)，再把头的轴移到最前面；"
         "拼接：先把头的轴移回位置之后，再 reshape。",
-        "Both the split and the merge are a reshape alone: neither moves the heads axis, so one \"head\" holds "
+        'Both the split and the merge are a reshape alone: neither moves the heads axis, so one "head" holds '
         "pieces of several positions, and the merge mixes them again. Split: reshape to (n, h, d_head), then move "
         "the heads axis to the front; merge: move it back after the positions, then reshape.",
     ),

@@ -271,10 +271,23 @@ def right_for_earlier_answer(t, answer, earlier_answer):
         earlier = np.asarray(earlier_answer, dtype=float)
     except (TypeError, ValueError):
         return False
-    if earlier.ndim < 2 or not np.all(np.isfinite(earlier)):
+    if earlier.ndim < 2 or not np.all(np.isfinite(earlier)) or not _plausible_attempt(t.builds_on, earlier):
         return False
     given = t.builds_on.given_from(t.inputs(), earlier)
     return bool(checker.diagnose(t.builds_on.step, answer, **given).ok)
+
+
+def _plausible_attempt(builds_on, earlier):
+    """The earlier answer is an attempt at the earlier task, not a stand-in for it: it has that task's shape and
+    is not a matrix of only 0s and 1s (the identity, a matrix of ones, one-hot rows), which is typed or picked,
+    never what the earlier task's computation gives on its data (a softmax of finite scores has no exact 0 or 1
+    in a row of several keys). Only such an attempt carries its error forward: otherwise any 0/1 matrix would
+    earn the later task's points with no work on either."""
+    earlier_task = task(builds_on.task_id)
+    right = checker.STEP_TABLE[earlier_task.step].givens(earlier_task.given()).expected
+    if earlier.shape != np.shape(right):
+        return False
+    return not np.isin(earlier, (0.0, 1.0)).all()
 
 
 def _carried_forward(t, answer, earlier_answer, diagnosis):

@@ -456,3 +456,21 @@ def test_1_4_and_1_5_name_the_tasks_own_variables(lang):
     assert r.code == "transposed" and "Q_new" in r.message and "W_Q" in r.message
     r = diagnose_task("1.5", d["X_new"] @ d["W_v_new"] * 2)
     assert "V_new" in r.message
+
+
+# ---------------------------------------------------------------- 6.4: only an attempt at 6.3 carries forward
+
+
+def test_an_identity_or_other_0_1_matrix_for_6_3_carries_nothing_forward(lang):
+    d = homework.data("6.3")
+    Q, K, V = d.X_new @ d.W_q_new, d.X_new @ d.W_k_new, d.X_new @ d.W_v_new
+    S = Q @ K.T / np.sqrt(3)
+    t = homework.TASKS["6.4"]
+    down_columns = softmax(S, axis=0)  # a real attempt at 6.3, wrong: its error carries forward
+    assert verdicts.right_for_earlier_answer(t, down_columns @ V, down_columns)
+    assert verdicts.right_for_earlier_answer(t, S @ V, S)  # the scores used as weights: an attempt too
+    n = len(Q)
+    one_hot = np.eye(n)[np.argmax(S, axis=1)]
+    for typed in (np.eye(n), np.ones((n, n)), one_hot):
+        assert not verdicts.right_for_earlier_answer(t, typed @ V, typed)
+    assert not verdicts.right_for_earlier_answer(t, down_columns[:, :-1] @ V[:-1], down_columns[:, :-1])

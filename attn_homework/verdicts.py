@@ -418,6 +418,7 @@ def check(task_id=None, *answer, **unexpected):
             diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
             diagnosis = _after_a_failed_cell(t, value, diagnosis)
             diagnosis = _computed_by_the_reference(t, diagnosis, namespace)
+            diagnosis = _fixed_under_the_old_name(t, value, diagnosis, namespace)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
@@ -639,6 +640,19 @@ def _computed_by_the_reference(t, diagnosis, namespace):
     if not name:
         return diagnosis
     return checker.Diagnosis(False, "delegates", msg("cell_delegates", var=t.var, name=name), t.step)
+
+
+def _fixed_under_the_old_name(t, value, diagnosis, namespace):
+    """A find-the-bug task still at ``...`` while the notebook's buggy function (``buggy_scores`` for
+    ``fixed_scores``) now passes the task's check: the fix was written under the old name (the evidence: the
+    function under that name is right), so the message says how to hand it in."""
+    if t.answer_kind != "function" or value is not Ellipsis or diagnosis.code != "not_attempted":
+        return diagnosis
+    old = "buggy_" + t.var.removeprefix("fixed_")
+    if old == t.var or not callable(namespace.get(old)) or not diagnose_task(t.id, namespace[old]).ok:
+        return diagnosis
+    note = msg("fixed_under_old_name", old=old, var=t.var)
+    return checker.Diagnosis(False, "not_attempted", diagnosis.message + note, diagnosis.step)
 
 
 def _previous_cell_error():

@@ -474,3 +474,18 @@ def test_an_identity_or_other_0_1_matrix_for_6_3_carries_nothing_forward(lang):
     for typed in (np.eye(n), np.ones((n, n)), one_hot):
         assert not verdicts.right_for_earlier_answer(t, typed @ V, typed)
     assert not verdicts.right_for_earlier_answer(t, down_columns[:, :-1] @ V[:-1], down_columns[:, :-1])
+
+
+def test_a_fix_kept_under_the_buggy_name_is_told_to_be_renamed(lang):
+    def buggy_scores(Q, K):  # the student's fix, under the old name
+        return Q @ K.T
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec('homework.check("2.3")', {"homework": homework, "fixed_scores": ..., "buggy_scores": buggy_scores})
+    assert out.getvalue().startswith("⏳ 2.3") and "def fixed_scores(...)" in out.getvalue()
+    assert "buggy_scores" in out.getvalue()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):  # the notebook's own buggy function: nothing about a rename
+        exec('homework.check("2.3")', {"homework": homework, "fixed_scores": ..., "buggy_scores": lambda Q, K: Q @ K})
+    assert out.getvalue().startswith("⏳ 2.3") and "buggy_scores" not in out.getvalue()

@@ -372,6 +372,11 @@ MESSAGES = {
         "write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the reference's "
         "result for your answer). Rewrite that cell in numpy, then check.",
     ),
+    "fixed_under_old_name": (
+        "（你的 {old} 现在是对的：看来你是在它里面改的。把改好的函数命名为 {var}，def {var}(...)，再运行这一格。）",
+        " (Your {old} is right now: it looks as if the fix was made in it. Name the fixed function {var}, "
+        "def {var}(...), and run this cell again.)",
+    ),
     "an_error": ("一个错误", "an error"),
     "stale_failed": (
         "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",

@@ -201,6 +201,34 @@ def rope_key_not_turned(q, k, v, K_cache, V_cache):
     return _rope_step(q, k, v, K_cache, V_cache, t, t, rotate_k=False)
 
 
+def rope_before_cache_end(q, k, v, K_cache, V_cache):
+    """The position one too few: t − 1, the last cached token's position, not the new token's."""
+    t = len(K_cache)
+    return _rope_step(q, k, v, K_cache, V_cache, t - 1, t - 1)
+
+
+def rope_unscaled(q, k, v, K_cache, V_cache):
+    """Turned right, but the scores not divided by √d_k."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([K_cache, k]), np.vstack([V_cache, v]), scaled=False).O
+
+
+def rope_k_at_the_front(q, k, v, K_cache, V_cache):
+    """Turned right, but k put at the front of the cache and v at its end: key j and value j then belong to
+    different tokens."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([k, K_cache]), np.vstack([V_cache, v])).O
+
+
+def rope_v_at_the_front(q, k, v, K_cache, V_cache):
+    """Turned right, but v put at the front of the cache and k at its end."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([K_cache, k]), np.vstack([v, V_cache])).O
+
+
 def kv_heads_shape(g):
     """The shape of an answer with one block per K/V head instead of one per query head."""
     return (g.K_heads.shape[0], g.Q_heads.shape[1], g.V_heads.shape[-1])

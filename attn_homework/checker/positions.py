@@ -305,6 +305,34 @@ def scores_unscaled(g):
     return _positioned_scores(g, PE, PE, scaled=False)
 
 
+def scores_by_d_k(g):
+    """The right scores divided by d_k itself, not its square root. Evidence: the answer equals them."""
+    PE = pos.sinusoidal_positions(g.X.shape[0], g.X.shape[1], g.base)
+    d_k = g.W_q.shape[-1]
+    return None if d_k == 1 else _positioned_scores(g, PE, PE, scaled=False) / d_k
+
+
+def _scores_with(g, **mistake):
+    """The scores with an encoding made with one of 12.2's mistakes (``_sinusoidal``'s switches)."""
+    PE = _sinusoidal(_first_positions(g), g.X.shape[1], g.base, **mistake)
+    return _positioned_scores(g, PE, PE)
+
+
+def scores_sin_cos_halves(g):
+    """The scores with an encoding of all sines first, then all cosines. Evidence: the answer equals them."""
+    return None if g.X.shape[1] == 2 else _scores_with(g, halves=True)
+
+
+def scores_exponent_pair_index(g):
+    """The scores with frequencies base^(−k/d), k the pair's index. Evidence: the answer equals them."""
+    return _scores_with(g, exponent=lambda c, d: (c // 2) / d)
+
+
+def scores_exponent_column_index(g):
+    """The scores with frequencies base^(−c/d), c the column's index. Evidence: the answer equals them."""
+    return _scores_with(g, exponent=lambda c, d: c / d)
+
+
 # ---------------------------------------------------------------- mistakes: scores as both positions shift
 
 

@@ -154,6 +154,11 @@ MESSAGES = {
         "Every number is the right one rounded to {decimals} decimals. The check compares "
         "full precision, so do not round the answer (np.round is for printing).",
     ),
+    "almost_rounded_one": (
+        "每个数都是正确值四舍五入到 1 位小数的结果。检查会比较全部精度，别在答案里取整（np.round 只用来打印）。",
+        "Every number is the right one rounded to 1 decimal. The check compares full precision, so do not round "
+        "the answer (np.round is for printing).",
+    ),
     "almost_float16": (
         "非常接近了，但 {sym} 是 float16：它只有大约 3 位有效数字，不够精确。保留 float64（或 float32）。",
         "Very close, but {sym} is float16, which keeps only about 3 significant digits: too coarse. "
@@ -348,6 +353,31 @@ MESSAGES = {
         "还没有变量 {var}：在这之前运行的那一格出错停下了，改好那里的错误，再运行一次。",
         "there is no variable {var}: the cell run just before this one stopped with an error; fix it and run it again.",
     ),
+    "answer_cell_failed": (
+        "在这之前运行的那一格出错停下了（{error}），所以 {var} 还是 ...：看那一格下面的报错，改好后再运行它，然后再检查。",
+        "The cell run just before this one stopped with an error ({error}), so {var} is still ...: read the "
+        "error under that cell, fix it, run it again, then check.",
+    ),
+    "right_before_cell_failed": (
+        "在这之前运行的那一格出错停下了（{error}）：{var} 里还是出错之前的值。那个旧值是对的，但现在这一格算不出它："
+        "改好那一格的错误，再运行它，然后再检查。",
+        "The cell run just before this one stopped with an error ({error}): {var} still holds its value from "
+        "before. That earlier value is right, but the cell as it is now does not compute it: fix that cell's error, "
+        "run it again, then check.",
+    ),
+    "cell_delegates": (
+        "{var} 的数对了，但它是用现成的 {name} 算出来的：这些练习要你用 numpy 自己写出每一步"
+        "（和找错题一样，检查程序不能把参考答案当成你的答案）。用 numpy 重写这一格，再检查。",
+        "{var} has the right numbers, but they were computed by the ready-made {name}: these exercises ask you to "
+        "write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the reference's "
+        "result for your answer). Rewrite that cell in numpy, then check.",
+    ),
+    "fixed_under_old_name": (
+        "（你的 {old} 现在是对的：看来你是在它里面改的。把改好的函数命名为 {var}，def {var}(...)，再运行这一格。）",
+        " (Your {old} is right now: it looks as if the fix was made in it. Name the fixed function {var}, "
+        "def {var}(...), and run this cell again.)",
+    ),
+    "an_error": ("一个错误", "an error"),
     "stale_failed": (
         "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",
         "(The cell run just before this one stopped with an error, so {var} may still hold an earlier "

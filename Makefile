@@ -43,10 +43,9 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 # Each edition opens JupyterLab with its menus in its language: jupyterlab-settings/<lang>/overrides.json
 # sets the default of the language setting for this launch only (the learner's own settings still win
 # and are never written to).
-# LAB_FONTS: JupyterLab loads jupyterlab-settings/custom/custom.css, and serves it and attn_viz/fonts/ at
-# /custom/: the bundled Chinese and emoji fonts close JupyterLab's font stacks (no boxes without system fonts).
-LAB_FONTS := --LabApp.custom_css=True \
-  --ServerApp.tornado_settings="{'static_custom_path': ['jupyterlab-settings/custom', 'attn_viz/fonts']}"
+# LAB_FONTS: JupyterLab serves attn_viz/fonts/ at /custom/ and loads its custom.css: the bundled Chinese and
+# emoji fonts close JupyterLab's font stacks, after the system's (no boxes on a machine without CJK fonts).
+LAB_FONTS := --LabApp.custom_css=True --ServerApp.tornado_settings=static_custom_path=attn_viz/fonts
 lab: $(VENV)/.installed
 	$(PY) -m jupyter lab notebooks --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/zh" $(LAB_FONTS) $(ALLOW_ROOT)
 

@@ -10,11 +10,12 @@ Set the environment variable ``ATTN_CORE_BUNDLED_FONT=1`` to always use the bund
 (e.g. when an installed font renders badly).
 
 The browser gets the same font, and an emoji subset for ✅ ❌ ⏳, from ``fonts/course-fonts.css``
-(``@font-face`` rules with URLs relative to that file): ``make lab`` serves the folder beside JupyterLab's
-custom CSS (``jupyterlab-settings/custom/custom.css`` puts the families at the end of JupyterLab's font
-variables), ``make demo`` lets Voilà serve it at ``VOILA_CSS_URL``. ``CSS_FAMILY`` is the stack for HTML
-and SVG the course draws: installed CJK fonts first, then the bundled ones. ``inline_font_face(text)``
-embeds just the glyphs of ``text`` in a data URL, for a line that must be readable in any browser.
+(``@font-face`` rules with URLs relative to that file), imported by ``fonts/custom.css``, which puts the
+families at the end of JupyterLab's font variables: ``make lab`` serves the folder at /custom/ as JupyterLab's
+custom CSS; ``make demo`` lets Voilà serve it, and the board links ``VOILA_STYLESHEET``. ``CSS_FAMILY`` is
+the stack for HTML and SVG the course draws: installed CJK fonts first, then the bundled ones.
+``inline_font_face(text)`` embeds just the glyphs of ``text`` in a data URL, for a line that must be
+readable in any browser.
 """
 
 import base64
@@ -31,9 +32,11 @@ BUNDLED_FAMILY = "Noto Sans SC Subset"
 EMOJI_PATH = FONT_DIR / "NotoColorEmoji-Subset.ttf"  # browsers only: ✅ ❌ ⏳ 📌 (CBDT colour bitmaps)
 EMOJI_FAMILY = "Noto Color Emoji Subset"
 CSS_PATH = FONT_DIR / "course-fonts.css"  # @font-face for both families, URLs relative to the file
-# Where the servers the course starts serve course-fonts.css (absolute paths: the default base URL "/").
-LAB_CSS_URL = "/custom/course-fonts.css"  # make lab / lab-en (jupyterlab-settings/custom/custom.css imports it)
-VOILA_CSS_URL = "/voila/files/attn_viz/fonts/course-fonts.css"  # make demo / demo-en (Voilà's root is the repo)
+PAGE_CSS_PATH = FONT_DIR / "custom.css"  # imports it; the families at the end of JupyterLab's font variables
+# Where the servers the course starts serve custom.css (absolute paths: the default base URL "/").
+LAB_CSS_URL = "/custom/custom.css"  # make lab / lab-en: JupyterLab's custom CSS, this folder served at /custom/
+VOILA_CSS_URL = "/voila/files/attn_viz/fonts/custom.css"  # make demo / demo-en (Voilà's files root is the project)
+VOILA_STYLESHEET = f'<link rel="stylesheet" href="{VOILA_CSS_URL}">'  # for the board's HTML (Voilà has no custom CSS)
 ENV_VAR = "ATTN_CORE_BUNDLED_FONT"
 
 # Installed fonts, best first: Simplified-Chinese forms, then common system fonts per OS.
@@ -175,7 +178,8 @@ def inline_font_face(text, family="Attn Inline"):
 # space (a font whose missing glyph is empty). Defines window.attnMissingGlyphs(text, font) -> Promise<[chars]>.
 GLYPH_TEST_JS = r"""
 window.attnMissingGlyphs = async (text, font) => {
-  const chars = [...new Set([...text].filter(ch => ch.trim() && ch.codePointAt(0) > 0x7e))];
+  // visible characters only: no spaces, no format characters (zero-width space ...), no combining marks
+  const chars = [...new Set([...text].filter(ch => ch.codePointAt(0) > 0x7e && !/[\p{Z}\p{C}\p{M}]/u.test(ch)))];
   try { await document.fonts.load(font, chars.join('')); } catch (e) { /* an unparsable font: test as is */ }
   const size = 48, c = document.createElement('canvas');
   c.width = c.height = 2 * size;
@@ -224,7 +228,7 @@ def browser_glyph_check(messages, probe="我喜欢学习语言✅❌⏳"):
         f"}})(document.currentScript.parentElement, {json.dumps(messages, ensure_ascii=False)}, {json.dumps(probe)});"
     )
     body = (
-        f'<div class="attn-font-check" style="font-family:\'Attn Inline\',\'Attn Inline Emoji\';font-size:15px;'
+        f"<div class=\"attn-font-check\" style=\"font-family:'Attn Inline','Attn Inline Emoji';font-size:15px;"
         f'line-height:1.6"><style>{style}</style>'
         f'<div class="attn-font-verdict">{html.escape(messages["pending"])}</div>'
         f'<pre class="attn-font-fix" style="display:none;font-family:inherit;margin:0.3em 0 0 1.5em">{fix}</pre>'

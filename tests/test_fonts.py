@@ -282,7 +282,7 @@ def test_the_css_the_servers_load_names_the_shipped_font_files():
     assert families_in(css) == [fonts.BUNDLED_FAMILY, fonts.EMOJI_FAMILY]
     for url in re.findall(r'url\("([^"]+)"\)', css):  # relative: served beside the CSS
         assert (fonts.CSS_PATH.parent / url).is_file(), url
-    lab = (ROOT / "jupyterlab-settings" / "custom" / "custom.css").read_text(encoding="utf-8")
+    lab = fonts.PAGE_CSS_PATH.read_text(encoding="utf-8")
     assert '@import url("course-fonts.css")' in lab
     for var in ("--jp-ui-font-family", "--jp-content-font-family", "--jp-code-font-family-default"):
         stack = re.search(var + r":([^;]+);", lab).group(1)
@@ -291,15 +291,15 @@ def test_the_css_the_servers_load_names_the_shipped_font_files():
 
 def test_make_lab_and_make_demo_serve_the_fonts_where_the_css_says():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    lab_fonts = re.search(r"^LAB_FONTS := (.*?[^\\])$", makefile, re.S | re.M).group(1)
+    lab_fonts = re.search(r"^LAB_FONTS := (.*)$", makefile, re.M).group(1)
     assert "--LabApp.custom_css=True" in lab_fonts
-    assert "'jupyterlab-settings/custom', 'attn_viz/fonts'" in lab_fonts  # custom.css, then the fonts at /custom/
-    assert fonts.LAB_CSS_URL == "/custom/" + fonts.CSS_PATH.name
+    assert "static_custom_path=attn_viz/fonts" in lab_fonts  # custom.css and the fonts, at /custom/
+    assert fonts.LAB_CSS_URL == "/custom/" + fonts.PAGE_CSS_PATH.name
     for target in ("lab", "lab-en"):
         assert re.search(rf"^{target}: .*\n\t.*\$\(LAB_FONTS\)", makefile, re.M), target
     voila = re.search(r"^VOILA_FONTS := (.*)$", makefile, re.M).group(1)
     assert "--Voila.root_dir=." in voila and "attn_viz/fonts/" in voila
-    assert fonts.VOILA_CSS_URL == "/voila/files/" + fonts.CSS_PATH.relative_to(ROOT).as_posix()
+    assert fonts.VOILA_CSS_URL == "/voila/files/" + fonts.PAGE_CSS_PATH.relative_to(ROOT).as_posix()
     for target in ("demo", "demo-en"):
         assert re.search(rf"^{target}: .*\n\t.*\$\(VOILA_FONTS\)", makefile, re.M), target
 
@@ -310,7 +310,9 @@ def test_emoji_subset_has_the_check_marks_as_colour_bitmaps_and_its_licence():
     assert {"CBDT", "CBLC"} <= set(font.keys())
     assert font["name"].getDebugName(1) == fonts.EMOJI_FAMILY
     assert fonts.EMOJI_PATH.stat().st_size < 50_000
-    assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts.FONT_DIR / "OFL-NotoColorEmoji.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts.FONT_DIR / "OFL-NotoColorEmoji.txt").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_inline_font_face_embeds_only_the_glyphs_asked_for():

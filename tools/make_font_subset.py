@@ -277,7 +277,8 @@ punctuation (U+3000â€“303F), fullwidth forms, the math signs the course uses (âˆ
 character found in `notebooks/` and `attn_core/*.py` that the source font has
 (hanzi beyond GB2312 added that way: {"".join(beyond) or "none"}).
 Used in the sources but not in Noto Sans CJK SC, so matplotlib draws them from DejaVu Sans (the second family in
-`font.family`): {fallback}. In neither font (emoji: never in a figure; browsers draw them from the emoji subset below): {neither}.
+`font.family`): {fallback}.
+In neither font (emoji: never in a figure; browsers draw them from the emoji subset below): {neither}.
 No layout features, no hinting, no vertical metrics.
 
 Size: {size:,} bytes; {glyphs:,} glyphs; {codepoints:,} code points, of which {hanzi:,} hanzi.

@@ -15,6 +15,7 @@ import inspect
 import os
 import re
 import sys
+import unicodedata
 import warnings
 
 import numpy as np
@@ -276,6 +277,15 @@ def _wrong_call(name, example, what, extra_args=(), unexpected=None):
     return True
 
 
+def _task_number(task_id):
+    """A task number as the registry spells it: a typed "6.1 " or a full-width "６．１" (a Chinese input
+    method) is "6.1"; anything else is returned unchanged, to be reported as it was given."""
+    if isinstance(task_id, str):
+        normal = unicodedata.normalize("NFKC", task_id).strip().replace("。", ".")
+        return normal if normal in TASKS else task_id
+    return task_id
+
+
 def check(task_id=None, *answer, **unexpected):
     """Print one line about task ``task_id``: ✅ / ❌ with a hint / ⏳ not attempted.
 
@@ -289,6 +299,7 @@ def check(task_id=None, *answer, **unexpected):
     example = f'check("{named.strip()[:8]}")' if isinstance(named, str) and named.strip() else 'check("2.1")'
     if _wrong_call("check", example, "call_what_task", answer[1:], unexpected):
         return
+    task_id = _task_number(task_id)
     if task_id is None or not isinstance(task_id, (str, int, float)) or isinstance(task_id, bool):
         print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=type(task_id).__name__)))
         if os.environ.get("NBGRADER_EXECUTION"):
@@ -332,6 +343,7 @@ def predicted(task_id=None, *extra, **unexpected):
     change does not count. Never raises."""
     if _wrong_call("predicted", 'predicted("4.5")', "call_what_task", extra, unexpected):
         return False
+    task_id = _task_number(task_id)
     if task_id is None or str(task_id) not in TASKS:
         print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=repr(task_id)[:40])))
         return False

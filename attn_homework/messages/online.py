@@ -56,7 +56,7 @@ MESSAGES = {
         "exceeds 1.",
     ),
     "new_block_forgotten": (
-        "只算了第 1 块：第 2 块的 exp(S2 − m2)（累加器还要乘以 V2）没有加进来。",
+        "只算了第 1 块：第 2 块的 exp(S2 − m2)（累计分子还要乘以 V2）没有加进来。",
         "Only block 1 is counted: block 2's exp(S2 − m2) (times V2, for the accumulator) is never added.",
     ),
     "old_sums_dropped": (

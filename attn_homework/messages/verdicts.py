@@ -69,7 +69,7 @@ MESSAGES = {
         "Not .astype(bool): that turns −∞ into True, an inverted mask.",
     ),
     "prediction_not_whole": (
-        "{sym} = {got} 不是整数：这里要预测的是一个个数（或一个位置），只能是整数，写下你认为的那个整数。",
+        "{sym} = {got} 不是整数：这里要预测的是一个数目（或一个位置），只能是整数，写下你认为的那个整数。",
         "{sym} = {got} is not a whole number: what you predict here is a count (or a position), so it is a whole "
         "number; write down the whole number you expect.",
     ),
@@ -136,7 +136,7 @@ MESSAGES = {
     ),
     "int_dtype": (
         "{sym} 的 dtype 是 {dtype}，只能存整数，小数部分被截掉了：通常是先用 np.zeros(..., dtype=int) "
-        "或整数数组建好再往里填。建成小数数组（不写 dtype=int），或者一个表达式直接算出来。",
+        "或整数数组建好再往里填。建成浮点数组（不写 dtype=int），或者一个表达式直接算出来。",
         "{sym} has dtype {dtype}, which holds whole numbers only, so every fraction was cut off: usually "
         "an array made with np.zeros(..., dtype=int) or from integers and then filled in. Make it a float "
         "array (leave out dtype=int), or compute it in one expression.",
@@ -326,6 +326,10 @@ MESSAGES = {
     "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
     "of_head": ("，头 {h}", " of head {h}"),
     # ---------------------------------------------------------------- tasks, check() and progress()
+    "no_task_near": (
+        "没有编号为 {task_id!r} 的题目；练习 {ex} 的题目编号是 {ids}",
+        "no task {task_id!r}; exercise {ex}'s tasks are {ids}",
+    ),
     "no_task": ("没有编号为 {task_id!r} 的题目；已有的编号：{ids}", "no task {task_id!r}; the tasks are {ids}"),
     "no_exercise": (
         "没有名为 {exercise!r} 的练习；已有：{names}",

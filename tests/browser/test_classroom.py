@@ -21,20 +21,21 @@ from attn_viz.board import STATIONS
 from attn_viz.fonts import CSS_FAMILY
 
 from .accessibility import axe_problems, operate_by_keyboard, tab_order
-from .jupyterlab import HANZI, JS_TOFU, NB_DIR, PANEL, exercise_controls, measure_latency, picture
+from .jupyterlab import HANZI, JS_TOFU, NB_DIR, PANEL, SLIDERS, exercise_controls, measure_latency, picture
 from .lab import Lab, Voila
 
 pytestmark = pytest.mark.browser
 
 BOARD = ".attn-board"
 EXPLORER = f"{BOARD} .attn-explorer-live:visible"
+PICTURE = ":is(.widget-html-content, .attn-picture) svg"  # an explorer's picture: old design, or live
 SMALLEST_TEXT_PX = 16  # the smallest text of any picture on the board, rendered at 1920×1080 (README: sizes)
 MENUS = {"zh": ["文件", "编辑", "查看", "运行", "内核"], "en": ["File", "Edit", "View", "Run", "Kernel"]}
 EDITION_DIR = {"zh": NB_DIR, "en": NB_DIR / "en"}
 
 # The smallest and the largest text of the picture as drawn on the screen (px): font size × scale.
 JS_TEXT_SIZES = """o => {
-  const svg = o.querySelector('.widget-html-content svg');
+  const svg = o.querySelector(':is(.widget-html-content, .attn-picture) svg');
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size')) * scale);
   return [Math.min(...sizes), Math.max(...sizes), scale];
@@ -46,7 +47,7 @@ def board(browser):
     with Voila("demo.ipynb") as server:
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(server.url)
-        page.locator(f"{EXPLORER} .widget-html-content svg").wait_for(timeout=120_000)
+        page.locator(f"{EXPLORER} {PICTURE}").wait_for(timeout=120_000)
         yield page
         page.close()
 
@@ -61,7 +62,7 @@ def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_
         label = f"board tab {k + 1} ({station.key})"
         tabs.nth(k).click()
         explorer = page.locator(EXPLORER)
-        explorer.locator(".widget-html-content svg").wait_for()
+        explorer.locator(PICTURE).wait_for()
         smallest, largest, scale = explorer.evaluate(JS_TEXT_SIZES)
         record_property(f"board text {station.key}", (smallest, largest, scale))
         if smallest < SMALLEST_TEXT_PX:
@@ -75,7 +76,7 @@ def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_
             exercise_controls(SimpleNamespace(name="demo board"), explorer, label)
         except pytest.fail.Exception as e:
             problems.append(str(e))
-        if explorer.locator(".widget-slider .noUi-handle").count():
+        if explorer.locator(SLIDERS).count():
             record_property(f"latency board {station.key}", measure_latency(explorer, presses=10))
         shot = shots_dir / f"demo_board_{k + 1}_{station.key}.png"
         page.screenshot(path=str(shot))
@@ -95,7 +96,7 @@ def test_demo_board_draws_chinese_and_switches_to_english(board):
     page.locator(f"{BOARD} .lm-TabBar-tab", has_text="Lesson 3").wait_for(timeout=30_000)
     page.locator(f"{BOARD} .lm-TabBar-tab").first.click()
     explorer = page.locator(EXPLORER)
-    explorer.locator(".widget-html-content svg").wait_for()
+    explorer.locator(PICTURE).wait_for()
     assert "divide by √d_k" in explorer.inner_text()
     assert "Ask the room" in page.locator(f"{BOARD} .attn-board-question:visible").inner_text()
     assert not axe_problems(page, BOARD)

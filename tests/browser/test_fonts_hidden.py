@@ -18,6 +18,7 @@ import pytest
 
 from attn_viz import fonts
 
+from .conftest import _need_browser
 from .jupyterlab import PANEL, Notebook
 from .lab import CHROMIUM, CHROMIUM_ARGS, ROOT, Lab, Voila, makefile_flags
 
@@ -74,8 +75,7 @@ def boxes(page, selector, probe=""):
 @pytest.fixture(scope="module")
 def bare_browser():
     """Chromium that sees no CJK and no emoji font: only matplotlib's DejaVu fonts."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
+    _need_browser()  # skips on a laptop without Chromium, fails in CI
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="attn-fonts-"))

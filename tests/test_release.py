@@ -140,7 +140,8 @@ def test_the_readme_starts_jupyterlab_as_make_lab_does(released, tmp_path_factor
         r".venv\Scripts\python -m pip install -r requirements.txt",
         "python3 -m venv .venv",
         ".venv/bin/python -m pip install -r requirements.txt",
-        rf".venv\Scripts\python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings\{edition} {fonts}",
+        rf".venv\Scripts\python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings\{edition}"
+        f" {fonts}",
         f".venv/bin/python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings/{edition} {fonts}",
     ]
     assert readme.index("**Windows**") < readme.index("**macOS / Linux**")

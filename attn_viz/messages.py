@@ -430,11 +430,11 @@ msg = Catalog(
         "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
         "kv_assumption": (
             "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（默认是 A100 80GB SXM 数据手册的数），两者完美重叠；\n"
-            "只计注意力层：四个投影的权重和缓存各读一次；\n"
-            "前馈网络、归一化、嵌入和 softmax 不计，所以真实的一步更慢。",
+            "只计注意力层：用缓存时读四个投影的权重和缓存各一次；重算时读权重一次、不读缓存，\n"
+            "K、V 由所有词元的激活重新乘出来（激活的读写、前馈网络、归一化、嵌入和 softmax 都不计，所以真实的一步更慢）。",
             "Assumed: {bandwidth} GB/s, {peak} TFLOP/s (by default the A100 80GB SXM datasheet's), overlapping perfectly;\n"
-            "attention layers only: the four projections' weights and the cache read once each;\n"
-            "feed-forward, norms, embeddings and softmax not counted, so a real step is slower.",
+            "attention layers only: with the cache, the four projections' weights and the cache read once each; recomputing,\n"
+            "the weights read once and no cache: K and V are multiplied again from every token's activations (activations, feed-forward, norms, embeddings, softmax not counted, so a real step is slower).",
         ),
         "kv_size": ("{value} {unit}", "{value} {unit}"),
         "kv_cache_line": (

@@ -5,9 +5,10 @@ query head has its own K/V head) and Llama 3 8B (32 query heads share 8 K/V head
 model, how many K/V heads it keeps (any divisor of its query heads: 1 is MQA, all of them multi-head),
 the context length and the bytes per stored number. The picture: the cache of one sequence for every
 K/V-head choice of that model (the chosen one in orange), and one generated token's time with the cache
-and without it (every row of every layer recomputed from the activations, no cache read), both from attn_core.decoding's counts and the
-Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and bytes read ÷ bandwidth. The two rates are
-the learner's assumption (by default the A100 80GB SXM datasheet's, as in lesson 14); attention layers only.
+and without it (every row of every layer recomputed from the activations, no cache read), both from
+attn_core.decoding's counts and the Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and
+bytes read ÷ bandwidth. The two rates are the learner's assumption (by default the A100 80GB SXM
+datasheet's, as in lesson 14); attention layers only.
 """
 
 from attn_core.decoding import decode_token_cost, kv_cache_bytes, roofline_seconds

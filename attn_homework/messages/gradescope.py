@@ -18,7 +18,7 @@ MESSAGES = {
         "this submission waits for your teacher's review before it gets a mark (0 until then)",
     ),
     "rel_gradescope": (
-        "Gradescope 自动批改包：{zip}（上传到作业的 Configure Autograder → Zip file upload）",
+        "Gradescope 自动批改包：{zip}（在作业的 `Configure Autograder` 页面用 `Zip file upload` 上传）",
         "Gradescope autograder: {zip} (upload it in the assignment's Configure Autograder → Zip file upload)",
     ),
     "gs_grader_failed": (

@@ -97,8 +97,16 @@ def json_key(name: str) -> str:
     return '"' + name + '"'
 
 
+REQUIRED = ("attention", "controls", "draw", "runtime")  # what every explorer module builds on
+
+
 def sources() -> dict[str, str]:
-    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(JS.glob("*.js"))}
+    """The modules of ``js/``, name -> text; an installation without them is broken, not empty."""
+    found = {p.stem: p.read_text(encoding="utf-8") for p in sorted(JS.glob("*.js"))}
+    missing = [name for name in REQUIRED if name not in found]
+    if missing:
+        raise FileNotFoundError(f"the explorers' page modules are missing from {JS}: {', '.join(missing)}")
+    return found
 
 
 @cache

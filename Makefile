@@ -43,21 +43,27 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 # Each edition opens JupyterLab with its menus in its language: jupyterlab-settings/<lang>/overrides.json
 # sets the default of the language setting for this launch only (the learner's own settings still win
 # and are never written to).
+# LAB_FONTS: JupyterLab serves attn_viz/fonts/ at /custom/ and loads its custom.css: the bundled Chinese and
+# emoji fonts close JupyterLab's font stacks, after the system's (no boxes on a machine without CJK fonts).
+LAB_FONTS := --LabApp.custom_css=True --ServerApp.tornado_settings=static_custom_path=attn_viz/fonts
 lab: $(VENV)/.installed
-	$(PY) -m jupyter lab notebooks --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/zh" $(ALLOW_ROOT)
+	$(PY) -m jupyter lab notebooks --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/zh" $(LAB_FONTS) $(ALLOW_ROOT)
 
 lab-en: $(VENV)/.installed
-	$(PY) -m jupyter lab notebooks/en --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/en" $(ALLOW_ROOT)
+	$(PY) -m jupyter lab notebooks/en --LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/en" $(LAB_FONTS) $(ALLOW_ROOT)
 
 # PyTorch for lesson 13 and ex13 (a ~190 MB download, ~750 MB installed); then reopen lesson 13 (or restart its kernel).
 torch: $(VENV)/.installed-torch
 
 # The classroom demo board, served by Voilà (pictures and controls, no code); it opens in the browser.
+# VOILA_FONTS: Voilà's files root is the project, and only attn_viz/fonts/ is served from it
+# (/voila/files/attn_viz/fonts/course-fonts.css: the bundled fonts, for a projector PC without CJK fonts).
+VOILA_FONTS := --Voila.root_dir=. "--VoilaConfiguration.file_allowlist=['attn_viz/fonts/.*']"
 demo: $(VENV)/.installed
-	$(PY) -m voila notebooks/demo.ipynb
+	$(PY) -m voila notebooks/demo.ipynb $(VOILA_FONTS)
 
 demo-en: $(VENV)/.installed
-	$(PY) -m voila notebooks/en/demo.ipynb
+	$(PY) -m voila notebooks/en/demo.ipynb $(VOILA_FONTS)
 
 # Every printed digit must hold on a learner's laptop too, so `make test` runs the notebooks a second time
 # on the most different machine this one can pretend to be: OpenBLAS's pre-FMA kernel (Prescott), one

@@ -23,6 +23,7 @@ msg = Catalog(
         "meaning_lr": ("（梯度下降的步长）", " (the gradient-descent step)"),
         "meaning_init_scale": ("（W_Q、W_K 初始值的缩放倍数）", " (the factor on the initial W_Q and W_K)"),
         "meaning_none": ("", ""),
+        "list_sep": ("、", ", "),  # between the items of a list printed in a message (divisors)
         "meaning_base": ("（位置编码的底数，通常是 10000）", " (the base of the position encoding, usually 10000)"),
         "meaning_positions": ("（位置的个数）", " (the number of positions)"),
         # ---------------------------------------------------------------- arrays (_validate)
@@ -177,10 +178,11 @@ msg = Catalog(
         ),
         "rope_layout": (
             'layout 必须是 "interleaved"（相邻两个特征一对：(0, 1)、(2, 3)……，RoFormer 论文和 GPT-J 的写法）'
-            '或 "half"（前后两半对应：(k, k + d/2)，即 rotate_half，GPT-NeoX 和 LLaMA 的写法），得到的是 {layout!r}。',
+            '或 "half"（前后两半对应：(k, k + d/2)，即 rotate_half，GPT-NeoX 和 Hugging Face 的 LLaMA 的写法），'
+            "得到的是 {layout!r}。",
             'layout must be "interleaved" (neighbouring features pair up: (0, 1), (2, 3), …, as in the RoFormer '
             'paper and GPT-J) or "half" (the two halves pair up: (k, k + d/2), rotate_half, as in GPT-NeoX and '
-            "LLaMA), got {layout!r}.",
+            "Hugging Face's LLaMA), got {layout!r}.",
         ),
         "positions_not_real": (
             "positions 必须是实数（通常是整数 0, 1, 2, …），得到的是 dtype {dtype}（类型 {type}）。",

@@ -45,7 +45,7 @@ def split_heads(M, n_heads):
     """(..., n, n_heads·d_head) -> (..., n_heads, n, d_head): the projection cut into n_heads equal slices."""
     width = M.shape[-1]
     if width % n_heads:
-        divisors = ", ".join(str(d) for d in range(1, width + 1) if width % d == 0)
+        divisors = msg("list_sep").join(str(d) for d in range(1, width + 1) if width % d == 0)
         raise ValueError(msg("split_heads", width=width, shape=M.shape, n_heads=n_heads, divisors=divisors))
     return np.swapaxes(M.reshape(*M.shape[:-1], n_heads, width // n_heads), -2, -3)
 

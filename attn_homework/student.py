@@ -4,9 +4,10 @@ The teacher notebook is the one source: its answer cells hold the solution betwe
 ``### BEGIN SOLUTION`` and ``### END SOLUTION`` lines (nbgrader's markers). The student version
 drops each marked region; the placeholder line kept just above it (``QKT = ...  # …``) then
 stands as the learner's starting point, so the check cell says "not attempted" instead of raising.
-Cells tagged ``teacher-only`` (notes for the teacher) are dropped too, and relative links in markdown
-are rebased from ``teacher/`` to the folder above it, where the student versions live. The result
-is executed from a fresh kernel, so it is committed with its outputs (every check says ⏳).
+Cells tagged ``teacher-only`` (notes for the teacher) are dropped too, an exercise's closing summary
+("## 小结" / "## Summary", which states answers) keeps only its heading, a note and its links, and
+relative links in markdown are rebased from ``teacher/`` to the folder above it, where the student
+versions live. The result is executed from a fresh kernel, so it is committed with its outputs (every check says ⏳).
 
     attn-student                                   # regenerate every student notebook of ./notebooks (both editions)
     attn-student --notebooks DIR                   # ... of another notebooks folder
@@ -31,6 +32,10 @@ from .messages import msg
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 TEACHER_ONLY = "teacher-only"
+# The heading of an exercise's closing summary, by edition. The summary states what the tasks ask for (the
+# shape of O, the gradients' formulas, where a prediction lands), so the student version keeps only its
+# heading, a note and its links (the next exercise): it is read in the teacher version and in the lesson.
+SUMMARY_HEADINGS = {"## 小结": "zh", "## Summary": "en"}
 
 TEACHER_FOLDER = "teacher"
 # Inside a notebooks folder, each edition keeps its student exercises here and the teacher versions in
@@ -115,6 +120,21 @@ def check_task_ids(nb, where):
                 )
 
 
+def _summary_lang(cell):
+    """The edition of an exercise's summary cell ("## 小结" / "## Summary" as its first line), or None."""
+    if cell.cell_type != "markdown" or not cell.source.strip():
+        return None
+    return SUMMARY_HEADINGS.get(cell.source.strip().splitlines()[0].strip())
+
+
+def hold_back_summary(source, lang):
+    """A summary cell's ``source`` as the student version has it: the heading, a note saying why the rest
+    is left out, and the lines that are only links (the next exercise). Nothing of the summary's own text."""
+    lines = source.strip().splitlines()
+    links = [line for line in lines[1:] if re.fullmatch(r"\s*(\[[^\]]*\]\([^)]*\)\s*)+", line)]
+    return "\n\n".join([lines[0].strip(), msg.text("student_summary_held_back", lang), *links])
+
+
 def make_student(teacher_nb, src_dir=None, out_dir=None):
     """The student notebook (a new NotebookNode, outputs cleared) derived from a teacher notebook;
     with ``src_dir`` and ``out_dir``, relative markdown links are rebased from one to the other. The cells'
@@ -135,8 +155,11 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
             raise MarkerError(
                 f"cell {index} is a {cell.cell_type} cell with solution markers; only code cells may hold solutions."
             )
-        elif cell.cell_type == "markdown" and src_dir is not None and out_dir is not None:
-            cell.source = rebase_links(cell.source, src_dir, out_dir)
+        elif cell.cell_type == "markdown":
+            if _summary_lang(cell) is not None:
+                cell.source = hold_back_summary(cell.source, _summary_lang(cell))
+            if src_dir is not None and out_dir is not None:
+                cell.source = rebase_links(cell.source, src_dir, out_dir)
         cells.append(cell)
     nb.cells = cells
     return nb

@@ -15,6 +15,7 @@ import inspect
 import os
 import re
 import sys
+import unicodedata
 import warnings
 
 import numpy as np
@@ -74,11 +75,80 @@ _FORMULA = {
     "online_output": "formula_online_output",
 }
 
+# Lesson 10's gradients: an answer that holds another gradient's product is told the product it holds and
+# the reasoning of the one asked, never the asked formula (that would be the answer) nor "that is task Y's".
+_GRADIENTS = {
+    "grad_V": "grad_V",
+    "grad_A": "grad_A",
+    "softmax_backward": "grad_S",
+    "grad_Q": "grad_Q",
+    "grad_K": "grad_K",
+}
+
 # Pairs of tasks (this one, the one whose step the answer is) with a hint of their own.
 _CROSSED = {
     ("4.4", "4.1"): "crossed_key_not_doubled",
     ("6.3", "6.4"): "crossed_output_not_weights",
 }
+
+
+# How long one call of a learner's function may take (seconds): the checker's calls are on a few small
+# arrays, so a right function returns in milliseconds; one that loops forever must not hang the check cell.
+TIME_LIMIT = 5.0
+
+
+class _TookTooLong(Exception):
+    """A learner's function did not return within TIME_LIMIT seconds."""
+
+
+# The names a call that never returned is reported under (``CallFailed.type_name``; the checker's messages).
+_STOPPED = {_TookTooLong: "TimeLimit", KeyboardInterrupt: "KeyboardInterrupt", SystemExit: "SystemExit"}
+
+
+def _stop_detail(e):
+    if isinstance(e, _TookTooLong):
+        return str(e)
+    return f"{type(e).__name__}({e})" if str(e) else type(e).__name__
+
+
+def _within_time_limit(function, args, seconds=None):
+    """``function(*args)``, raising ``_TookTooLong`` if it has not returned after ``seconds`` (TIME_LIMIT).
+    Where a signal can interrupt it (SIGALRM, the main thread: Linux and macOS, the Jupyter kernel), it is
+    stopped. Elsewhere (Windows) it runs in a thread that is waited for that long: a function that never
+    returns is reported the same way but cannot be stopped, and goes on running until the kernel restarts
+    (the message says so)."""
+    import signal
+    import threading
+
+    seconds = TIME_LIMIT if seconds is None else seconds
+    if hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread():
+
+        def alarm(signum, frame):
+            raise _TookTooLong(f"{seconds:g}")
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            return function(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    box = {}
+
+    def run():
+        try:
+            box["value"] = function(*args)
+        except BaseException as e:  # handed to the caller's thread below
+            box["error"] = e
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise _TookTooLong(f"{seconds:g} still running")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def call_function(function, arguments):
@@ -87,12 +157,19 @@ def call_function(function, arguments):
     which a copy held other numbers (the function wrote into its arguments) are listed in ``changed``, and
     a function that calls attn_core's reference is named in ``delegates``."""
     results, changed, which = [], [], ()
+    stopped = None  # a call that did not return (too slow, interrupted, exit): the rest are not made
     for index, args in enumerate(arguments):
         copies = [np.array(a) if isinstance(a, np.ndarray) else a for a in args]
+        if stopped is not None:
+            results.append(stopped)
+            continue
         try:
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")  # an overflow in the learner's function is a verdict, not a warning
-                results.append(function(*copies))
+                results.append(_within_time_limit(function, copies))
+        except (_TookTooLong, KeyboardInterrupt, SystemExit) as e:  # never a traceback, never the kernel's exit
+            stopped = CallFailed(_STOPPED.get(type(e), type(e).__name__), _stop_detail(e))
+            results.append(stopped)
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
         touched = tuple(
@@ -194,10 +271,23 @@ def right_for_earlier_answer(t, answer, earlier_answer):
         earlier = np.asarray(earlier_answer, dtype=float)
     except (TypeError, ValueError):
         return False
-    if earlier.ndim < 2 or not np.all(np.isfinite(earlier)):
+    if earlier.ndim < 2 or not np.all(np.isfinite(earlier)) or not _plausible_attempt(t.builds_on, earlier):
         return False
     given = t.builds_on.given_from(t.inputs(), earlier)
     return bool(checker.diagnose(t.builds_on.step, answer, **given).ok)
+
+
+def _plausible_attempt(builds_on, earlier):
+    """The earlier answer is an attempt at the earlier task, not a stand-in for it: it has that task's shape and
+    is not a matrix of only 0s and 1s (the identity, a matrix of ones, one-hot rows), which is typed or picked,
+    never what the earlier task's computation gives on its data (a softmax of finite scores has no exact 0 or 1
+    in a row of several keys). Only such an attempt carries its error forward: otherwise any 0/1 matrix would
+    earn the later task's points with no work on either."""
+    earlier_task = task(builds_on.task_id)
+    right = checker.STEP_TABLE[earlier_task.step].givens(earlier_task.given()).expected
+    if earlier.shape != np.shape(right):
+        return False
+    return not np.isin(earlier, (0.0, 1.0)).all()
 
 
 def _carried_forward(t, answer, earlier_answer, diagnosis):
@@ -229,6 +319,9 @@ def _crossed(t, answer):
         key = _CROSSED.get((t.id, other.id))
         if key is not None:
             return msg(key, var=t.var)
+        if other.step in _GRADIENTS and t.step in _GRADIENTS:  # said by its product, never by the asked formula
+            product, why = msg(f"product_{_GRADIENTS[other.step]}"), msg(f"why_{_GRADIENTS[t.step]}")
+            return msg("crossed_gradient", var=t.var, product=product, task_id=t.id, why=why)
         what, asked = _FORMULA.get(other.step), _FORMULA.get(t.step)
         if what is not None and asked is not None and what != asked:
             text = msg("crossed_formula", var=t.var, what=msg(what), asked=msg(asked), task_id=t.id)
@@ -276,6 +369,15 @@ def _wrong_call(name, example, what, extra_args=(), unexpected=None):
     return True
 
 
+def _task_number(task_id):
+    """A task number as the registry spells it: a typed "6.1 " or a full-width "６．１" (a Chinese input
+    method) is "6.1"; anything else is returned unchanged, to be reported as it was given."""
+    if isinstance(task_id, str):
+        normal = unicodedata.normalize("NFKC", task_id).strip().replace("。", ".")
+        return normal if normal in TASKS else task_id
+    return task_id
+
+
 def check(task_id=None, *answer, **unexpected):
     """Print one line about task ``task_id``: ✅ / ❌ with a hint / ⏳ not attempted.
 
@@ -289,6 +391,7 @@ def check(task_id=None, *answer, **unexpected):
     example = f'check("{named.strip()[:8]}")' if isinstance(named, str) and named.strip() else 'check("2.1")'
     if _wrong_call("check", example, "call_what_task", answer[1:], unexpected):
         return
+    task_id = _task_number(task_id)
     if task_id is None or not isinstance(task_id, (str, int, float)) or isinstance(task_id, bool):
         print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=type(task_id).__name__)))
         if os.environ.get("NBGRADER_EXECUTION"):
@@ -298,6 +401,7 @@ def check(task_id=None, *answer, **unexpected):
         frame = inspect.currentframe().f_back
         try:
             names = set(frame.f_locals) | set(frame.f_globals)
+            namespace = {**frame.f_globals, **frame.f_locals}
             t = TASKS.get(str(task_id))
             if answer:
                 value = answer[0]
@@ -312,6 +416,9 @@ def check(task_id=None, *answer, **unexpected):
         elif t is not None:
             diagnosis = _carried_forward(t, value, earlier, diagnosis)
             diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
+            diagnosis = _after_a_failed_cell(t, value, diagnosis)
+            diagnosis = _computed_by_the_reference(t, diagnosis, namespace)
+            diagnosis = _fixed_under_the_old_name(t, value, diagnosis, namespace)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
         print(msg("check_failed", task_id=task_id, error=f"{type(e).__name__}: {e}"))
@@ -332,6 +439,7 @@ def predicted(task_id=None, *extra, **unexpected):
     change does not count. Never raises."""
     if _wrong_call("predicted", 'predicted("4.5")', "call_what_task", extra, unexpected):
         return False
+    task_id = _task_number(task_id)
     if task_id is None or str(task_id) not in TASKS:
         print(msg("check_which_task", got="" if task_id is None else msg("you_gave", what=repr(task_id)[:40])))
         return False
@@ -445,7 +553,9 @@ def _stale_note(task_id, value, diagnosis):
     fingerprint = _fingerprint(value)
     before = _LAST_CHECKED.get(task_id)
     _LAST_CHECKED[task_id] = fingerprint
-    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward") or value is MISSING:
+    if diagnosis.ok or diagnosis.code in ("not_attempted", "bad_task", "carried_forward", "cell_failed", "delegates"):
+        return ""
+    if value is MISSING:
         return ""
     var = task(task_id).var
     if _previous_cell_failed():
@@ -469,6 +579,91 @@ def _fingerprint(value):
         return hashlib.sha256(data).hexdigest()
     except Exception:
         return None
+
+
+def _after_a_failed_cell(t, value, diagnosis):
+    """``diagnosis``, or, when the cell run just before this check raised, what that means for the answer:
+    still the placeholder ``...`` is not "not answered yet" but "that cell stopped with this error"; a right
+    value is one from before the failed run, so it is not ✅ (the notebook as it stands would not compute it)."""
+    if not _previous_cell_failed():
+        return diagnosis
+    error = _previous_cell_error()
+    if value is Ellipsis or diagnosis.code == "not_attempted":
+        return checker.Diagnosis(False, "not_attempted", msg("answer_cell_failed", var=t.var, error=error), t.step)
+    if diagnosis.ok:
+        return checker.Diagnosis(False, "cell_failed", msg("right_before_cell_failed", var=t.var, error=error), t.step)
+    return diagnosis
+
+
+# attn_core's names a data task's answer cell may use: the language switch, and the tools a notebook hands out
+# (lesson 12's rope, lesson 15's trained weights).
+_ALLOWED_IN_CELLS = {"set_lang", "get_lang", "rope", "trained"}
+
+
+def delegated_in_cell(source, namespace):
+    """The attn_core function or module that the code ``source`` (an answer cell) calls to
+    compute its answer, by the names it uses and what they are in ``namespace``: "attn_core.attention"; ""
+    if none. The same rule as a find-the-bug function's (``delegated_to``), for an array answer's cell."""
+    code = re.sub(r"#.*", "", source)
+    dotted = re.findall(r"\battn_core(?:\.\w+)+", code)
+    if dotted:
+        return dotted[0]
+    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    for name in sorted(used - _ALLOWED_IN_CELLS - {"attn_core"}):
+        value = namespace.get(name)
+        if value is None or not (inspect.isroutine(value) or inspect.isclass(value) or inspect.ismodule(value)):
+            continue
+        module = getattr(value, "__name__", "") if inspect.ismodule(value) else getattr(value, "__module__", "") or ""
+        if module.split(".")[0] == "attn_core":
+            return module if inspect.ismodule(value) else f"attn_core.{getattr(value, '__name__', name)}"
+    return ""
+
+
+def _answer_cell(var, namespace):
+    """The code of the last notebook cell run before this check that assigns ``var`` (IPython's input
+    history), or ""."""
+    history = namespace.get("_ih") or namespace.get("In") or []
+    assigns = re.compile(rf"(^|[;\s,(]){re.escape(var)}\s*(,[^=\n]*)?=(?!=)", re.MULTILINE)
+    for source in reversed(list(history)[:-1]):  # the last entry is this check cell itself
+        if isinstance(source, str) and assigns.search(source):
+            return source
+    return ""
+
+
+def _computed_by_the_reference(t, diagnosis, namespace):
+    """A right array answer whose cell computed it with attn_core's reference (``attention(Q, K, V).O``) is
+    not ✅: the notebooks ask for one's own numpy, as a find-the-bug fix that calls it is told (6.5). The
+    evidence is the answer cell's code, so this is said only where the check can read it (a notebook)."""
+    if not diagnosis.ok or t.answer_kind != "array":
+        return diagnosis
+    name = delegated_in_cell(_answer_cell(t.var, namespace), namespace)
+    if not name:
+        return diagnosis
+    return checker.Diagnosis(False, "delegates", msg("cell_delegates", var=t.var, name=name), t.step)
+
+
+def _fixed_under_the_old_name(t, value, diagnosis, namespace):
+    """A find-the-bug task still at ``...`` while the notebook's buggy function (``buggy_scores`` for
+    ``fixed_scores``) now passes the task's check: the fix was written under the old name (the evidence: the
+    function under that name is right), so the message says how to hand it in."""
+    if t.answer_kind != "function" or value is not Ellipsis or diagnosis.code != "not_attempted":
+        return diagnosis
+    old = "buggy_" + t.var.removeprefix("fixed_")
+    if old == t.var or not callable(namespace.get(old)) or not diagnose_task(t.id, namespace[old]).ok:
+        return diagnosis
+    note = msg("fixed_under_old_name", old=old, var=t.var)
+    return checker.Diagnosis(False, "not_attempted", diagnosis.message + note, diagnosis.step)
+
+
+def _previous_cell_error():
+    """The error the last failed cell raised, as "NameError: name 'x' is not defined" (IPython keeps it in
+    ``sys.last_value``; ``sys.last_exc`` from Python 3.12), or a general phrase when it is not known."""
+    error = getattr(sys, "last_exc", None) or getattr(sys, "last_value", None)
+    if not isinstance(error, BaseException):
+        return msg("an_error")
+    detail = str(error).splitlines()[0] if str(error) else ""
+    detail = detail if len(detail) <= 120 else detail[:117] + "…"
+    return f"{type(error).__name__}: {detail}" if detail else type(error).__name__
 
 
 def _previous_cell_failed():

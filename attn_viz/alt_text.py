@@ -93,7 +93,10 @@ def _values(labels, values) -> str:
 
 
 def _heatmap(ax, d, shared) -> str:
-    M, rows, cols = d["M"], d["rows"], d["cols"]
+    M = d["M"]
+    # a label left blank to thin the ticks ("" between every 5th position) is read as its position
+    rows, cols = ([label or str(k) for k, label in enumerate(labels)] for labels in (d["rows"], d["cols"]))
+    masked = d.get("masked", np.isneginf(M))
     if M.size <= ALL_VALUES_UP_TO:
         each = [msg("row_values", query=r, values=_values(cols, row)) for r, row in zip(rows, M)]
         values = msg("alt_all_values", rows=msg("row_sep").join(each))
@@ -108,8 +111,10 @@ def _heatmap(ax, d, shared) -> str:
         title=_titled(ax),
         rows=_axis(ax.get_ylabel() or shared["ylabel"]),
         cols=_axis(ax.get_xlabel() or shared["xlabel"]),
-        low=fmt(d["vmin"]),
-        high=fmt(d["vmax"]),
+        scale=msg(f"alt_scale_{kind}", low=_number(d["vmin"]), high=_number(d["vmax"]))
+        if (kind := d.get("scale", "weights")) == "weights"
+        else msg(f"alt_scale_{kind}", label=plain(d["label"]), low=fmt(d["vmin"]), high=fmt(d["vmax"])),
+        masked=msg(f"alt_masked_{d.get('scale', 'weights')}", count=int(count)) if (count := masked.sum()) else "",
         values=values,
     )
 

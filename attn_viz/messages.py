@@ -70,6 +70,117 @@ msg = Catalog(
             "{what}={token!r} is not a token of the example; choose one of {tokens}.",
         ),
         "seed_not_int": ("seed 必须是整数，得到的是 {seed!r}。", "seed must be an integer, got {seed!r}."),
+        # ================================================================ diagrams (diagrams.py)
+        "dg_sentence_sep": ("。", ". "),
+        "dg_step_1": ("投影", "project"),
+        "dg_step_2": ("打分", "score"),
+        "dg_step_3": ("缩放", "scale"),
+        "dg_step_4": ("softmax", "softmax"),
+        "dg_step_5": ("加权求和", "weighted\nsum"),
+        "dg_steps_title": ("自注意力的五个步骤和每一步的形状", "The five steps of self-attention and their shapes"),
+        "dg_steps_heading": (
+            "五个步骤（形状来自 {n} 个词的例子）",
+            "The five steps (shapes of the {n}-word example)",
+        ),
+        "dg_steps_lit": ("本课：第 {step} 步 {name}", "This lesson: step {step}, {name}"),
+        "dg_steps_desc": (
+            "从左到右：X 经第 1 步投影成 Q、K、V；第 2 步 QKᵀ；第 3 步除以 √{d_k}，得 S；第 4 步 softmax，得 A；"
+            "第 5 步 A 乘 V，得 O。形状：{shapes}",
+            "Left to right: step 1 projects X to Q, K and V; step 2 QKᵀ; step 3 divides by √{d_k}, giving S; "
+            "step 4 softmax, giving A; step 5 multiplies A by V, giving O. Shapes: {shapes}",
+        ),
+        "dg_row_title": ("“{token}”这一行，一步一步", "The “{token}” row, step by step"),
+        "dg_row_heading": ("查询 q_{token} = {q}，问四个键", "query q_{token} = {q} asks the four keys"),
+        "dg_row_key": ("键", "key"),
+        "dg_row_weighted": ("权重 × v", "weight × v"),
+        "dg_row_sum": ("相加 = o_{token}", "sum = o_{token}"),
+        "dg_row_sum_one": ("权重之和 {total}", "weights sum to {total}"),
+        "dg_row_note": (
+            "每一行：q·k 是 {d_k} 对数相乘再相加，再除以 √{d_k} ≈ {sqrt}；\nsoftmax 让权重都为正、和为 1；输出是“权重 × 值向量”之和。",
+            "Each row: q·k adds {d_k} products, then ÷ √{d_k} ≈ {sqrt};\nsoftmax makes the weights positive with sum 1; "
+            "the output is the sum of weight × value.",
+        ),
+        "dg_row_desc": (
+            "查询 q_{token} = {q}。它和四个键的点积 q·k：{scores}；除以 √{d_k} 后做 softmax，权重：{weights}；"
+            "权重乘各自的值向量再相加，得到输出 o_{token} = {o}",
+            "Query q_{token} = {q}. Its dot products q·k with the four keys: {scores}; divided by √{d_k} and put "
+            "through softmax, the weights: {weights}; each weight times its value vector, added up, gives the "
+            "output o_{token} = {o}",
+        ),
+        "dg_mh_title": (
+            "多头注意力：切分、每个头各算一遍、拼接、乘 W_O",
+            "Multi-head attention: split, attend per head, concat, W_O",
+        ),
+        "dg_mh_col_0": ("输入", "input"),
+        "dg_mh_col_1": ("投影", "project"),
+        "dg_mh_col_2": ("切成 {n_heads} 个头", "split into\n{n_heads} heads"),
+        "dg_mh_col_3": ("每个头的权重", "weights\nper head"),
+        "dg_mh_col_4": ("每个头的输出", "output\nper head"),
+        "dg_mh_col_5": ("并排拼接", "concat"),
+        "dg_mh_col_6": ("乘 W_O", "times W_O"),
+        "dg_mh_note": (
+            "每个头宽 d_head = {d_model} / {n_heads} = {d_head}，各自走一遍第 2–5 步，缩放除以 √d_head。",
+            "Each head is d_head = {d_model} / {n_heads} = {d_head} wide and runs steps 2–5 on its own, "
+            "scaled by √d_head.",
+        ),
+        "dg_mh_desc": (
+            "从左到右：X（{X}）投影成 Q、K、V（各 {QKV}）；切成 {n_heads} 个头，每个头的 Q、K、V 是 {head}"
+            "（d_head = {d_head}）；每个头算出自己的权重 A（{A}）和输出（{O_head}）；{n_heads} 个输出并排拼接成 "
+            "{concat}，再乘 W_O 得到输出 O（{out}），和 X 一样宽 d_model = {d_model}",
+            "Left to right: X ({X}) is projected to Q, K, V ({QKV} each); split into {n_heads} heads, each head's "
+            "Q, K, V is {head} (d_head = {d_head}); each head computes its own weights A ({A}) and output "
+            "({O_head}); the {n_heads} outputs side by side make {concat}, times W_O gives the output O ({out}), "
+            "as wide as X, d_model = {d_model}",
+        ),
+        "dg_block_title": ("一层编码器：post-LN 与 pre-LN", "One encoder layer: post-LN and pre-LN"),
+        "dg_block_post": ("post-LN（原始 Transformer）", "post-LN (the original Transformer)"),
+        "dg_block_pre": ("pre-LN（例如 GPT-2）", "pre-LN (e.g. GPT-2)"),
+        "dg_block_post_formula": ("H = LN(X + MHA(X))，Y = LN(H + FFN(H))", "H = LN(X + MHA(X)), Y = LN(H + FFN(H))"),
+        "dg_block_pre_formula": ("H = X + MHA(LN(X))，Y = H + FFN(LN(H))", "H = X + MHA(LN(X)), Y = H + FFN(LN(H))"),
+        "dg_block_ln": ("层归一化", "LayerNorm"),
+        "dg_block_post_note": ("层归一化在残差相加之后", "LayerNorm after the residual sum"),
+        "dg_block_pre_note": (
+            "层归一化在子层的输入上，\n残差路上没有归一化",
+            "LayerNorm on each sublayer's input,\nnone on the residual path",
+        ),
+        "dg_block_mha": ("多头自注意力（{n_heads} 头）", "{n_heads}-head self-attention"),
+        "dg_block_ffn": ("前馈网络 {d_model}→{d_ff}→{d_model}", "FFN {d_model}→{d_ff}→{d_model}"),
+        "dg_block_residual": ("残差", "residual"),
+        "dg_block_desc": (
+            "左：post-LN，X 经多头自注意力，加上 X（残差），再做层归一化，得 H；H 经前馈网络，加上 H，再做层归一化，得 Y。"
+            "右：pre-LN，先对 X 做层归一化再进多头自注意力，结果加上 X 得 H；先对 H 做层归一化再进前馈网络，结果加上 H 得 Y。"
+            "X、H、Y 和两个子层的输出都是 {shape}；只有前馈网络的中间层变宽到 {wide}（d_ff = {d_ff}）",
+            "Left: post-LN, X goes through multi-head self-attention, X is added back (residual), then LayerNorm gives H; "
+            "H goes through the feed-forward network, H is added back, then LayerNorm gives Y. Right: pre-LN, LayerNorm "
+            "first, then multi-head self-attention, plus X gives H; LayerNorm of H, then the feed-forward network, plus H "
+            "gives Y. X, H, Y and both sublayers' outputs are {shape}; only the feed-forward network's middle layer is "
+            "wider, {wide} (d_ff = {d_ff})",
+        ),
+        "dg_mask_title": ("因果掩码与输入、目标错开一位", "The causal mask and the input/target shift"),
+        "dg_mask_heading": ("因果掩码：True 表示可以看", "Causal mask: True = may look"),
+        "dg_mask_keys": ("键（被问的词）→", "keys (who is asked) →"),
+        "dg_mask_queries": ("查询 ↓", "queries ↓"),
+        "dg_mask_true": ("True：可以看，分数照常", "True: may look, score as is"),
+        "dg_mask_false": (
+            "False：挡住，分数设为 −∞，softmax 后权重为 0",
+            "False: masked, score set to −∞, weight 0 after softmax",
+        ),
+        "dg_mask_row": ("{token} 看 {sees}", "{token} sees {sees}"),
+        "dg_shift_heading": ("训练时输入和目标错开一位", "In training the target is the input shifted by one"),
+        "dg_shift_position": ("位置", "position"),
+        "dg_shift_input": ("输入", "input"),
+        "dg_shift_target": ("要预测", "predict"),
+        "dg_shift_note": (
+            "位置 i 看得见第 0…i 个词；\n它的答案是第 i+1 个词，正是被挡住的第一个",
+            "Position i sees words 0…i;\nits answer is word i+1, the first one masked",
+        ),
+        "dg_mask_desc": (
+            "{n} × {n} 的因果掩码，行是查询，列是键：{true} 个 True（可以看），{false} 个 False（挡住，分数设为 −∞，"
+            "softmax 后权重为 0）。每一行：{allowed}。右边：训练时位置 i 的输入是第 i 个词，要预测第 i+1 个词：{pairs}",
+            "A {n} × {n} causal mask, rows are queries, columns keys: {true} True (may look), {false} False (masked, score "
+            "set to −∞, weight 0 after softmax). Each row: {allowed}. Right: in training, position i's input is word i "
+            "and its target word i+1: {pairs}",
+        ),
         # ================================================================ 1. why divide by √d_k (dk.py)
         "dk_title": ("d_k 与 softmax 的尖锐程度", "d_k and how sharp softmax gets"),
         "dk_heading": (
@@ -82,7 +193,7 @@ msg = Catalog(
         "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
         "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重时相比）", "softmax gradient size (vs uniform weights)"),
         "dk_max_weight": (
-            "最大权重 {weight}（均匀时 0.25，全押在一个键上时 1）",
+            "最大权重 {weight}（均匀时 0.25，全部集中在一个键上时为 1）",
             "max weight {weight} (0.25 if uniform, 1 if all on one key)",
         ),
         "dk_entropy": ("熵 {entropy}，最大可能值 ln 4 = {most}", "entropy {entropy}, at most ln 4 = {most}"),
@@ -163,6 +274,10 @@ msg = Catalog(
             "填充掩码：最后 {padding} 个词是填充，谁都不看它们",
             "padding: the last {padding} tokens are padding, nobody attends to them",
         ),
+        "mask_heading_causal_padding": (
+            "因果掩码加填充掩码：只能看自己和前面的词，最后 {padding} 个词是填充",
+            "causal and padding: a token sees itself and earlier ones; padding tokens at the end: {padding}",
+        ),
         "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
         "mask_masked_cells": (
             "被挡住的方格：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",
@@ -177,6 +292,15 @@ msg = Catalog(
             "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢掉。",
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
         ),
+        "mask_no_key": (
+            "{tokens}：这些行的每个键都被挡住了，\n"
+            "softmax 没有可分配权重的键，一行的和不可能是 1（attn_core 在这里报 ValueError）。\n"
+            "真实的模型从不让一行一个键都看不到，例如至少让每个词看得到它自己。",
+            "{tokens}: every key of these rows is masked,\n"
+            "so softmax has no key to share the weight among: a row cannot sum to 1 (attn_core raises ValueError).\n"
+            "A real model always leaves every row some key, e.g. the token itself.",
+        ),
+        "mask_row_empty": ("没有可看的键", "no key to attend to"),
         # ================================================================ 5. heads (heads.py)
         "head_title": ("多头注意力", "multi-head attention"),
         "head_control": ("头", "head"),
@@ -202,26 +326,36 @@ msg = Catalog(
             "shares a projection of width d_model equally among the heads (a convention, not something attention "
             "itself requires; see Lesson 8); choose one of {divisors}.",
         ),
+        "head_panel": ("头 {head}（{which}）", "head {head} ({which})"),
+        "head_projections_designed": ("第 8 课设计的头", "lesson 8's designed heads"),
+        "head_projections_random": ("随机投影", "random projections"),
+        "head_control_projections": ("投影", "projections"),
         # ================================================================ 6. word order (positions.py)
         "pos_title": ("词序与位置编码", "word order and position encodings"),
         "pos_control_encoding": ("位置编码", "encoding"),
         "pos_encoding_none": ("不加位置", "none"),
         "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
         "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
-        "pos_control_i": ("“{token}”的位置 i", "position i of “{token}”"),
-        "pos_control_j": ("“{token}”的位置 j", "position j of “{token}”"),
+        "pos_control_i": (
+            "“{token}”的位置 i（句中是 {position}）",
+            "position i of “{token}” (in the sentence: {position})",
+        ),
+        "pos_control_j": (
+            "“{token}”的位置 j（句中是 {position}）",
+            "position j of “{token}” (in the sentence: {position})",
+        ),
         "pos_control_order": ("打乱成", "reorder to"),
         "pos_heading_none": (
-            "不加位置：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "不加位置：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "no positions: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_sinusoidal": (
-            "正弦位置编码：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "正弦位置编码：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "sinusoidal: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_rope": (
-            "RoPE：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "RoPE：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "RoPE: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_curve_title": (
             "q·k（未缩放）：“{query}”在 i + s，“{key_word}”在 j + s",
@@ -232,7 +366,7 @@ msg = Catalog(
         "pos_dial_sinusoidal": ("位置编码的第 0 对 (sin p, cos p)", "pair 0 of the encoding (sin p, cos p)"),
         "pos_dial_rope": ("q、k 的第 0 对：按位置旋转", "pair 0 of q and k, turned by position"),
         "pos_hand": ("{name}（位置 {position}）", "{name} at {position}"),
-        "pos_dial_note_none": ("i、j 怎么变，两只指针都不动", "the hands stay put whatever i and j"),
+        "pos_dial_note_none": ("i、j 怎么变，两根指针都不动", "the hands stay put whatever i and j"),
         "pos_dial_note_sinusoidal": (
             "位置 p 的指针转到 p 弧度，\n夹角只看 j − i = {offset}",
             "the hand of position p points at p radians:\nthe angle is set by j − i = {offset}",
@@ -269,6 +403,74 @@ msg = Catalog(
         "pos_reorder_differs": (
             "打乱成“{sentence}”：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
             "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
+        ),
+        # ================================================================ 7. the KV cache (kv.py, helper explorers-b)
+        "kv_title": ("KV 缓存的大小与每个词元的时间", "the KV cache's size and the time per token"),
+        "kv_control_model": ("模型", "model"),
+        "kv_control_kv_heads": ("K/V 头数", "K/V heads"),
+        "kv_control_context": ("上下文长度（词元）", "context (tokens)"),
+        "kv_control_bytes": ("每个数的字节数", "bytes per value"),
+        "kv_bytes_1": ("1（8 位）", "1 (8-bit)"),
+        "kv_bytes_2": ("2（float16）", "2 (float16)"),
+        "kv_bytes_4": ("4（float32）", "4 (float32)"),
+        "kv_control_bandwidth": ("假设：内存带宽 GB/s", "assumed memory bandwidth, GB/s"),
+        "kv_control_peak": ("假设：峰值 TFLOP/s", "assumed peak, TFLOP/s"),
+        "kv_heading": (
+            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，上下文 {context} 个词元",
+            "{model}: {n_heads} query heads, {kv_heads} K/V heads, a context of {context} tokens",
+        ),
+        "kv_cache_panel": ("一个序列 {context} 个词元的缓存", "the cache of one sequence of {context} tokens"),
+        "kv_heads_mha": ("{kv_heads} 个 K/V 头（多头）", "{kv_heads} K/V heads (multi-head)"),
+        "kv_heads_gqa": ("{kv_heads} 个 K/V 头（GQA）", "{kv_heads} K/V heads (GQA)"),
+        "kv_heads_mqa": ("1 个 K/V 头（MQA）", "1 K/V head (MQA)"),
+        "kv_time_panel": ("生成一个词元的时间下界（Roofline 模型）", "one generated token, a lower bound (Roofline)"),
+        "kv_time_cached": ("用缓存", "with the cache"),
+        "kv_time_recompute": ("每步重算所有行", "recomputing every row"),
+        "kv_memory_bound": ("（受内存带宽限制）", "(memory-bound)"),
+        "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
+        "kv_assumption": (
+            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（默认是 A100 80GB SXM 数据手册的数），两者完美重叠；\n"
+            "只计注意力层：四个投影的权重和缓存各读一次；\n"
+            "前馈网络、归一化、嵌入和 softmax 不计，所以真实的一步更慢。",
+            "Assumed: {bandwidth} GB/s, {peak} TFLOP/s (by default the A100 80GB SXM datasheet's), overlapping perfectly;\n"
+            "attention layers only: the four projections' weights and the cache read once each;\n"
+            "feed-forward, norms, embeddings and softmax not counted, so a real step is slower.",
+        ),
+        "kv_size": ("{value} {unit}", "{value} {unit}"),
+        "kv_cache_line": (
+            "每个词元 {per_token}；{context} 个词元 {cache}（{n_heads} 个 K/V 头的多头注意力是 {full}）",
+            "per token {per_token}; {context} tokens {cache} ({n_heads} K/V heads, multi-head: {full})",
+        ),
+        "kv_cost_line_cached": (
+            "用缓存：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "with the cache: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_cost_line_recompute": (
+            "每步重算：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "recomputing: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_speedup": (
+            "在这个模型下，重算的时间下界是用缓存的 {ratio} 倍",
+            "under this model recomputing takes {ratio}× as long",
+        ),
+        "kv_desc": (
+            "上面的条形图：一个序列 {context} 个词元的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
+            "Bars on top: the cache of one sequence of {context} tokens by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
+        ),
+        "kv_not_divisor": (
+            "{n_heads} 个查询头不能平均分给 {kv_heads} 个 K/V 头：每个 K/V 头要服务同样多的查询头。\n"
+            "这个模型可选的 K/V 头数：{divisors}。",
+            "{n_heads} query heads cannot be shared equally by {kv_heads} K/V heads: each serves as many query heads.\n"
+            "This model can have {divisors} K/V heads.",
+        ),
+        "kv_beyond": (
+            "注意：{model} 最多处理 {max} 个词元；更长的上下文只是按同样的公式算出来的。",
+            "Note: {model} takes at most {max} tokens; a longer context is only the same formula carried on.",
+        ),
+        "board_kv_name": ("KV 缓存", "KV cache"),
+        "board_kv_question": (
+            "把 K/V 头从 32 减到 8：缓存变成几分之一？把上下文拉长，用缓存的时间为什么主要跟着读的字节走？",
+            "Cut the K/V heads from 32 to 8: what fraction of the cache is left? Lengthen the context: why does the cached time follow the bytes read?",
         ),
         # ================================================================ the classroom board (board.py)
         "board_title": ("自注意力 · 课堂演示板", "Self-attention · classroom board"),
@@ -340,13 +542,60 @@ msg = Catalog(
         ),
         "plot_position_rows": ("位置 p（从 0 数起）", "position p (counted from 0)"),
         "plot_position_value": ("编码的值", "value"),
+        # ---------------------------------------------------------------- plots.py: colour scales and masks
+        "plot_weight_label": ("注意力权重", "attention weight"),
+        "plot_score_label": ("分数", "score"),
+        "plot_kind": (
+            'kind={kind!r} 不是可选的值：请给 "weights"（权重，固定 0 到 1）、"scores"（分数）或 None（自动判断）。',
+            'kind={kind!r} is not one of the choices: give "weights" (fixed 0 to 1), "scores" or None (decided from the matrix).',
+        ),
+        "plot_not_weights": (
+            '按权重画（kind="weights"）需要 0 到 1 之间的数，但位置 {where} 是 {value}：分数请用 kind="scores"。',
+            'drawn as weights (kind="weights") the values must lie in 0 … 1, but {where} is {value}: for scores use kind="scores".',
+        ),
+        "plot_weights_scale": (
+            "注意力权重总是画在固定的 0 到 1 色标上，以便每张图都能比较：请去掉 vmin={vmin!r} 和 vmax={vmax!r}。",
+            "attention weights are always drawn on the fixed 0 … 1 scale, so that every picture compares: leave out vmin={vmin!r} and vmax={vmax!r}.",
+        ),
+        "plot_weights_label": (
+            "权重图的色标名称固定为“{fixed}”，不能改成“{label}”。",
+            "a weight map's colour bar is always labelled “{fixed}”, not “{label}”.",
+        ),
+        "plot_mask_not_bool": (
+            "{name} 应该是布尔数组（True = 可以看），实际的类型是 {dtype}。",
+            "{name} must be a boolean array (True = may attend), got dtype {dtype}.",
+        ),
+        "plot_mask_shape": (
+            "{name} 的形状 {shape} 无法广播成矩阵的形状 {target}。",
+            "{name} has shape {shape}, which does not broadcast to the matrix's shape {target}.",
+        ),
+        "plot_mask_not_zero": (
+            "掩码挡住了位置 {where}，但那里的权重是 {value}，不是 0：这个掩码不是算出这些权重的那个。",
+            "the mask hides {where}, but the weight there is {value}, not 0: this is not the mask these weights were computed with.",
+        ),
         # ---------------------------------------------------------------- plots.py: the figure in words (alt text)
         "alt_figure": ("图：{panels}。", "Figure: {panels}."),
         "alt_panel_sep": ("。", ". "),
         "alt_titled": ("“{title}”", " “{title}”"),
         "alt_heatmap": (
-            "热力图{title}，行 = {rows}，列 = {cols}，颜色越亮数值越大（{low} 到 {high}）；{values}",
-            "heatmap{title}, rows = {rows}, columns = {cols}, brighter = larger ({low} to {high}); {values}",
+            "热力图{title}，行 = {rows}，列 = {cols}，{scale}{masked}；{values}",
+            "heatmap{title}, rows = {rows}, columns = {cols}, {scale}{masked}; {values}",
+        ),
+        "alt_scale_weights": (
+            "注意力权重，颜色越亮数值越大（固定色标 {low} 到 {high}）",
+            "attention weights, brighter = larger (fixed scale {low} to {high})",
+        ),
+        "alt_scale_scores": (
+            "{label}，蓝色为负、白色为 0、红色为正（{low} 到 {high}）",
+            "{label}, blue = negative, white = 0, red = positive ({low} to {high})",
+        ),
+        "alt_masked_weights": (
+            "，{count} 个被掩码挡住的方格画斜线（分数 −∞，权重 0）",
+            ", {count} masked cells hatched (score −∞, weight 0)",
+        ),
+        "alt_masked_scores": (
+            "，{count} 个被掩码挡住的方格画斜线（−∞）",
+            ", {count} masked cells hatched (−∞)",
         ),
         "alt_all_values": ("每一行：{rows}", "each row: {rows}"),
         "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
@@ -358,8 +607,8 @@ msg = Catalog(
         ),
         "alt_histogram": ("d_k = {d_k}：标准差 {std}，√d_k = {sqrt}", "d_k = {d_k}: std {std}, √d_k = {sqrt}"),
         "alt_contributions": (
-            "堆叠条形图{title}：每个分量上，各值行乘以权重的贡献叠在一起（{weights}）；黑线是输出 O_i：{outputs}",
-            "stacked bar chart{title}: in each dimension the value rows times their weights, stacked ({weights}); black lines mark the output O_i: {outputs}",
+            "分组条形图{title}：每个分量上，各值行乘以权重的贡献并排画出，各自从 0 起（{weights}）；最后的黑色条形是它们的和，输出 O_i：{outputs}",
+            "grouped bar chart{title}: in each dimension one bar per value row times its weight, side by side and each from 0 ({weights}); the black bar after them is their sum, the output O_i: {outputs}",
         ),
         "alt_line": (
             "折线图{title}，横轴 {x}（{first} 到 {last}{xlog}），纵轴 {y}{ylog}：{curves}",

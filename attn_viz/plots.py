@@ -15,14 +15,19 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from attn_core._validate import first_index, positive_number
-from attn_core.lang import display_width
 
 from . import alt_text, fonts
 from .messages import msg
 from .svg import contrast
 
 NEG_INF = "\u2212∞"
-MASKED_COLOUR = "#d9d9d9"
+MASKED_WEIGHT = "\u2212∞→0"  # a masked cell of a weight map: its score −∞ became the weight 0
+MASKED_COLOUR, HATCH_COLOUR = "#d9d9d9", "#9a9a9a"
+WEIGHTS, SCORES = "weights", "scores"  # the two colour scales of heatmap(kind=...)
+WEIGHT_CMAP = "viridis"  # on 0 … 1, as the explorers (svg.viridis)
+SCORE_CMAP = "RdBu_r"  # diverging, white at 0: blue negative, red positive
+MIN_TICK_SIZE = 12  # points: the smallest tick label, readable on a projector
+FEW_TICKS = 8  # up to this many tick labels are all written; more are thinned when they do not fit
 BASE_COLOUR, HIGHLIGHT_COLOUR = "#0072B2", "#D55E00"
 HIGHLIGHT_TEXT = "#A84A00"  # the highlighted bar's label: HIGHLIGHT_COLOUR darkened to 5.8:1 on white (was 3.9:1)
 # Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies (tests/test_colours.py
@@ -102,27 +107,26 @@ def _axes(ax, figsize):
     return fig, ax
 
 
-def _draw_matrix(ax, M, row_labels, col_labels, *, cmap, vmin, vmax, annotate, fmt, size, token_size=TOKEN_SIZE):
-    """One matrix as coloured cells; −∞ cells grey, hatched and marked −∞."""
+def _draw_matrix(ax, M, row_labels, col_labels, *, scale, annotate, fmt, size, token_size=TOKEN_SIZE, masked=None):
+    """One matrix as coloured cells on ``scale`` (see ``_scale``). Masked cells (−∞ entries, or False in
+    ``masked``'s complement) are grey, hatched and marked −∞ (scores) or −∞ → 0 (weights)."""
     n_q, n_k = M.shape
-    masked = np.isneginf(M)
-    cmap = mpl.colormaps[cmap or mpl.rcParams["image.cmap"]].with_extremes(bad=MASKED_COLOUR)
-    im = ax.imshow(np.ma.masked_array(M, mask=masked), cmap=cmap, vmin=vmin, vmax=vmax)
+    if masked is None:
+        masked = np.isneginf(M)
+    cmap = mpl.colormaps[scale["cmap"]].with_extremes(bad=MASKED_COLOUR)
+    im = ax.imshow(np.ma.masked_array(M, mask=masked), cmap=cmap, vmin=scale["vmin"], vmax=scale["vmax"])
     for i, j in np.argwhere(masked):
-        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", edgecolor="#9a9a9a", linewidth=0))
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", edgecolor=HATCH_COLOUR, linewidth=0))
     if annotate:
         for i in range(n_q):
             for j in range(n_k):
-                colour = "black" if masked[i, j] else _contrast(cmap(im.norm(M[i, j])))
-                ax.text(j, i, _fmt(M[i, j], fmt), ha="center", va="center", color=colour, fontsize=size)
-    rotate = max(map(display_width, col_labels), default=0) > 6
-    ax.set_xticks(
-        range(n_k),
-        labels=col_labels,
-        fontsize=token_size,
-        rotation=45 if rotate else 0,
-        ha="right" if rotate else "center",
-    )
+                if masked[i, j]:
+                    text, colour = scale["masked_text"], "black"
+                else:
+                    text, colour = _fmt(M[i, j], fmt), _contrast(cmap(im.norm(M[i, j])))
+                box = {"facecolor": MASKED_COLOUR, "edgecolor": "none", "pad": 1} if masked[i, j] else None
+                ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=size, bbox=box)
+    ax.set_xticks(range(n_k), labels=col_labels, fontsize=token_size)
     ax.set_yticks(range(n_q), labels=row_labels, fontsize=token_size)
     ax.set_xticks(np.arange(n_k + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(n_q + 1) - 0.5, minor=True)
@@ -130,16 +134,111 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, cmap, vmin, vmax, annotate, f
     ax.tick_params(which="minor", length=0)
     ax.tick_params(which="major", length=0)
     ax.spines[:].set_visible(False)
+    ax._attn_tick_labels = (list(row_labels), list(col_labels))
     return im
 
 
-def _range(Ms, vmin, vmax):
-    finite = np.concatenate([M[np.isfinite(M)] for M in Ms])
-    if vmin is None:
-        vmin = float(finite.min()) if finite.size else 0.0
-    if vmax is None:
-        vmax = float(finite.max()) if finite.size else 1.0
-    return vmin, vmax
+def _looks_like_weights(M):
+    """Rows of non-negative numbers that each sum to 1 (what softmax gives, masked cells included as 0)."""
+    return bool(np.isfinite(M).all() and (M >= 0).all() and np.allclose(M.sum(axis=-1), 1.0, rtol=0, atol=1e-6))
+
+
+def _mask(mask, shape, name):
+    """``mask`` (True = may attend, as in attn_core; broadcast like attn_core does) as the boolean array of
+    cells to draw masked, or None."""
+    if mask is None:
+        return None
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise TypeError(msg("plot_mask_not_bool", name=name, dtype=m.dtype))
+    try:
+        return ~np.broadcast_to(m, shape)
+    except ValueError:
+        raise ValueError(msg("plot_mask_shape", name=name, shape=m.shape, target=shape)) from None
+
+
+def _scale(Ms, masks, kind, vmin, vmax, label):
+    """The colour scale shared by the matrices ``Ms``: a dict with kind, cmap, vmin, vmax, label and the
+    text of a masked cell. ``kind=None`` takes "weights" when every matrix looks like weights."""
+    if kind not in (None, WEIGHTS, SCORES):
+        raise ValueError(msg("plot_kind", kind=kind))
+    if kind is None:
+        kind = WEIGHTS if all(_looks_like_weights(M) for M in Ms) else SCORES
+    if kind == WEIGHTS:
+        for M, masked in zip(Ms, masks):
+            bad = ~np.isfinite(M) | (M < 0) | (M > 1 + 1e-9)
+            if bad.any():
+                raise ValueError(msg("plot_not_weights", where=first_index(bad), value=_fmt(M[bad][0], "{:g}")))
+            if masked is not None and (M[masked] != 0).any():
+                where = first_index(masked & (M != 0))
+                raise ValueError(msg("plot_mask_not_zero", where=where, value=_fmt(M[where], "{:.3g}")))
+        if (vmin not in (None, 0)) or (vmax not in (None, 1)):
+            raise ValueError(msg("plot_weights_scale", vmin=vmin, vmax=vmax))
+        if label not in (None, msg("plot_weight_label")):
+            raise ValueError(msg("plot_weights_label", label=label, fixed=msg("plot_weight_label")))
+        return {
+            "kind": WEIGHTS,
+            "cmap": WEIGHT_CMAP,
+            "vmin": 0.0,
+            "vmax": 1.0,
+            "label": msg("plot_weight_label"),
+            "masked_text": MASKED_WEIGHT,
+        }
+    finite = np.concatenate([M[np.isfinite(M) & (True if m is None else ~m)] for M, m in zip(Ms, masks)])
+    top = float(np.abs(finite).max()) if finite.size else 1.0
+    top = top or 1.0
+    return {
+        "kind": SCORES,
+        "cmap": SCORE_CMAP,
+        "vmin": float(vmin) if vmin is not None else -top,
+        "vmax": float(vmax) if vmax is not None else top,
+        "label": label if label is not None else msg("plot_score_label"),
+        "masked_text": NEG_INF,
+    }
+
+
+def _extent(ticks, size, along, renderer):
+    """The widest (``along="width"``) or tallest tick label at font ``size``, in pixels."""
+    for t in ticks:
+        t.set_fontsize(size)
+    return max(getattr(t.get_window_extent(renderer), along) for t in ticks)
+
+
+def _fit_ticks(fig, axes):
+    """Tick labels that can be read on a projector: at their size, or at MIN_TICK_SIZE where a cell is too
+    narrow. Where even that does not fit, more than FEW_TICKS labels are thinned (only every 2nd, 3rd, ...
+    is written, starting from the first, none rotated); up to FEW_TICKS long words along x all stay, slanted
+    by 45°, since a missing word among a few is a real loss. Measured on the laid-out figure: call it last."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    gap = 0.5 * MIN_TICK_SIZE * fig.dpi / 72  # between neighbouring labels, in pixels
+    for ax in axes:
+        rows, cols = ax._attn_tick_labels
+        for labels, axis, along in ((cols, ax.xaxis, "width"), (rows, ax.yaxis, "height")):
+            ticks = axis.get_ticklabels()
+            written = [k for k, t in enumerate(ticks) if t.get_text()]
+            if not written:
+                continue  # a panel that lends its labels to its neighbour
+            room = getattr(ax.bbox, along) / len(labels)  # pixels per cell
+            spacing = min(np.diff(written), default=len(labels))  # cells from one written label to the next
+
+            size = max(MIN_TICK_SIZE, ticks[0].get_fontsize())
+            if _extent(ticks, size, along, renderer) + gap > spacing * room:
+                size = MIN_TICK_SIZE
+            shown, rotation = [t.get_text() for t in ticks], 0
+            if (width := _extent(ticks, size, along, renderer) + gap) > spacing * room:
+                if along == "width" and len(labels) <= FEW_TICKS:
+                    rotation = 45  # a few long words: keep every one, slanted
+                else:
+                    step = math.ceil(width / room)
+                    shown = [label if k % step == 0 else "" for k, label in enumerate(labels)]
+            axis.set_ticks(range(len(labels)), labels=shown, fontsize=size)
+            if rotation:
+                ax.tick_params(axis="x", labelrotation=rotation)
+                for t in axis.get_ticklabels():
+                    t.set_horizontalalignment("right")
+                    t.set_rotation_mode("anchor")
+    fig.draw_without_rendering()
 
 
 # ---------------------------------------------------------------- figures
@@ -154,38 +253,89 @@ def heatmap(
     title=None,
     annotate=True,
     fmt="{:.2f}",
-    cmap=None,
+    kind=None,
+    mask=None,
+    label=None,
     vmin=None,
     vmax=None,
     row_title=None,
     col_title=None,
 ):
     """A score or weight matrix (n_q × n_k; rectangular for cross-attention) with the tokens on the axes.
-    Row i = who asks, column j = who is asked. −∞ entries (masked scores) are grey, hatched and marked −∞."""
+    Row i = who asks, column j = who is asked.
+
+    ``kind`` picks the colour scale; left out, a matrix whose rows are non-negative and each sum to 1 is
+    drawn as weights, anything else as scores (so every softmax output gets the weight scale without the
+    caller asking; give ``kind="weights"`` for a matrix of weights whose rows do not sum to 1, e.g. a
+    softmax taken down the columns):
+
+    - ``"weights"``: always viridis on the fixed scale 0 … 1, colour bar "attention weight" (注意力权重),
+      so every weight picture of the course, static or live, reads alike. ``vmin``/``vmax`` other than
+      0/1 and another ``label`` are refused. Weights close together (all ≈ 0.25) look alike on 0 … 1:
+      the numbers in the cells (``annotate=True``) tell them apart; the scale is never stretched.
+    - ``"scores"``: a diverging map (blue < 0 < red, white at 0) centred on 0 and symmetric around it
+      (± the largest finite magnitude of the matrix, or ``vmin``/``vmax``), colour bar "score" (分数) or
+      ``label``; a sign is what a score's colour should show.
+
+    ``mask`` (True = may attend, attn_core's convention, broadcast to M's shape) marks the cells drawn as
+    masked: grey, hatched, and written −∞ → 0 (weights: the score −∞ became weight 0) or −∞ (scores);
+    the weights there must be 0. −∞ entries of a score matrix are masked without a ``mask``. Tick labels
+    are at least 12 pt; with more than 8 tokens that do not fit, only every other (third, ...) label is
+    written, never rotated; up to 8 long words all stay, slanted by 45°."""
     M = _array(M, "M", 2)
     n_q, n_k = M.shape
     row_labels = _labels(row_labels, n_q, "row_labels", "rows")
     col_labels = _labels(col_labels, n_k, "col_labels", "columns")
+    masked = _mask(mask, M.shape, "mask")
+    scale = _scale([M], [masked], kind, vmin, vmax, label)
     fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), min(8.5, max(4.0, 1.8 + 0.7 * n_q))))
-    vmin, vmax = _range([M], vmin, vmax)
     size = ANNOTATION_SIZE if n_k <= 8 else 12
-    im = _draw_matrix(
-        ax, M, row_labels, col_labels, cmap=cmap, vmin=vmin, vmax=vmax, annotate=annotate, fmt=fmt, size=size
-    )
+    if masked is not None:
+        masked = masked | np.isneginf(M)
+    im = _draw_matrix(ax, M, row_labels, col_labels, scale=scale, annotate=annotate, fmt=fmt, size=size, masked=masked)
     ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
     ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
     if title:
         ax.set_title(title)
-    fig.colorbar(im, ax=ax, shrink=0.85)
-    alt_text.remember(ax, "heatmap", M=M, rows=row_labels, cols=col_labels, vmin=vmin, vmax=vmax)
+    fig.colorbar(im, ax=ax, shrink=0.85, label=scale["label"])
+    shown = np.where(masked, -np.inf, M) if masked is not None and scale["kind"] == SCORES else M
+    alt_text.remember(
+        ax,
+        "heatmap",
+        M=shown,
+        rows=row_labels,
+        cols=col_labels,
+        vmin=scale["vmin"],
+        vmax=scale["vmax"],
+        scale=scale["kind"],
+        label=scale["label"],
+        masked=masked if masked is not None else np.isneginf(M),
+    )
+    _fit_ticks(fig, [ax])
     return fig
 
 
 def heatmaps(
-    Ms, titles, row_labels, col_labels, *, ncols=None, suptitle=None, vmin=0, vmax=1, row_title=None, col_title=None
+    Ms,
+    titles,
+    row_labels,
+    col_labels,
+    *,
+    ncols=None,
+    suptitle=None,
+    kind=None,
+    masks=None,
+    label=None,
+    vmin=None,
+    vmax=None,
+    row_title=None,
+    col_title=None,
 ):
-    """Several small heatmaps side by side on one colour scale (e.g. one per attention head);
-    ``vmin=None`` / ``vmax=None`` take the range of all the matrices."""
+    """Several small heatmaps side by side on one colour scale (e.g. one per attention head), with one
+    colour bar. ``kind``, ``label``, ``vmin`` and ``vmax`` as in ``heatmap``: weights (every matrix's rows
+    sum to 1, or ``kind="weights"``) on the fixed 0 … 1 scale, scores on one diverging scale symmetric
+    around 0 that covers all the matrices. ``masks``: one mask per matrix (True = may attend; None for an
+    unmasked one), drawn as in ``heatmap``."""
     Ms = [_array(M, f"Ms[{k}]", 2) for k, M in enumerate(Ms)]
     if not Ms:
         raise ValueError(msg("plot_no_matrices"))
@@ -196,40 +346,62 @@ def heatmaps(
             raise ValueError(msg("plot_shapes_differ", first=Ms[0].shape, k=k, shape=M.shape))
     row_labels = _labels(row_labels, n_q, "row_labels", "rows")
     col_labels = _labels(col_labels, n_k, "col_labels", "columns")
+    if masks is None:
+        masks = [None] * len(Ms)
+    masks = list(masks)
+    if len(masks) != len(Ms):
+        raise ValueError(
+            msg("plot_label_count", name="masks", count=len(masks), n=len(Ms), what=msg("plot_what_matrices"))
+        )
+    masks = [_mask(m, (n_q, n_k), f"masks[{k}]") for k, m in enumerate(masks)]
+    scale = _scale(Ms, masks, kind, vmin, vmax, label)
     ncols = ncols or min(len(Ms), 4)
     nrows = math.ceil(len(Ms) / ncols)
     panel = min(max(2.6, 0.55 * n_k + 1.0), (MAX_WIDTH - 1.2) / ncols)
     height = nrows * (panel * max(0.4, n_q / n_k) + 0.6) + (0.6 if suptitle else 0.2)
     fig, axes = plt.subplots(nrows, ncols, figsize=(panel * ncols + 1.2, height), layout="constrained", squeeze=False)
-    vmin, vmax = _range(Ms, vmin, vmax)
     cell = panel / n_k  # inches per cell: small cells get smaller text and no numbers
     for ax in axes.flat[len(Ms) :]:
         ax.remove()
     for k, ax in enumerate(axes.flat[: len(Ms)]):
+        M, masked = Ms[k], masks[k]
+        masked = np.isneginf(M) if masked is None else masked | np.isneginf(M)
         im = _draw_matrix(
             ax,
-            Ms[k],
+            M,
             row_labels,
             col_labels,
-            cmap=None,
-            vmin=vmin,
-            vmax=vmax,
+            scale=scale,
             annotate=n_q * n_k <= 36 and cell >= 0.5,
             fmt="{:.2f}",
             size=12,
-            token_size=TOKEN_SIZE if cell >= 0.55 else 12,
+            token_size=TOKEN_SIZE if cell >= 0.55 else MIN_TICK_SIZE,
+            masked=masked,
         )
         ax.set_title(titles[k])
-        alt_text.remember(ax, "heatmap", M=Ms[k], rows=row_labels, cols=col_labels, vmin=vmin, vmax=vmax)
+        shown = np.where(masked, -np.inf, M) if scale["kind"] == SCORES else M
+        alt_text.remember(
+            ax,
+            "heatmap",
+            M=shown,
+            rows=row_labels,
+            cols=col_labels,
+            vmin=scale["vmin"],
+            vmax=scale["vmax"],
+            scale=scale["kind"],
+            label=scale["label"],
+            masked=masked,
+        )
         if k % ncols:
             ax.set_yticklabels([])
         else:
             ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
         if k >= len(Ms) - ncols:
             ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
-    fig.colorbar(im, ax=list(axes.flat[: len(Ms)]), shrink=0.85)
+    fig.colorbar(im, ax=list(axes.flat[: len(Ms)]), shrink=0.85, label=scale["label"])
     if suptitle:
         fig.suptitle(suptitle)
+    _fit_ticks(fig, list(axes.flat[: len(Ms)]))
     return fig
 
 
@@ -327,8 +499,11 @@ def dot_product_histograms(samples, *, bins=60):
 
 
 def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=None):
-    """Output row O_i = Σ_j a_ij·V_j: per output dimension, the signed contributions a_ij·V_j stacked
-    (positive up, negative down, one colour per value row) and O_i marked as a black bar."""
+    """Output row O_i = Σ_j a_ij·V_j, per output dimension: one bar per value row, side by side and each
+    from 0 (its contribution a_ij·V_j, signed; one colour per value row), then O_i as a black bar
+    with its value. Bars are grouped, not stacked: in a stack of mixed signs the positive parts go up and
+    the negative ones down and the bar's ends read as one signed total, which it is not; here every
+    contribution's sign and size are read off the axis, and the sum is a bar of its own."""
     a = _array(weights, "weights", 1, allow_neg_inf=False)
     V = _array(V, "V", 2, allow_neg_inf=False)
     if V.shape[0] != a.size:
@@ -343,28 +518,39 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
     )
     C = a[:, None] * V
     O = C.sum(axis=0)
-    colours = PALETTE if a.size <= len(PALETTE) else mpl.colormaps["viridis"](np.linspace(0, 0.95, a.size))
-    fig, ax = _axes(ax, (min(MAX_WIDTH, max(6.5, 3.5 + 1.3 * d_v)), 4.8))
-    up, down = np.zeros(d_v), np.zeros(d_v)
+    colours = PALETTE[:4] + PALETTE[5:] if a.size <= len(PALETTE) - 1 else None  # black is the sum's
+    if colours is None:
+        colours = mpl.colormaps["viridis"](np.linspace(0, 0.95, a.size))
+    width = 0.84 / (a.size + 1.3)  # the group spans 0.84 of a dimension; a small gap before the sum
+    fig, ax = _axes(ax, (min(MAX_WIDTH, max(6.5, 3.5 + (0.9 + 0.25 * a.size) * d_v)), 4.8))
+    left = np.arange(d_v) - 0.42 + width / 2
     for j in range(a.size):
-        bottom = np.where(C[j] >= 0, up, down)
         ax.bar(
-            range(d_v),
+            left + j * width,
             C[j],
-            bottom=bottom,
-            width=0.6,
+            width=width,
             color=colours[j],
             edgecolor="white",
-            linewidth=0.8,
+            linewidth=0.6,
             label=f"{_fmt(a[j], '{:.2f}')} × V[{value_labels[j]}]",
         )
-        up, down = np.where(C[j] >= 0, up + C[j], up), np.where(C[j] < 0, down + C[j], down)
-    ax.hlines(O, np.arange(d_v) - 0.4, np.arange(d_v) + 0.4, color="black", linewidth=3, label=msg("plot_output"))
+    at = left + (a.size + 0.3) * width
+    ax.bar(at, O, width=width, color="black", label=msg("plot_output"))
+    lo, hi = min(0.0, C.min(), O.min()), max(0.0, C.max(), O.max())
+    pad = 0.04 * ((hi - lo) or 1.0)
     for d in range(d_v):
-        ax.text(d + 0.42, O[d], _fmt(O[d], "{:.2f}"), va="center", fontsize=ANNOTATION_SIZE)
+        ax.text(
+            at[d],
+            O[d] + (pad if O[d] >= 0 else -pad),
+            _fmt(O[d], "{:.2f}"),
+            ha="center",
+            va="bottom" if O[d] >= 0 else "top",
+            fontsize=ANNOTATION_SIZE,
+        )
     ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylim(lo - 4 * pad, hi + 4 * pad)
     ax.set_xticks(range(d_v), labels=dim_labels)
-    ax.set_xlim(-0.6, d_v - 0.2)
+    ax.set_xlim(-0.55, d_v - 0.45)
     ax.set_ylabel(msg("plot_contribution"))
     ax.set_title(title if title is not None else msg("plot_contributions_title"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)

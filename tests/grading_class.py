@@ -249,3 +249,134 @@ def _auditor(releases):
     first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
     nb.cells.insert(first + 1, nbformat.v4.new_code_cell('homework.set_student_id("=1+2")'))
     return nbformat.writes(nb).encode("utf-8")
+
+
+# ---------------------------------------------------------------- a class of 40 and more (the class report)
+# ``build_large`` adds 30 students to the class above, every one handing in through e-mail (loose files named
+# with the student number), so the class report and the similarity hints see a class of realistic size:
+# common mistakes several students make, one resubmission, a late file, an error, a timeout, and the three
+# planted similarities that ``PLANTED`` lists (the base class's 郑十, who pasted 陈一's 2.2 numbers, is one).
+
+EXTRA_ROSTER = [(f"2025{n:03d}", f"同学{n:02d}", f"s{n:02d}@example.edu", "", "") for n in range(1, 31)]
+EX02_WAYS = (  # right answers written the usual ways: the same right answer must never make a pair
+    EX02,
+    {"2.1": "QKT = np.dot(Q, K.T)", "2.2": "QKT_new = np.dot(Q_new, K_new.T)", "2.3": EX02["2.3"]},
+    {"2.1": "QKT = np.matmul(Q, K.T)", "2.2": "QKT_new = np.matmul(Q_new, K_new.T)", "2.3": EX02["2.3"]},
+    {**EX02, "2.1": "QKT = Q.dot(K.T)"},
+)
+EX03_WAYS = (
+    EX03,
+    {"3.1": "S = Q @ K.T / Q.shape[1] ** 0.5", "3.2": "S_new = Q_new @ K_new.T / Q_new.shape[1] ** 0.5"},
+    {"3.1": "d_k = K.shape[1]\nS = Q @ K.T / np.sqrt(d_k)", "3.2": EX03["3.2"]},
+)
+LOOPS = {  # 2025017's own solution: loops, unlike anyone else's
+    "2.1": "n_queries, n_keys = Q.shape[0], K.shape[0]\nQKT = np.zeros((n_queries, n_keys))\n"
+    "for i in range(n_queries):\n    for j in range(n_keys):\n        total = 0.0\n"
+    "        for d in range(Q.shape[1]):\n            total += Q[i, d] * K[j, d]\n        QKT[i, j] = total",
+    "2.2": "n_queries, n_keys = Q_new.shape[0], K_new.shape[0]\nQKT_new = np.zeros((n_queries, n_keys))\n"
+    "for i in range(n_queries):\n    for j in range(n_keys):\n        total = 0.0\n"
+    "        for d in range(Q_new.shape[1]):\n            total += Q_new[i, d] * K_new[j, d]\n"
+    "        QKT_new[i, j] = total",
+    "2.3": "def fixed_scores(Q, K):\n    out = np.zeros((Q.shape[0], K.shape[0]))\n"
+    "    for i in range(Q.shape[0]):\n        for j in range(K.shape[0]):\n"
+    "            out[i, j] = sum(Q[i, d] * K[j, d] for d in range(Q.shape[1]))\n    return out",
+}
+RENAMED = {"n_queries": "rows", "n_keys": "cols", "total": "acc", "out": "result", "i": "a", "j": "b", "d": "t"}
+ODD_3_1 = "S = Q @ K.T / np.sqrt(Q.shape[1]) + 0.5"  # wrong, and no known mistake makes these numbers
+# the planted similarities: (kind, exercise, task, one student, the other)
+PLANTED = {
+    ("code", "ex02_scores", "", "2025017", "2025018"),
+    ("wrong", "ex03_scaling", "3.1", "2025023", "2025024"),
+    ("data", "ex02_scores", "2.2", "2025019", "2025005"),
+    ("data", "ex02_scores", "2.2", "2024012", "2024001"),
+}
+
+
+def _renamed(code):
+    import re
+
+    return re.sub(r"\b(" + "|".join(RENAMED) + r")\b", lambda m: RENAMED[m.group(1)], code)
+
+
+def _timeout_cell(nb):
+    nb.cells.insert(len(nb.cells) - 1, nbformat.v4.new_code_cell("while True:\n    pass"))
+
+
+def large_design():
+    """{(student number, exercise): (answers, keep, file time)} of the 30 added students."""
+    design = {}
+    for n in range(1, 13):  # right, the usual ways
+        design[f"2025{n:03d}", "ex02_scores"] = (EX02_WAYS[n % len(EX02_WAYS)], None, BEFORE)
+    for n in range(13, 17):  # 2.1 transposed: a named mistake, the same numbers for all four (not a hint)
+        design[f"2025{n:03d}", "ex02_scores"] = ({**EX02, "2.1": "QKT = K @ Q.T"}, None, BEFORE)
+    design["2025017", "ex02_scores"] = (LOOPS, None, BEFORE)
+    design["2025018", "ex02_scores"] = ({k: _renamed(v) for k, v in LOOPS.items()}, None, BEFORE)
+    design["2025019", "ex02_scores"] = ({**EX02, "2.2": _pasted_2_2("2025005")}, None, BEFORE)
+    design["2025020", "ex02_scores"] = (EX02, _timeout_cell, BEFORE)
+    design["2025021", "ex02_scores"] = ({**EX02, "2.3": "raise RuntimeError('not done yet')"}, None, BEFORE)
+    design["2025022", "ex02_scores"] = (EX02, None, DEADLINE + timedelta(days=1, hours=2))  # late: 2 days
+    for n in range(1, 11):
+        design[f"2025{n:03d}", "ex03_scaling"] = (EX03_WAYS[n % len(EX03_WAYS)], None, BEFORE)
+    for n in range(11, 14):
+        design[f"2025{n:03d}", "ex03_scaling"] = ({**EX03, "3.1": "S = Q @ K.T"}, None, BEFORE)  # unscaled
+    for n in (14, 15):
+        design[f"2025{n:03d}", "ex03_scaling"] = ({**EX03, "3.1": "S = Q @ K.T / Q.shape[1]"}, None, BEFORE)
+    design["2025016", "ex03_scaling"] = (EX03, None, BEFORE)  # the resubmission (the first: below)
+    for n in range(25, 28):  # ex03 only
+        design[f"2025{n:03d}", "ex03_scaling"] = (EX03_WAYS[n % len(EX03_WAYS)], None, BEFORE)
+    for n in (23, 24):
+        design[f"2025{n:03d}", "ex03_scaling"] = ({**EX03, "3.1": ODD_3_1}, None, BEFORE)
+    return design
+
+
+def build_large(folder):
+    """The class of ``build`` and 30 more students (``large_design``): returns what ``build`` does, the roster
+    holding every student and the submissions a fourth entry, the added students' folder."""
+    built = build(folder)
+    folder = Path(folder)
+    releases = {name: folder / "releases" / name for name in ("week1-zh", "week1-en")}
+    more = folder / "handed_in" / "more"
+    more.mkdir()
+    for (number, exercise), (answers, keep, when) in large_design().items():
+        release_name = "week1-en" if number.endswith(("3", "7")) else "week1-zh"
+        path = more / f"{number}_{exercise}.ipynb"
+        path.write_bytes(_notebook(releases, release_name, exercise, answers, number, keep))
+        os.utime(path, (when.timestamp(), when.timestamp()))
+    first = more / "2025016_ex03_scaling_first.ipynb"  # handed in before, wrong: replaced by the later one
+    first.write_bytes(_notebook(releases, "week1-zh", "ex03_scaling", {**EX03, "3.1": "S = Q @ K.T"}, "2025016"))
+    early = (BEFORE - timedelta(days=2)).timestamp()
+    os.utime(first, (early, early))
+    roster = folder / "roster_large.csv"
+    with open(roster, "w", newline="", encoding="utf-8-sig") as f:
+        writer = csv.writer(f)
+        writer.writerow(["学号", "姓名", "邮箱", "login", "canvas_id"])
+        writer.writerows(ROSTER + EXTRA_ROSTER)
+    return {**built, "roster": roster, "submissions": [*built["submissions"], more]}
+
+
+_graded_large = {}
+
+
+def grade_large(folder, lang="en"):
+    """``build_large`` into ``folder`` graded by one ordinary ``attn-grade`` run (deadline, late rule,
+    extensions, the releases given, a 15 s timeout), once per test process: later calls return the first
+    run's (completed process, grading folder, what ``build_large`` returned)."""
+    import subprocess
+    import sys
+
+    if "run" not in _graded_large:
+        built = build_large(folder)
+        out = Path(folder) / "grading"
+        releases = [arg for r in built["releases"] for arg in ("--release", r)]
+        run = subprocess.run(
+            [sys.executable, "-m", "attn_homework.grade", *map(str, built["submissions"]), "--out", str(out)]
+            + ["--roster", str(built["roster"]), *map(str, releases)]
+            + ["--deadline", DEADLINE.strftime("%Y-%m-%d %H:%M"), "--late", LATE_RULE]
+            + ["--extensions", str(built["extensions"]), "--timeout", "15", "--jobs", "2", "--lang", lang],
+            capture_output=True,
+            text=True,
+            timeout=1200,
+            cwd=ROOT,
+        )
+        _graded_large["run"] = (run, out, built)
+    return _graded_large["run"]

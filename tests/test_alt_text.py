@@ -38,6 +38,9 @@ def test_a_large_heatmap_gives_each_rows_largest_value():
     j = int(np.argmax(M[3]))
     assert f"t3 → t{j} {M[3, j]:.2f}；" in words
     assert words.count("→") == 8
+    thinned = [label if k % 4 == 0 else "" for k, label in enumerate(labels)]  # as lesson 15 labels its ticks
+    words = alt_text.describe_figure(plots.heatmap(M, thinned, thinned))
+    assert f"3 → {j} {M[3, j]:.2f}；" in words
 
 
 def test_labels_changed_after_plotting_are_the_ones_read_and_panels_share_them():
@@ -50,7 +53,23 @@ def test_labels_changed_after_plotting_are_the_ones_read_and_panels_share_them()
 
 def test_masked_scores_are_read_as_minus_infinity():
     S = np.where(np.tri(4, dtype=bool), A, -np.inf)
-    assert "喜欢 −∞" in alt_text.describe_figure(plots.heatmap(S, EX.tokens, EX.tokens))
+    words = alt_text.describe_figure(plots.heatmap(S, EX.tokens, EX.tokens))
+    assert "喜欢 −∞" in words and "6 个被掩码挡住的方格画斜线（−∞）" in words
+    assert "分数，蓝色为负、白色为 0、红色为正" in words
+
+
+def test_the_scale_of_a_weight_map_and_its_masked_cells_are_said(english):
+    mask = np.tri(4, dtype=bool)
+    words = alt_text.describe_figure(plots.heatmap(EX.attention(mask=mask).A, EX.tokens, EX.tokens, mask=mask))
+    assert (
+        "attention weights, brighter = larger (fixed scale 0 to 1), 6 masked cells hatched (score −∞, weight 0)"
+        in words
+    )
+    words = alt_text.describe_figure(plots.heatmap(A, EX.tokens, EX.tokens))
+    assert "(fixed scale 0 to 1);" in words and "masked" not in words
+    reach = np.tri(4)  # not weights: read with the label it was given
+    words = alt_text.describe_figure(plots.heatmap(reach, EX.tokens, EX.tokens, label="1 = changes it"))
+    assert "1 = changes it, blue = negative, white = 0, red = positive (−1.00 to 1.00)" in words
 
 
 def test_bars_histograms_contributions_and_curves(english):
@@ -62,7 +81,8 @@ def test_bars_histograms_contributions_and_curves(english):
     words = alt_text.describe_figure(plots.dot_product_histograms(samples))
     assert words.count("histograms") == 1 and f"d_k = 16: std {samples[16].std():.2f}, √d_k = 4.00" in words
     words = alt_text.describe_figure(plots.contributions(A[2], EX.attention().V, EX.tokens))
-    assert "black lines mark the output O_i: dim 0 " in words
+    assert words.startswith("Figure: grouped bar chart") and "stacked" not in words
+    assert "the black bar after them is their sum, the output O_i: dim 0 " in words
     xs = np.array([1.0, 2.0, 4.0, 8.0])
     curves = {"up": xs**2, "down": 1 / xs, "flat": np.ones(4), "hill": np.array([1.0, 5.0, 2.0, 1.0])}
     words = alt_text.describe_figure(plots.line(xs, curves, logx=True, xlabel="$n$", title="growth"))

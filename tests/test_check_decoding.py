@@ -81,9 +81,9 @@ def test_one_block_per_kv_head_is_told_the_output_has_one_per_query_head():
 
 
 PREDICTION_MISTAKES = [
-    (24576, "只算了 K", "counts K only"),  # no factor 2
+    (24576, "只算了 K", "K counted alone"),  # no factor 2, or 2 bytes a number: both are said
     (196608, "查询头数", "counts the query heads"),
-    (12288, "不是字节数", "not how many bytes"),
+    (12288, "缓存里数的个数", "the count of the numbers cached"),  # or a factor 4 times too small: both said
     (2048, "一层的缓存", "one layer's cache"),
 ]
 

@@ -9,7 +9,9 @@ Measured here (normal / protan / deutan / tritan): viridis' lightness L* rises b
 steps of the colour legend differ by ΔE00 ≥ 8.9 / 3.9 / 5.5 / 5.7 (and every heatmap cell prints its
 number); the bar colour and the highlight differ by ΔE00 ≥ 49; the first four colours of the palette by
 ≥ 37 / 12.2 / 15.9 / 12.4, all eight by ≥ 10.9. A masked cell's grey is ΔE00 ≥ 9.3 from every viridis
-colour (tritanopia; ≥ 21 otherwise), and it is struck through and says 0 as well.
+colour (tritanopia; ≥ 21 otherwise), and it is struck through and says 0 as well. The matplotlib weight
+maps use the same viridis on 0 … 1 (hatched masked cells say −∞→0); score maps use RdBu_r, whose two ends
+stay ΔE00 ≥ 30 apart for every viewer (measured here), so a sign reads for everyone.
 """
 
 import itertools
@@ -124,3 +126,27 @@ def test_matplotlib_heatmap_labels_meet_aa_on_every_cell():
         cell = plots.mpl.colors.to_hex(cmap(k / 255))
         ink = "#ffffff" if plots._contrast(cmap(k / 255)) == "white" else "#000000"
         assert draw.contrast(ink, cell) >= draw.AA_CONTRAST, cell
+
+
+@pytest.mark.parametrize("vision", VISION)
+def test_a_score_maps_negative_and_positive_ends_stay_apart(vision):
+    cmap = plots.mpl.colormaps[plots.SCORE_CMAP]
+    negative, middle, positive = (plots.mpl.colors.to_hex(cmap(t)) for t in (0.1, 0.5, 0.9))
+    assert difference(negative, positive, vision) >= 30
+    assert min(difference(negative, middle, vision), difference(positive, middle, vision)) >= 20
+
+
+def test_matplotlib_score_labels_meet_aa_on_every_cell():
+    cmap = plots.mpl.colormaps[plots.SCORE_CMAP]
+    for k in range(256):
+        cell = plots.mpl.colors.to_hex(cmap(k / 255))
+        ink = "#ffffff" if plots._contrast(cmap(k / 255)) == "white" else "#000000"
+        assert draw.contrast(ink, cell) >= draw.AA_CONTRAST, cell
+
+
+def test_the_matplotlib_weight_map_is_the_explorers_viridis():
+    cmap = plots.mpl.colormaps[plots.WEIGHT_CMAP]
+    for k in range(0, 256, 15):
+        ours = plots.mpl.colors.to_rgb(cmap(k / 255))
+        theirs = plots.mpl.colors.to_rgb(draw.viridis(k / 255))
+        assert max(abs(a - b) for a, b in zip(ours, theirs)) <= 3 / 255, k  # svg interpolates 17 samples

@@ -264,7 +264,64 @@ def test_environment_variable_forces_the_bundled_font(monkeypatch, value, forced
     assert fonts.bundled_forced() is forced
 
 
-def test_css_family_lists_cjk_system_fonts_then_sans_serif():
+def test_css_family_lists_system_fonts_before_the_bundled_ones():
     names = [name.strip().strip('"') for name in fonts.CSS_FAMILY.split(",")]
-    assert names[0] == "Noto Sans CJK SC" and names[-1] == "sans-serif"
+    assert names[0] == "Noto Sans CJK SC"
     assert {"Microsoft YaHei", "PingFang SC", "Source Han Sans SC"} <= set(names)
+    # an installed CJK font wins; sans-serif draws Latin; the bundled font only what the system lacks
+    assert names.index("Microsoft YaHei") < names.index("sans-serif") < names.index(fonts.BUNDLED_FAMILY)
+    assert names.index("Noto Color Emoji") < names.index(fonts.EMOJI_FAMILY) == len(names) - 1
+
+
+def families_in(css):
+    return re.findall(r'font-family:\s*"([^"]+)"', css)
+
+
+def test_the_css_the_servers_load_names_the_shipped_font_files():
+    css = fonts.CSS_PATH.read_text(encoding="utf-8")
+    assert families_in(css) == [fonts.BUNDLED_FAMILY, fonts.EMOJI_FAMILY]
+    for url in re.findall(r'url\("([^"]+)"\)', css):  # relative: served beside the CSS
+        assert (fonts.CSS_PATH.parent / url).is_file(), url
+    lab = fonts.PAGE_CSS_PATH.read_text(encoding="utf-8")
+    assert '@import url("course-fonts.css")' in lab
+    for var in ("--jp-ui-font-family", "--jp-content-font-family", "--jp-code-font-family-default"):
+        stack = re.search(var + r":([^;]+);", lab).group(1)
+        assert stack.index("Noto Sans CJK SC") < stack.index(fonts.BUNDLED_FAMILY) < stack.index(fonts.EMOJI_FAMILY)
+
+
+def test_make_lab_and_make_demo_serve_the_fonts_where_the_css_says():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    lab_fonts = re.search(r"^LAB_FONTS := (.*)$", makefile, re.M).group(1)
+    assert "--LabApp.custom_css=True" in lab_fonts
+    assert "static_custom_path=attn_viz/fonts" in lab_fonts  # custom.css and the fonts, at /custom/
+    assert fonts.LAB_CSS_URL == "/custom/" + fonts.PAGE_CSS_PATH.name
+    for target in ("lab", "lab-en"):
+        assert re.search(rf"^{target}: .*\n\t.*\$\(LAB_FONTS\)", makefile, re.M), target
+    voila = re.search(r"^VOILA_FONTS := (.*)$", makefile, re.M).group(1)
+    assert "--Voila.root_dir=." in voila and "attn_viz/fonts/" in voila
+    assert fonts.VOILA_CSS_URL == "/voila/files/" + fonts.PAGE_CSS_PATH.relative_to(ROOT).as_posix()
+    for target in ("demo", "demo-en"):
+        assert re.search(rf"^{target}: .*\n\t.*\$\(VOILA_FONTS\)", makefile, re.M), target
+
+
+def test_emoji_subset_has_the_check_marks_as_colour_bitmaps_and_its_licence():
+    font = TTFont(fonts.EMOJI_PATH)
+    assert {0x2705, 0x274C, 0x23F3} <= set(font.getBestCmap())
+    assert {"CBDT", "CBLC"} <= set(font.keys())
+    assert font["name"].getDebugName(1) == fonts.EMOJI_FAMILY
+    assert fonts.EMOJI_PATH.stat().st_size < 50_000
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts.FONT_DIR / "OFL-NotoColorEmoji.txt").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_inline_font_face_embeds_only_the_glyphs_asked_for():
+    import base64
+    import io
+
+    css = fonts.inline_font_face("学习 ✅", family="X")
+    assert families_in(css) == ["X", "X Emoji"]
+    data = re.search(r"data:font/otf;base64,([A-Za-z0-9+/=]+)", css).group(1)
+    cmap = TTFont(io.BytesIO(base64.b64decode(data))).getBestCmap()
+    assert {ord("学"), ord("习")} <= set(cmap) and ord("语") not in cmap
+    assert len(data) < 20_000

@@ -215,9 +215,9 @@ def test_an_answer_cell_that_raised_is_a_cell_error_with_its_cell_and_exception(
 def test_chinese_output_has_no_english_words_of_the_grader(batch1):
     run = batch1[0]
     limits = run.stderr.splitlines()[0]
-    assert limits.startswith("每份作业：") and not re.search(r"[a-z]{3,} [a-z]{3,}", limits), limits
+    assert limits.startswith("每份提交：") and not re.search(r"[a-z]{3,} [a-z]{3,}", limits), limits
     corrupt = next(line for line in run.stderr.splitlines() if "corrupt" in line)
-    assert "读不了的文件：不是 JSON" in corrupt, corrupt
+    assert "无法读取的文件：不是 JSON" in corrupt, corrupt
 
 
 def test_feedback_pages_follow_the_edition_and_never_give_the_answer(batch1):

@@ -816,7 +816,7 @@ def test_a_file_that_cannot_be_graded_is_its_students_status_not_missing(tmp_pat
     assert "文件太大，没有批改（300.0 MiB）" in page and "256 MiB" in page and "20 MiB" in page
     assert "没有批改：这份文件没能运行" in page and "检查变量名" not in page
     assert "不是笔记本（.html）" in pages["2024006_ex06_full_pipeline"]
-    assert reports.note_text(by_student["褚十四"].notes[0]) == "读不了的文件：zip 文件读不了（BadZipFile）"
+    assert reports.note_text(by_student["褚十四"].notes[0]) == "无法读取的文件：zip 文件无法读取（BadZipFile）"
 
 
 def test_a_gradable_submission_wins_over_a_newer_one_that_cannot_be_graded():

@@ -76,11 +76,12 @@ def _crossed_cases():
         # (task, answer, the task whose step it is, words it must say zh / en)
         ("4.4", softmax(i44["Q"] @ i44["K"].T / np.sqrt(3)), "4.1", ("没有放大", "not doubled")),
         ("6.3", A63 @ (X @ Wv), "6.4", ("输出的行", "output rows")),
-        ("10.1", dO @ V.T, "10.2", ("dA 的公式 dO·Vᵀ", "dA's formula, dO·Vᵀ")),
-        ("10.2", A.T @ dO, "10.1", ("dV 的公式 Aᵀ·dO", "dV's formula, Aᵀ·dO")),
-        ("10.5", dS.T @ Q / 2, "10.6", ("dK 的公式", "dK's formula")),
-        ("10.6", dS @ K / 2, "10.5", ("dQ 的公式", "dQ's formula")),
-        ("10.2", A * (dA - (dA * A).sum(axis=-1, keepdims=True)), "10.4", ("dS 的公式", "dS's formula")),
+        # lesson 10: the product handed in, never "dA's formula" (trial 4: that gave the other task's answer)
+        ("10.1", dO @ V.T, "10.2", ("算的是 dO·Vᵀ，不是", "holds dO·Vᵀ, which is not")),
+        ("10.2", A.T @ dO, "10.1", ("算的是 Aᵀ·dO，不是", "holds Aᵀ·dO, which is not")),
+        ("10.5", dS.T @ Q / 2, "10.6", ("算的是 dSᵀ·Q/√d_k", "holds dSᵀ·Q/√d_k")),
+        ("10.6", dS @ K / 2, "10.5", ("算的是 dS·K/√d_k", "holds dS·K/√d_k")),
+        ("10.2", A * (dA - (dA * A).sum(axis=-1, keepdims=True)), "10.4", ("softmax 的反向", "softmax's backward")),
     ]
 
 

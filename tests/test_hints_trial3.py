@@ -221,3 +221,24 @@ def test_the_rope_fix_may_use_the_notebooks_rope_but_not_attn_cores_attention(la
     assert diagnose_task("14.4", _rope_step).ok
     d = diagnose_task("14.4", _attention_step)
     assert not d.ok and d.code == "delegates"
+
+
+@pytest.mark.parametrize("typed", ["6.1 ", " 6.1", "６．１", "6。1"])
+def test_a_task_number_typed_with_a_space_or_a_chinese_input_method_is_the_task(typed, capsys):
+    from attn_homework import check
+
+    check(typed)
+    out = capsys.readouterr().out
+    assert out.startswith("⏳ 6.1") and "O" in out  # the task's variable is asked for, not "no task"
+
+
+def test_a_number_that_is_no_task_lists_the_tasks_of_its_exercise(capsys):
+    from attn_homework import check
+
+    set_lang("en")
+    try:
+        check("6.9")
+    finally:
+        set_lang("zh")
+    out = capsys.readouterr().out
+    assert "exercise 6's tasks are 6.1, 6.2, 6.3, 6.4, 6.5" in out and "7.1" not in out

@@ -135,6 +135,8 @@ def test_huge_scores_really_overflow_a_naive_softmax():
 
 def test_unknown_ids_are_reported_with_the_known_ones():
     with pytest.raises(KeyError, match="2.1"):
+        homework.task("99.1")
+    with pytest.raises(KeyError, match="9.1, 9.2"):
         homework.task("9.9")
     with pytest.raises(KeyError, match="ex01_projection"):
         homework.tasks("ex99")

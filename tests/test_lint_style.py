@@ -63,6 +63,9 @@ def catalog_rules(zh, en="An English text."):
         "这是配套练习。",
         "你应当能够说出形状。",
         "两条序列。",
+        "每批 64 条序列。",
+        "多了 heads = 3 这根轴。",
+        "两只指针都不动。",
     ],
 )
 def test_a_banned_variant_in_prose_is_named(bad):
@@ -80,6 +83,7 @@ def test_a_banned_variant_in_prose_is_named(bad):
         "`Softmax` 只是一个类名，公式 $\\mathrm{Softmax}(x)$ 也不算正文。",
         "层归一化（LayerNorm）：H = `LayerNorm(X + F)`。",
         "Vaswani 等人（2017）。",
+        "每批 64 个序列，多了一个轴，两根指针都不动。",
     ],
 )
 def test_the_chosen_terms_and_code_spans_pass(good):
@@ -182,6 +186,47 @@ def test_a_term_is_glossed_at_its_first_use_in_a_lesson():
 def test_register_phrases_are_named():
     assert rules(md("课程说缩放事关训练成败。")) == ["register"]
     assert rules(md("缩放让训练保持在梯度不为零的区间。")) == []
+    for phrase in (
+        "本课程的讲义里也这样写。",
+        "权重是手设的。",
+        "全押在一个键上时为 1。",
+        "只是押在了错误的键上。",
+        "紧跟着它的一份拷贝。",
+    ):
+        assert rules(md(phrase)) == ["register"], phrase
+    assert rules(md("权重是手工设定的；全部集中在一个键上时为 1；紧跟着它的一个副本。")) == []
+    assert rules(md("讲义《注意力机制总览：Query、Key 与 Value》也这样写。")) == []
+
+
+# ---------------------------------------------------------------------------------------------- the README
+def test_the_readme_s_chinese_lines_are_read_and_its_english_ones_are_not(tmp_path):
+    readme = "\n".join(
+        [
+            "# Title · 标题",  # line 1
+            "逐行 Softmax，以「我」为例。",  # 2: a term and corner quotes
+            "We take the Softmax of each row; LayerNorm, 「x」.",  # 3: English only, not read
+            "| 第 11 课 · 层归一化 | Exercise 11 · LayerNorm, residual |",  # 4: the English cell is not read
+            "```bash",
+            "make test  # 换一种 BLAS 内核再跑一遍",  # 6: a term in a comment of code
+            "```",
+            "| 7 | `mask_explorer`：遮挡 | Switch to the causal mask |",  # 8
+        ]
+    )
+    (tmp_path / "README.md").write_text(readme, encoding="utf-8")
+    hits = lint.lint_paths(tmp_path, catalogs=(), allow_list=())
+    assert sorted((h.where, h.rule) for h in hits) == [
+        ("line 2", "quotes"),
+        ("line 2", "term"),
+        ("line 6", "term"),
+        ("line 8", "term"),
+    ]
+    fixed = readme.replace("Softmax，以「我」", "softmax，以“我”").replace("BLAS 内核", "OpenBLAS 计算核心")
+    (tmp_path / "README.md").write_text(fixed.replace("遮挡", "掩码"), encoding="utf-8")
+    assert lint.lint_paths(tmp_path, catalogs=(), allow_list=()) == []
+
+
+def test_the_repository_readme_follows_the_table():
+    assert [h.line() for h in lint.lint_paths(ROOT, [Path("README.md")], catalogs=())] == []
 
 
 # ---------------------------------------------------------------------------------------------- operators

@@ -1,4 +1,9 @@
-"""Regenerate attn_viz/fonts/NotoSansSC-Subset.otf, the Chinese font shipped with attn_core.
+"""Regenerate the fonts shipped in attn_viz/fonts/: the Chinese subset and the emoji subset.
+
+NotoSansSC-Subset.otf is what matplotlib draws Chinese with when no CJK font is installed, and (served
+by `make lab` / `make demo`, see attn_viz/fonts/course-fonts.css) what the browser falls back to.
+NotoColorEmoji-Subset.ttf holds the few emoji the course prints (✅ ❌ ⏳ ...), for browsers without an
+emoji font; it is a subset of Noto Color Emoji (SIL OFL 1.1, Debian package fonts-noto-color-emoji).
 
 Source: Noto Sans CJK SC Regular (SIL OFL 1.1), face 2 of Debian's fonts-noto-cjk
 ``NotoSansCJK-Regular.ttc`` (or any NotoSansCJKsc-Regular.otf passed with --source).
@@ -9,7 +14,8 @@ and every character that appears in notebooks/ and attn_core/*.py. Dropped: layo
 (matplotlib does no shaping), hinting, vertical metrics. The family is renamed "Noto Sans SC Subset"
 so matplotlib never confuses it with an installed Noto Sans CJK SC.
 
-    .venv/bin/python tools/make_font_subset.py            # writes the font and its README
+    .venv/bin/python tools/make_font_subset.py            # writes both fonts and the README
+    .venv/bin/python tools/make_font_subset.py --only emoji   # only the emoji subset
     .venv/bin/python tools/make_font_subset.py --check    # only lists source characters it lacks
 """
 
@@ -25,12 +31,18 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT_DIR = ROOT / "attn_core" / "viz" / "fonts"
+OUT_DIR = ROOT / "attn_viz" / "fonts"
 OUT = OUT_DIR / "NotoSansSC-Subset.otf"
 DEFAULT_SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 SOURCE_FAMILY = "Noto Sans CJK SC"
 FAMILY = "Noto Sans SC Subset"
 PS_NAME = "NotoSansSCSubset-Regular"
+EMOJI_SOURCE = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+EMOJI_OUT = OUT_DIR / "NotoColorEmoji-Subset.ttf"
+EMOJI_FAMILY = "Noto Color Emoji Subset"
+EMOJI_PS_NAME = "NotoColorEmojiSubset"
+EMOJI_ALWAYS = "✅❌⏳"  # what the check cells print, whether or not the scan finds them
+PACKAGES = ("attn_core", "attn_viz", "attn_homework")
 
 EXTRA_RANGES = [
     (0x0020, 0x007E),  # ASCII
@@ -62,16 +74,17 @@ def gb2312_chars(first_row, last_row):
     return chars
 
 
-def source_texts():
-    """Text of every notebook (all cells) under notebooks/ and of attn_core/*.py."""
+def source_texts(packages=("attn_core",)):
+    """Text of every notebook (all cells) under notebooks/ and of the packages' *.py."""
     for nb in sorted((ROOT / "notebooks").rglob("*.ipynb")):
         if ".ipynb_checkpoints" in nb.parts:
             continue
         for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
             src = cell.get("source", "")
             yield "".join(src) if isinstance(src, list) else src
-    for py in sorted((ROOT / "attn_core").rglob("*.py")):
-        yield py.read_text(encoding="utf-8")
+    for package in packages:
+        for py in sorted((ROOT / package).rglob("*.py")):
+            yield py.read_text(encoding="utf-8")
 
 
 def wanted_chars():
@@ -96,22 +109,52 @@ def open_source(path):
     return TTFont(path)
 
 
-def rename(font):
+def rename(font, family=FAMILY, ps_name=PS_NAME, source_family=SOURCE_FAMILY):
     name = font["name"]
     version = name.getDebugName(5)
     for rec in list(name.names):
         if rec.nameID in (1, 3, 4, 6, 16, 17, 21, 22):
             name.removeNames(nameID=rec.nameID)
-    name.setName(FAMILY, 1, 3, 1, 0x409)
+    name.setName(family, 1, 3, 1, 0x409)
     name.setName("Regular", 2, 3, 1, 0x409)
-    name.setName(f"{FAMILY}; {PS_NAME}; subset of {SOURCE_FAMILY} {version}", 3, 3, 1, 0x409)
-    name.setName(FAMILY, 4, 3, 1, 0x409)
-    name.setName(PS_NAME, 6, 3, 1, 0x409)
+    name.setName(f"{family}; {ps_name}; subset of {source_family} {version}", 3, 3, 1, 0x409)
+    name.setName(family, 4, 3, 1, 0x409)
+    name.setName(ps_name, 6, 3, 1, 0x409)
     if "CFF " in font:
         cff = font["CFF "].cff
-        cff.fontNames = [PS_NAME]
+        cff.fontNames = [ps_name]
         top = cff.topDictIndex[0]
-        top.FullName, top.FamilyName = FAMILY, FAMILY
+        top.FullName, top.FamilyName = family, family
+
+
+def emoji_chars(text_cmaps):
+    """The emoji the course uses that no text font has: characters of the sources found in no cmap of
+    ``text_cmaps`` (the Chinese subset, DejaVu Sans), plus EMOJI_ALWAYS."""
+    used = {ch for text in source_texts(PACKAGES) for ch in text if ord(ch) > 0x2000}
+    return sorted(set(EMOJI_ALWAYS) | {ch for ch in used if not any(ord(ch) in cmap for cmap in text_cmaps)})
+
+
+def make_emoji(source=EMOJI_SOURCE):
+    """Subset Noto Color Emoji (its CBDT colour bitmaps) to the emoji the course prints."""
+    font = TTFont(source)
+    cmap = font.getBestCmap()
+    dejavu = TTFont(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf").getBestCmap()
+    chars = [ch for ch in emoji_chars([TTFont(OUT).getBestCmap(), dejavu]) if ord(ch) in cmap]
+    options = subset.Options()
+    options.layout_features = []  # no ZWJ sequences or flags: single code points only
+    options.hinting = False
+    options.drop_tables += ["vhea", "vmtx", "GSUB"]
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    options.name_languages = [0x409]
+    options.recalc_timestamp = False
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=[ord(ch) for ch in chars])
+    subsetter.subset(font)
+    rename(font, EMOJI_FAMILY, EMOJI_PS_NAME, "Noto Color Emoji")
+    font.recalcTimestamp = False
+    font.save(EMOJI_OUT)
+    print(f"{EMOJI_OUT.relative_to(ROOT)}: {EMOJI_OUT.stat().st_size:,} bytes, {''.join(chars)}")
+    return font["name"].getDebugName(5), chars
 
 
 def main(argv=None):
@@ -121,8 +164,15 @@ def main(argv=None):
         default=DEFAULT_SOURCE,
         help="NotoSansCJK-Regular.ttc or NotoSansCJKsc-Regular.otf (apt-get install fonts-noto-cjk)",
     )
+    parser.add_argument("--emoji-source", default=EMOJI_SOURCE, help="NotoColorEmoji.ttf (fonts-noto-color-emoji)")
+    parser.add_argument("--only", choices=("cjk", "emoji"), help="regenerate one of the two fonts (default: both)")
     parser.add_argument("--check", action="store_true", help="list characters the source lacks, write nothing")
     args = parser.parse_args(argv)
+    if args.only == "emoji" and not args.check:
+        readme = OUT_DIR / "README.md"
+        kept = readme.read_text(encoding="utf-8").split(EMOJI_HEADING)[0].rstrip("\n")
+        readme.write_text(kept + "\n\n" + emoji_section(*make_emoji(args.emoji_source)), encoding="utf-8")
+        return
 
     font = open_source(args.source)
     version = font["name"].getDebugName(5)
@@ -161,6 +211,8 @@ def main(argv=None):
         f"{OUT.relative_to(ROOT)}: {size:,} bytes, {out['maxp'].numGlyphs:,} glyphs, "
         f"{len(out_cmap):,} code points ({hanzi:,} hanzi), sha256 {digest[:16]}"
     )
+    readme = OUT_DIR / "README.md"
+    old_emoji = readme.read_text(encoding="utf-8").partition(EMOJI_HEADING)[2] if readme.exists() else ""
     write_readme(
         version,
         size,
@@ -171,6 +223,34 @@ def main(argv=None):
         unavailable,
         args.source,
     )
+    emoji = None if args.only == "cjk" else emoji_section(*make_emoji(args.emoji_source))
+    if emoji is None and old_emoji:
+        emoji = EMOJI_HEADING + old_emoji
+    if emoji:
+        with readme.open("a", encoding="utf-8") as f:
+            f.write("\n" + emoji)
+
+
+EMOJI_HEADING = "## Emoji subset"
+
+
+def emoji_section(version, chars):
+    size = EMOJI_OUT.stat().st_size
+    version = version.split(";")[0].removeprefix("Version ")
+    listing = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in chars)
+    return f"""{EMOJI_HEADING}
+
+`NotoColorEmoji-Subset.ttf` (family "{EMOJI_FAMILY}") is a subset of **Noto Color Emoji**, version {version},
+by Google, taken from `NotoColorEmoji.ttf` (Debian package `fonts-noto-color-emoji`). Licence: SIL Open Font
+License 1.1, see `OFL-NotoColorEmoji.txt`; a Modified Version under the OFL, renamed like the Chinese subset.
+It keeps the colour bitmaps (CBDT/CBLC) of the emoji the course prints that neither the Chinese subset nor
+DejaVu Sans has: {listing}. No layout features (no ZWJ sequences). Size: {size:,} bytes.
+Only browsers use it (matplotlib figures hold no emoji), as the last family of the course's font stacks,
+after the system's emoji fonts (Apple Color Emoji, Segoe UI Emoji, Noto Color Emoji).
+
+    apt-get install fonts-noto-color-emoji
+    .venv/bin/python tools/make_font_subset.py --only emoji
+"""
 
 
 def write_readme(version, size, glyphs, codepoints, hanzi, used, unavailable, source):
@@ -197,7 +277,8 @@ punctuation (U+3000–303F), fullwidth forms, the math signs the course uses (�
 character found in `notebooks/` and `attn_core/*.py` that the source font has
 (hanzi beyond GB2312 added that way: {"".join(beyond) or "none"}).
 Used in the sources but not in Noto Sans CJK SC, so matplotlib draws them from DejaVu Sans (the second family in
-`font.family`): {fallback}. In neither font (emoji; fine in printed text, boxes if put in a figure): {neither}.
+`font.family`): {fallback}.
+In neither font (emoji: never in a figure; browsers draw them from the emoji subset below): {neither}.
 No layout features, no hinting, no vertical metrics.
 
 Size: {size:,} bytes; {glyphs:,} glyphs; {codepoints:,} code points, of which {hanzi:,} hanzi.

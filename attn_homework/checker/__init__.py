@@ -138,7 +138,8 @@ def _diagnose(name, answer, given):
 
 def _judge(name, step, g, answer):
     """Test the answer against the right one, the mistakes and what it is evidence of, in that order."""
-    labels = {"sym": g.name or step.symbol, "w": f"W_{g.name}" if g.name else "W"}
+    # A projection's name labels its W too: Q -> W_Q, and the fresh data's Q_new -> W_Q (the matrix it is)
+    labels = {"sym": g.name or step.symbol, "w": f"W_{g.name.removesuffix('_new')}" if g.name else "W"}
 
     def verdict(code, key, **fields):
         return _verdict(code, name, key, **labels, **fields)

@@ -69,7 +69,9 @@ def eps_outside_root(g):
     return [centred / (std + g.eps), centred / std + g.eps]
 
 
-OTHER_EPS = (1e-3, 1e-4, 1e-6, 1e-7, 1e-8)  # sizes of ε found in libraries and tutorials (PyTorch's is 1e-5)
+# Sizes of ε tried: 1, 2, 3 and 5 times each power of ten from 1e-1 to 1e-9 (the libraries' and tutorials'
+# 1e-3 … 1e-8 among them; PyTorch's is 1e-5), each named only when the answer is LayerNorm with it.
+OTHER_EPS = tuple(float(f"{m}e-{p}") for p in range(1, 10) for m in (1, 2, 3, 5))
 
 
 def _power_of_ten(x):

@@ -16,7 +16,7 @@ import numpy as np
 
 from attn_core import core, decoding, rope
 
-from ..messages import msg
+from .givens import labels, real_copy, unless_right, whole
 
 ARRAYS = ("q", "k", "v", "K_cache", "V_cache", "Q_heads", "K_heads", "V_heads")
 WHOLE = ("layers", "n_heads", "kv_heads", "d_head", "bytes_per_value")
@@ -62,36 +62,9 @@ class DecodingGivens:
 def read_givens(given):
     """The ``DecodingGivens`` of a check. Raises TypeError / ValueError (with a message from the catalog)
     for givens that make no task: the check reports "bad_task"."""
-    arrays = {key: _real(given[key], key) for key in ARRAYS if key in given}
-    whole = {key: _whole(given[key], key) for key in WHOLE if key in given}
-    name, tokens = given.get("name"), given.get("tokens")
-    if name is not None and not isinstance(name, str):
-        raise TypeError(msg("given_name", got=name))
-    return DecodingGivens(**arrays, **whole, name=name, tokens=() if tokens is None else tuple(map(str, tokens)))
-
-
-def _real(x, name):
-    a = np.array(x)  # a copy: the task's arrays are never touched
-    if a.dtype.kind not in "iuf" or a.ndim < 2:
-        raise TypeError(msg("given_not_real", name=name, type=type(x).__name__, dtype=a.dtype))
-    a = a.astype(np.float64)
-    if not np.isfinite(a).all():
-        raise ValueError(msg("given_not_finite", name=name))
-    return a
-
-
-def _whole(x, name):
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
-        raise ValueError(msg("given_whole", name=name, got=x))
-    return int(x)
-
-
-def _unless_right(g, answer):
-    """``answer`` as a mistake: None when it is the right answer (then it is no mistake here)."""
-    answer = np.asarray(answer, dtype=np.float64)
-    if answer.shape == g.expected.shape and np.allclose(answer, g.expected, rtol=1e-12, atol=1e-12):
-        return None
-    return answer
+    arrays = {key: real_copy(given[key], key, min_ndim=2) for key in ARRAYS if key in given}
+    counts = {key: whole(given[key], key) for key in WHOLE if key in given}
+    return DecodingGivens(**arrays, **counts, **labels(given))
 
 
 # ---------------------------------------------------------------- one step with the cache
@@ -108,7 +81,7 @@ def cached_output(g):
 
 def cache_not_appended(g):
     """Attended to the old cache only: the new token does not see itself."""
-    return _unless_right(g, _attend(g.q, g.K_cache, g.V_cache))
+    return unless_right(g.expected, _attend(g.q, g.K_cache, g.V_cache))
 
 
 def kv_misaligned(g):
@@ -118,18 +91,19 @@ def kv_misaligned(g):
         _attend(g.q, np.vstack([g.K_cache, g.k]), np.vstack([g.v, g.V_cache])),
         _attend(g.q, np.vstack([g.k, g.K_cache]), np.vstack([g.V_cache, g.v])),
     ]
-    return [x for x in (_unless_right(g, m) for m in made) if x is not None]
+    return [x for x in (unless_right(g.expected, m) for m in made) if x is not None]
 
 
 def cached_unscaled(g):
     """No division by √d_k."""
-    return _unless_right(g, _attend(g.q, np.vstack([g.K_cache, g.k]), np.vstack([g.V_cache, g.v]), scaled=False))
+    K, V = np.vstack([g.K_cache, g.k]), np.vstack([g.V_cache, g.v])
+    return unless_right(g.expected, _attend(g.q, K, V, scaled=False))
 
 
 def cached_keys_as_values(g):
     """The weights times the keys instead of the values (can be made only when d_k = d_v)."""
     K = np.vstack([g.K_cache, g.k])
-    return _unless_right(g, core.attention(g.q, K, K).O) if g.k.shape[-1] == g.v.shape[-1] else None
+    return unless_right(g.expected, core.attention(g.q, K, K).O) if g.k.shape[-1] == g.v.shape[-1] else None
 
 
 # ---------------------------------------------------------------- heads sharing K and V
@@ -148,14 +122,14 @@ def gqa_output(g):
 def kv_heads_tiled(g):
     """The K/V heads repeated as a whole (np.tile): query head h reads K/V head h mod n_kv_heads."""
     reps = g.Q_heads.shape[0] // g.K_heads.shape[0]
-    return _unless_right(g, _grouped(g, np.tile(g.K_heads, (reps, 1, 1)), np.tile(g.V_heads, (reps, 1, 1))))
+    return unless_right(g.expected, _grouped(g, np.tile(g.K_heads, (reps, 1, 1)), np.tile(g.V_heads, (reps, 1, 1))))
 
 
 def gqa_unscaled(g):
     """No division by √d_k."""
     h = g.Q_heads.shape[0]
     K, V = decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h)
-    return _unless_right(g, _grouped(g, K, V, scaled=False))
+    return unless_right(g.expected, _grouped(g, K, V, scaled=False))
 
 
 # ---------------------------------------------------------------- predict: the cache's bytes per token
@@ -225,6 +199,34 @@ def rope_key_not_turned(q, k, v, K_cache, V_cache):
     """q turned at t, the new k appended unturned."""
     t = len(K_cache)
     return _rope_step(q, k, v, K_cache, V_cache, t, t, rotate_k=False)
+
+
+def rope_before_cache_end(q, k, v, K_cache, V_cache):
+    """The position one too few: t − 1, the last cached token's position, not the new token's."""
+    t = len(K_cache)
+    return _rope_step(q, k, v, K_cache, V_cache, t - 1, t - 1)
+
+
+def rope_unscaled(q, k, v, K_cache, V_cache):
+    """Turned right, but the scores not divided by √d_k."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([K_cache, k]), np.vstack([V_cache, v]), scaled=False).O
+
+
+def rope_k_at_the_front(q, k, v, K_cache, V_cache):
+    """Turned right, but k put at the front of the cache and v at its end: key j and value j then belong to
+    different tokens."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([k, K_cache]), np.vstack([V_cache, v])).O
+
+
+def rope_v_at_the_front(q, k, v, K_cache, V_cache):
+    """Turned right, but v put at the front of the cache and k at its end."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([K_cache, k]), np.vstack([v, V_cache])).O
 
 
 def kv_heads_shape(g):

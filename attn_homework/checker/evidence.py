@@ -69,7 +69,8 @@ def almost(reading, a, g):
     evidence: rounded to ``decimals`` places, a float16 array, or neither; None otherwise."""
     decimals = rounded_to(a, g.expected)  # its own evidence, however few the decimals (0.12 for 0.1234)
     if decimals is not None:
-        return "almost_rounded", {"decimals": decimals}
+        key = "almost_rounded_one" if decimals == 1 else "almost_rounded"  # "1 decimal", "2 decimals"
+        return key, {"decimals": decimals}
     if not nearly(a, g.expected):
         return None
     if reading.dtype is not None and reading.dtype == np.float16:

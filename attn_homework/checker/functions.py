@@ -121,6 +121,18 @@ def softmax_unstable(S):
     return E / E.sum(axis=1, keepdims=True)
 
 
+def softmax_global_max(S):
+    """The whole matrix's maximum subtracted, not each row's: a row far below it underflows to 0/0."""
+    E = np.exp(S - S.max())
+    return E / E.sum(axis=-1, keepdims=True)
+
+
+def softmax_row_mean(S):
+    """Each row's mean subtracted, not its maximum: a row spread wide still overflows (∞/∞)."""
+    E = np.exp(S - S.mean(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True)
+
+
 def softmax_no_keepdims(S):
     """The row sums without keepdims (runs on square scores only)."""
     E = np.exp(S - S.max(axis=1, keepdims=True))
@@ -167,6 +179,13 @@ def causal_mask_after_softmax(Q, K, V):
     """softmax first, the future weights zeroed after: the bug the notebook shows."""
     A = core.softmax(Q @ K.T / np.sqrt(Q.shape[-1]))
     return (A * np.tril(np.ones(A.shape, dtype=bool))) @ V
+
+
+def causal_row_0_patched(Q, K, V):
+    """The notebook's bug with its symptom patched: row 0 set to V[0] by hand, the mask still after softmax."""
+    out = causal_mask_after_softmax(Q, K, V)
+    out[0] = V[0]
+    return out
 
 
 def causal_upper(Q, K, V):
@@ -230,6 +249,8 @@ FUNCTION_STEPS = {
             Bug("max_axis", softmax_column_max, "bug_max_axis"),
             Bug("keepdims", softmax_no_keepdims, "keepdims"),
             Bug("overflow", softmax_unstable, "bug_overflow"),
+            Bug("max_global", softmax_global_max, "bug_global_max"),
+            Bug("mean_not_max", softmax_row_mean, "bug_row_mean"),
         ),
         "axes_S",
         "softmax",
@@ -254,6 +275,7 @@ FUNCTION_STEPS = {
         ("Q", "K", "V"),
         (
             Bug("mask_after_softmax", causal_mask_after_softmax, "mask_after_softmax"),
+            Bug("mask_after_softmax", causal_row_0_patched, "bug_symptom_patched"),
             Bug("mask_upper", causal_upper, "mask_upper"),
             Bug("mask_ignored", causal_no_mask, "bug_mask_ignored"),
             Bug("overflow", causal_unstable, "bug_overflow"),
@@ -278,9 +300,13 @@ FUNCTION_STEPS = {
         decoding.rope_cached_step,
         ("q", "k", "v", "K_cache", "V_cache"),
         (
-            Bug("rope_position_zero", decoding.rope_at_zero, "bug_rope_position_zero"),
+            Bug("rope_position_zero", decoding.rope_at_zero, "bug_rope_zero_or_none"),
             Bug("rope_after_append", decoding.rope_after_append, "bug_rope_after_append"),
             Bug("rope_key_not_turned", decoding.rope_key_not_turned, "bug_rope_key_not_turned"),
+            Bug("rope_before_append", decoding.rope_before_cache_end, "bug_rope_one_too_few"),
+            Bug("kv_misaligned", decoding.rope_k_at_the_front, "kv_misaligned"),
+            Bug("kv_misaligned", decoding.rope_v_at_the_front, "kv_misaligned"),
+            Bug("unscaled", decoding.rope_unscaled, "unscaled"),
         ),
         "axes_cached_o",
         may_call=("attn_core.rope", "attn_core.positions.rope", "attn_core.positions"),  # lesson 12's rope
@@ -385,12 +411,26 @@ def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
 SAME_MISTAKE = {"scaled_wrong_width": "scaled_fixed_width"}
 
 
+# A call that never returned (``attn_homework.verdicts.call_function``): its CallFailed name -> the code.
+STOPPED = {"TimeLimit": "too_slow", "KeyboardInterrupt": "interrupted", "SystemExit": "exits"}
+
+
 FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
 
 
 def _a_float_where_an_int_belongs(failed):
     """The evidence that a size or an index was a float (``d_model / n_heads``): Python's own words for it."""
     return failed.type_name == "TypeError" and any(words in failed.message for words in FLOAT_AS_INT)
+
+
+def _number(x):
+    """An entry as a message says it: −∞, +∞, NaN or the number to 4 significant digits."""
+    x = float(x)
+    if np.isnan(x):
+        return "NaN"
+    if np.isinf(x):
+        return "−∞" if x < 0 else "+∞"
+    return f"{x:.4g}"
 
 
 def judge(step, calls, diagnose_value=None):
@@ -429,6 +469,10 @@ def judge(step, calls, diagnose_value=None):
             return bug.code, bug.message, {}
     for arguments, result, reading in zip(calls.arguments, calls.results, readings):
         call = describe(step, arguments)
+        if isinstance(result, CallFailed) and result.type_name in STOPPED:
+            seconds, _, running = result.message.partition(" ")
+            fields = {"call": call, "seconds": seconds, "still": msg("fn_still_running") if running else ""}
+            return STOPPED[result.type_name], f"fn_{STOPPED[result.type_name]}", fields
         if isinstance(result, CallFailed):
             detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"
             hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else ""
@@ -451,6 +495,11 @@ def judge(step, calls, diagnose_value=None):
             fields = {"call": call, "got": shape_text(a.shape), "expected": shape_text(right.shape)}
             return "wrong_shape", "fn_wrong_shape", fields
         if not close(a, right):
+            if not np.isfinite(right).all():  # ∞ is part of the right answer (an additive mask's −∞): no overflow
+                index = largest_difference(a, right)
+                fields = {"call": call, "where": place(index, a.shape, (), True)}
+                fields |= {"got": _number(a[index]), "expected": _number(right[index])}
+                return "wrong_values", "fn_wrong_entry", fields
             if not np.isfinite(a).all():
                 return "not_finite", "fn_not_finite", {"call": call}
             where = place(largest_difference(a, right), a.shape, (), True)

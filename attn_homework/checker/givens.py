@@ -163,3 +163,42 @@ def _mask(mask):
     if mask.dtype != bool:
         raise TypeError(msg("given_mask", dtype=mask.dtype))
     return mask
+
+
+# ---------------------------------------------------------------- read by the lessons 12, 14 and 15 checkers
+# Their steps take givens of their own (positions, a cache, trained weights) and keep their own dataclass;
+# the reading of one given is the same for all three and lives here.
+
+
+def real_copy(x, name, min_ndim=1):
+    """A float64 copy of a given array of finite real numbers with at least ``min_ndim`` axes."""
+    a = np.array(x)  # a copy: the task's arrays are never touched
+    if a.dtype.kind not in "iuf" or a.ndim < min_ndim:
+        raise TypeError(msg("given_not_real", name=name, type=type(x).__name__, dtype=a.dtype))
+    a = a.astype(np.float64)
+    if not np.isfinite(a).all():
+        raise ValueError(msg("given_not_finite", name=name))
+    return a
+
+
+def whole(x, name):
+    """A given whole number (0, 1, 2, ...): a position, a count of layers or heads, a byte width."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
+        raise ValueError(msg("given_whole", name=name, got=x))
+    return int(x)
+
+
+def labels(given):
+    """The ``name`` and ``tokens`` every step takes (they only label the messages)."""
+    name, tokens = given.get("name"), given.get("tokens")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(msg("given_name", got=name))
+    return {"name": name, "tokens": () if tokens is None else tuple(str(t) for t in tokens)}
+
+
+def unless_right(expected, answer):
+    """``answer`` as a mistake's array, or None when it is the right answer (then it is no mistake here)."""
+    answer = np.asarray(answer, dtype=np.float64)
+    if answer.shape == expected.shape and np.allclose(answer, expected, rtol=1e-12, atol=1e-12):
+        return None
+    return answer

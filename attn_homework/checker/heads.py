@@ -68,6 +68,12 @@ def heads_transposed(g):
 # ---------------------------------------------------------------- merging
 
 
+def split_reversed(g):
+    """The heads in reverse order (the last block of columns first)."""
+    heads = multihead.split_heads(g.Q, g.n_heads)
+    return heads[::-1] if len(heads) > 1 else None
+
+
 def merge_by_reshape_alone(g):
     """heads.reshape(n, h·d_head) without first moving the heads axis next to d_head: rows mix positions."""
     h, n, d = g.heads.shape
@@ -148,6 +154,22 @@ def layer_split_by_reshape(g):
 def layer_merged_by_reshape(g):
     """Heads merged with a reshape alone (no transpose), the rest right."""
     return _layer(g, merge_fn=_reshape_merge) if g.n_heads > 1 else None
+
+
+def layer_split_and_merged_by_reshape(g):
+    """Heads made and merged with a reshape alone (no transpose either way), the rest right."""
+    return _layer(g, split_fn=_reshape_split, merge_fn=_reshape_merge) if g.n_heads > 1 else None
+
+
+def layer_with_residual(g):
+    """The right layer with X added (a residual connection this task does not ask for)."""
+    return multi_head(g) + g.X if multi_head(g).shape == g.X.shape else None
+
+
+def layer_W_o_transposed(g):
+    """The merged heads times W_Oᵀ (runs when W_O is square)."""
+    W = g.W_o
+    return None if W.shape[0] != W.shape[1] or np.allclose(W, W.T) else _layer(g, with_W_o=False) @ W.T
 
 
 def one_head(g):

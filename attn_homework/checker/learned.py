@@ -17,6 +17,7 @@ import numpy as np
 from attn_core import trained
 
 from ..messages import msg
+from .givens import labels, unless_right, whole
 
 WHOLE = ("query", "start", "length")
 
@@ -55,11 +56,8 @@ def read_givens(given):
     fields = {}
     if "weights" in given:
         fields["weights"] = _weights(given["weights"])
-    fields |= {key: _whole(given[key], key) for key in WHOLE if key in given}
-    name, tokens = given.get("name"), given.get("tokens")
-    if name is not None and not isinstance(name, str):
-        raise TypeError(msg("given_name", got=name))
-    return LearnedGivens(**fields, name=name, tokens=() if tokens is None else tuple(map(str, tokens)))
+    fields |= {key: whole(given[key], key) for key in WHOLE if key in given}
+    return LearnedGivens(**fields, **labels(given))
 
 
 def _weights(x):
@@ -70,20 +68,6 @@ def _weights(x):
     if not np.isfinite(a).all():
         raise ValueError(msg("given_not_finite", name="weights"))
     return a
-
-
-def _whole(x, name):
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
-        raise ValueError(msg("given_whole", name=name, got=x))
-    return int(x)
-
-
-def _unless_right(g, answer):
-    """``answer`` as a mistake: None when it is the right answer (then it is no mistake here)."""
-    answer = np.asarray(answer, dtype=np.float64)
-    if answer.shape == g.expected.shape and np.allclose(answer, g.expected, rtol=1e-12, atol=1e-12):
-        return None
-    return answer
 
 
 # ---------------------------------------------------------------- the previous-token score of each head
@@ -99,26 +83,26 @@ def on_the_diagonal(g):
     n = g.weights.shape[-1]
     diagonal = g.weights[:, np.arange(n), np.arange(n)]
     made = [diagonal[:, 1:].mean(axis=-1), diagonal.mean(axis=-1)]
-    return [x for x in (_unless_right(g, m) for m in made) if x is not None]
+    return [x for x in (unless_right(g.expected, m) for m in made) if x is not None]
 
 
 def above_the_diagonal(g):
     """The entry right of the diagonal (query i, key i + 1): the next position, which the causal mask hides."""
     n = g.weights.shape[-1]
-    return _unless_right(g, g.weights[:, np.arange(n - 1), np.arange(1, n)].mean(axis=-1))
+    return unless_right(g.expected, g.weights[:, np.arange(n - 1), np.arange(1, n)].mean(axis=-1))
 
 
 def divided_by_n(g):
     """The weights on the previous position summed and divided by n, as if query 0 had a previous one."""
     n = g.weights.shape[-1]
-    return _unless_right(g, g.weights[:, np.arange(1, n), np.arange(n - 1)].sum(axis=-1) / n)
+    return unless_right(g.expected, g.weights[:, np.arange(1, n), np.arange(n - 1)].sum(axis=-1) / n)
 
 
 def averaged_over_heads(g):
     """The previous-position weights averaged over the heads (axis 0) instead of over the queries."""
     n = g.weights.shape[-1]
     per_query = g.weights[:, np.arange(1, n), np.arange(n - 1)]
-    return _unless_right(g, per_query.mean(axis=0))
+    return unless_right(g.expected, per_query.mean(axis=0))
 
 
 def per_query_shape(g):

@@ -176,7 +176,7 @@ def divided_by_another_width(g):
     return [
         Made(
             _carried_from_scores(g, _hidden(g, _qkt(g) / np.sqrt(value))),
-            {"root": f"√{value}", "what": msg("and").join(msg(f"size_{size}") for size in names)},
+            {"root": f"√{value}", "what": msg("and").join(msg(f"size_{size}") for size in names), "d_k": f"{g.d_k:g}"},
         )
         for value, names in by_value.items()
     ]
@@ -279,9 +279,15 @@ def keepdims_forgotten(g):
 
 
 def exp_not_divided(g):
-    """exp of the scores (the row maximum subtracted or not), never divided by the row sums."""
+    """exp of the scores, never divided by the row sums."""
+    return _carried_from_weights(g, np.exp(_right_scores(g)))
+
+
+def exp_over_row_max(g):
+    """exp(S − row max), which is also exp(S) divided by each row's largest exp: the same numbers, two
+    mistakes (the sum never taken, or the maximum taken in its place), so the message says both."""
     S = _right_scores(g)
-    return [_carried_from_weights(g, np.exp(S)), _carried_from_weights(g, np.exp(S - S.max(axis=-1, keepdims=True)))]
+    return _carried_from_weights(g, np.exp(S - S.max(axis=-1, keepdims=True)))
 
 
 def divided_by_total(g):
@@ -351,6 +357,19 @@ def no_softmax_nor_scaling(g):
 def weights_transposed(g):
     """Aᵀ·V: the weights of key j taken as the weights of query j."""
     return np.swapaxes(g.A, -1, -2) @ g.V
+
+
+def output_of_transposed_weights(g):
+    """Aᵀ·V with A the right weights (the output step): runs only when A is square."""
+    A = right_weights(g)
+    return None if A.shape[-1] != A.shape[-2] else np.swapaxes(A, -1, -2) @ g.V
+
+
+def scaled_after_softmax(g):
+    """softmax of the unscaled scores times V, then divided by √d_k: the scale applied to the output."""
+    if not g.scaled or g.A is not None:
+        return None
+    return core.softmax(_hidden(g, _qkt(g))) @ g.V / np.sqrt(g.d_k)
 
 
 def used_keys_as_values(g):

@@ -221,6 +221,23 @@ def blocks_averaged(g):
     return (softmax_rows(g.S1) @ g.V1 + softmax_rows(g.S2) @ g.V2) / 2
 
 
+def max_of_both_blocks(g):
+    """m1 taken over both blocks (that is m2): block 2's scores used before they are seen."""
+    if g.S2 is None:
+        return None
+    return np.maximum(_row_max(g.S1), _row_max(g.S2))
+
+
+def blocks_added(g):
+    """Each block's attention computed on its own and the two outputs added."""
+    return softmax_rows(g.S1) @ g.V1 + softmax_rows(g.S2) @ g.V2
+
+
+def first_block_only(g):
+    """Attention over block 1 alone: block 2 never taken in."""
+    return softmax_rows(g.S1) @ g.V1
+
+
 def last_block_only(g):
     """Attention over block 2 alone."""
     return softmax_rows(g.S2) @ g.V2

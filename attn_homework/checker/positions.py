@@ -20,6 +20,7 @@ from attn_core import core
 from attn_core import positions as pos
 
 from ..messages import msg
+from .givens import labels, real_copy, whole
 
 ARRAYS = ("X", "W_q", "W_k", "W_v", "q", "k")
 WHOLE = ("n", "d", "i", "j")  # whole numbers
@@ -66,46 +67,26 @@ class PositionGivens:
 def read_givens(given):
     """The ``PositionGivens`` of a check. Raises TypeError / ValueError (with a message from the catalog) for
     givens that make no task: the check reports "bad_task"."""
-    arrays = {key: _real(given[key], key) for key in ARRAYS if key in given}
-    whole = {key: _whole(given[key], key) for key in WHOLE if key in given}
+    arrays = {key: real_copy(given[key], key) for key in ARRAYS if key in given}
+    counts = {key: whole(given[key], key) for key in WHOLE if key in given}
     base, layout = given.get("base", pos.BASE), given.get("layout", "interleaved")
     if isinstance(base, bool) or not isinstance(base, (int, float, np.integer, np.floating)) or not 1 < base < np.inf:
         raise ValueError(msg("given_base", got=base))
     if layout not in pos.LAYOUTS:
         raise ValueError(msg("given_layout", got=layout))
     order = _order(given["order"], arrays["X"].shape[0]) if "order" in given else None
-    positions = _real(given["positions"], "positions", min_ndim=0) if "positions" in given else None
-    shifts = _real(given["shifts"], "shifts", min_ndim=1) if "shifts" in given else None
-    name, tokens = given.get("name"), given.get("tokens")
-    if name is not None and not isinstance(name, str):
-        raise TypeError(msg("given_name", got=name))
+    positions = real_copy(given["positions"], "positions", min_ndim=0) if "positions" in given else None
+    shifts = real_copy(given["shifts"], "shifts", min_ndim=1) if "shifts" in given else None
     return PositionGivens(
         **arrays,
-        **whole,
+        **counts,
         order=order,
         positions=positions,
         shifts=shifts,
         base=float(base),
         layout=layout,
-        name=name,
-        tokens=() if tokens is None else tuple(str(t) for t in tokens),
+        **labels(given),
     )
-
-
-def _real(x, name, min_ndim=1):
-    a = np.array(x)  # a copy: the task's arrays are never touched
-    if a.dtype.kind not in "iuf" or a.ndim < min_ndim:
-        raise TypeError(msg("given_not_real", name=name, type=type(x).__name__, dtype=a.dtype))
-    a = a.astype(np.float64)
-    if not np.isfinite(a).all():
-        raise ValueError(msg("given_not_finite", name=name))
-    return a
-
-
-def _whole(x, name):
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
-        raise ValueError(msg("given_whole", name=name, got=x))
-    return int(x)
 
 
 def _order(order, n):
@@ -322,6 +303,34 @@ def scores_unscaled(g):
     """The right scores, not divided by √d_k. Evidence: the answer equals them."""
     PE = pos.sinusoidal_positions(g.X.shape[0], g.X.shape[1], g.base)
     return _positioned_scores(g, PE, PE, scaled=False)
+
+
+def scores_by_d_k(g):
+    """The right scores divided by d_k itself, not its square root. Evidence: the answer equals them."""
+    PE = pos.sinusoidal_positions(g.X.shape[0], g.X.shape[1], g.base)
+    d_k = g.W_q.shape[-1]
+    return None if d_k == 1 else _positioned_scores(g, PE, PE, scaled=False) / d_k
+
+
+def _scores_with(g, **mistake):
+    """The scores with an encoding made with one of 12.2's mistakes (``_sinusoidal``'s switches)."""
+    PE = _sinusoidal(_first_positions(g), g.X.shape[1], g.base, **mistake)
+    return _positioned_scores(g, PE, PE)
+
+
+def scores_sin_cos_halves(g):
+    """The scores with an encoding of all sines first, then all cosines. Evidence: the answer equals them."""
+    return None if g.X.shape[1] == 2 else _scores_with(g, halves=True)
+
+
+def scores_exponent_pair_index(g):
+    """The scores with frequencies base^(−k/d), k the pair's index. Evidence: the answer equals them."""
+    return _scores_with(g, exponent=lambda c, d: (c // 2) / d)
+
+
+def scores_exponent_column_index(g):
+    """The scores with frequencies base^(−c/d), c the column's index. Evidence: the answer equals them."""
+    return _scores_with(g, exponent=lambda c, d: c / d)
 
 
 # ---------------------------------------------------------------- mistakes: scores as both positions shift

@@ -111,6 +111,21 @@ def additive_mask_minus_1e9(allowed):
     return np.where(allowed, 0.0, -1e9)
 
 
+def additive_mask_transposed(allowed):
+    """The mask transposed (``allowed.T``): query i gets the row of key i (a causal mask becomes its mirror)."""
+    return np.where(np.asarray(allowed).T, 0.0, -np.inf)
+
+
+def additive_mask_inverted_transposed(allowed):
+    """The bug's mask, only transposed: −∞ where may attend, and the rows and columns swapped."""
+    return np.where(np.asarray(allowed), -np.inf, 0.0).T
+
+
+def additive_mask_plus_inf(allowed):
+    """+∞ instead of −∞ where blocked: the blocked scores become the largest ones (softmax of them is NaN)."""
+    return np.where(allowed, 0.0, np.inf)
+
+
 FUNCTION_STEPS = {
     "fix_additive_mask": FunctionStep(
         additive_mask,
@@ -120,6 +135,9 @@ FUNCTION_STEPS = {
             Bug("mask_zero_one", additive_mask_zero_one, "bug_additive_zero_one"),
             Bug("mask_minus_one", additive_mask_minus_one, "bug_additive_minus_one"),
             Bug("mask_minus_1e9", additive_mask_minus_1e9, "bug_additive_minus_1e9"),
+            Bug("mask_transposed", additive_mask_transposed, "bug_additive_transposed"),
+            Bug("mask_inverted", additive_mask_inverted_transposed, "bug_additive_inverted_transposed"),
+            Bug("mask_plus_inf", additive_mask_plus_inf, "bug_additive_plus_inf"),
         ),
         "axes_additive",
     ),

@@ -29,6 +29,11 @@ def task(task_id):
     try:
         return TASKS[str(task_id)]
     except KeyError:
+        # the tasks of the exercise the number points at ("6.9": 6.1 … 6.5), else every task
+        number = str(task_id).strip().split(".")[0]
+        near = [t for t in TASKS if t.startswith(number + ".")]
+        if near:
+            raise KeyError(msg("no_task_near", task_id=task_id, ex=number, ids=", ".join(near))) from None
         raise KeyError(msg("no_task", task_id=task_id, ids=", ".join(TASKS))) from None
 
 

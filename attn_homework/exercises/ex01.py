@@ -46,7 +46,7 @@ TASKS = (
         title_zh="新数据：5 个词、d_k = 3 的查询",
         title_en="Fresh data: queries with d_k = 3",
         inputs=fresh(101, X_new=(5, 4), W_q_new=(4, 3), W_v_new=(4, 2)),
-        given_from=lambda d: {"X": d["X_new"], "W": d["W_q_new"], "name": "Q"},
+        given_from=lambda d: {"X": d["X_new"], "W": d["W_q_new"], "name": "Q_new"},
     ),
     Task(
         "1.5",
@@ -56,6 +56,6 @@ TASKS = (
         title_zh="新数据：d_v = 2 的值",
         title_en="Fresh data: values with d_v = 2",
         inputs=fresh(101, X_new=(5, 4), W_q_new=(4, 3), W_v_new=(4, 2)),
-        given_from=lambda d: {"X": d["X_new"], "W": d["W_v_new"], "name": "V"},
+        given_from=lambda d: {"X": d["X_new"], "W": d["W_v_new"], "name": "V_new"},
     ),
 )

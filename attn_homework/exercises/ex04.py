@@ -2,6 +2,8 @@
 
 The notebook and its tasks, in the order the notebook checks them (the fields: ``model.py``)."""
 
+import numpy as np
+
 from ..task_data import (
     XUEXI,
     YUYAN,
@@ -14,6 +16,16 @@ from ..task_data import (
     with_tokens,
 )
 from .model import Exercise, Task, _no_givens
+
+
+def probe_softmax_rows_apart(rng):
+    """``probe_softmax``'s calls, and two where only each row's own maximum keeps exp finite: rows about 1000
+    apart (with the whole matrix's maximum subtracted, exp of the lower row underflows to 0 and it is 0/0)
+    and a row spread over ±1000 (with its mean subtracted, exp overflows: ∞/∞)."""
+    apart = np.round(rng.normal(0.0, 1.0, size=(2, 3)), 2) + np.array([[0.0], [1000.0]])
+    spread = np.round(rng.normal(0.0, 1.0, size=(2, 4)), 2) + np.array([-1000.0, -1.0, 1.0, 1000.0])
+    return probe_softmax(rng) + [(apart,), (spread,)]
+
 
 EXERCISE = Exercise("ex04_softmax", "04_softmax.ipynb", "逐行 softmax", "Row-wise softmax")
 
@@ -81,6 +93,6 @@ TASKS = (
         inputs=fresh(406, S_demo=(3, 3)),
         given_from=_no_givens,
         answer_kind="function",
-        probe_arguments=probe_softmax,
+        probe_arguments=probe_softmax_rows_apart,
     ),
 )

@@ -348,6 +348,7 @@ class Batch:
         self.progress = progress or (lambda done, total, graded: None)
         self.worker_peak_mib = 0  # the largest resident memory any worker reached (the flood's test)
         self.jobs_at_once = max(1, settings.jobs)  # 1 when no sandbox can be had (set by ``run``)
+        self.evidence = None  # a similarity.Evidence: what the similarity hints compare, kept as each is graded
 
     def prepare(self, submissions, skipped=()):
         """(jobs to run, records ready without running, skipped files, reused records). A file that cannot be
@@ -487,6 +488,8 @@ class Batch:
                         )
                     record = self._record(job, events, killed, seconds, tail)
                     self.store.add(record)
+                    if self.evidence is not None:
+                        self.evidence.add(record, job.reading.nb, events)
                     graded.append(record)
                     done += 1
                     self.progress(done, total, record)

@@ -6,11 +6,14 @@ SUBMISSIONS are notebooks, folders (read with their subfolders) and zip files, s
 "download all submissions". The grading folder gets ``results.jsonl`` (every graded submission, written as
 each is done: a rerun skips what is graded and ``--regrade`` grades again), ``submissions.csv``,
 ``gradebook.csv``, ``moodle_grades.csv`` (and ``moodle_worksheet.csv``), ``canvas_grades.csv`` and
-``feedback/`` (one HTML page per submission), and ``settings.json``: the options of the run (roster, release,
+``feedback/`` (one HTML page per submission), the class report (``class_report.html`` and its CSVs:
+``classreport``) and the similarity hints (``similarity.html``, ``similarity.csv``: ``similarity``), and
+``settings.json``: the options of the run (roster, release,
 deadline, late rule, points, …, paths made absolute) that a later run into the same folder reuses when it is
 not given them again (``remembered``). ``--csv FILE`` alone writes the submissions CSV (and its
 results file ``FILE.jsonl``) without a grading folder. The printed table and messages follow ``--lang``, else
-the system's language; each feedback page follows its submission's edition.
+the system's language; each feedback page follows its submission's edition. ``--report FOLDER`` rewrites
+only the class report and the similarity hints of a grading folder.
 """
 
 import argparse
@@ -24,7 +27,7 @@ from attn_core import lang
 
 from .. import exercises
 from ..messages import msg
-from . import feedback, remembered, reports, review
+from . import classreport, feedback, remembered, reports, review, similarity
 from .batch import SANDBOX_OFF, Batch, Limits, Settings, confinement_check, default_jobs
 from .collect import collect
 from .handout import Handouts, handout_dirs
@@ -92,6 +95,7 @@ def parser():
     p.add_argument("--regrade", action="store_true", help=msg("ga_regrade"))
     p.add_argument("--lang", choices=lang.LANGS, help=msg("ga_lang"))
     p.add_argument("--no-confine", action="store_true", help=msg("ga_no_confine"))
+    p.add_argument("--report", type=Path, metavar="GRADING_FOLDER", help=msg("ga_report"))
     return p
 
 
@@ -122,6 +126,8 @@ def _main(argv=None):
     lang.set_lang(asked if asked in lang.LANGS else system_language())
     p = parser()
     args = p.parse_args(argv)
+    if args.report:  # the class report and the similarity hints of a grading folder, nothing graded
+        args.out = args.report
     given = [name for name in remembered.REMEMBERED if getattr(args, name) is not None]
     taken = []
     if args.out:
@@ -148,6 +154,8 @@ def _main(argv=None):
         include = [exercises.exercise_name(e) for e in args.exercises]
     except (MarksError, RosterError, OSError, KeyError) as e:
         p.error(str(e.args[0] if isinstance(e, KeyError) else e))
+    if args.report:
+        return classreport.report_folder(args.report, points, late, roster, include)
     teacher_dirs = args.teacher_dir if args.teacher_dir is not None else handout_dirs()
     for folder in [*teacher_dirs, *args.release]:
         if not folder.is_dir():
@@ -208,6 +216,7 @@ def _main(argv=None):
     start = time.monotonic()
     settings = Settings(limits, args.jobs, args.regrade, roster, handouts, subreaper)
     batch = Batch(settings, store, progress)
+    batch.evidence = similarity.Evidence(args.out / similarity.EVIDENCE) if args.out else None
     graded, skipped, reused = batch.run(submissions, skipped)
     seconds = time.monotonic() - start
 
@@ -259,6 +268,7 @@ def _main(argv=None):
             lms_lines.append(msg("g_feedback_zip", file=zipped))
         if names:
             lms_lines.append(reports.total_legend(names, points))
+        classreport.write_all(args.out, everything, points, late, roster, include)
     for line in review_lines:  # first: what the teacher must look at
         print(line, file=sys.stderr)
 

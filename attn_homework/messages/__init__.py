@@ -5,7 +5,7 @@ lookups and the lines ``check`` and ``progress`` print. Use: ``from .messages im
 
 One module per concern, each a dict ``MESSAGES`` (key → (Chinese, English)): ``verdicts`` (what ``check`` and
 ``progress`` print), ``mistakes`` (the five steps), ``heads``, ``online``, ``backward``, ``block`` (lessons 8–11),
-``predictions``, ``functions`` (find the bug), ``torch`` (lesson 13), ``decoding`` (lesson 14), ``learned`` (lesson 15), ``setup`` (a task set up wrongly), ``grading`` (``attn-grade``) and
+``predictions``, ``functions`` (find the bug), ``torch`` (lesson 13), ``decoding`` (lesson 14), ``learned`` (lesson 15), ``setup`` (a task set up wrongly), ``grading`` (``attn-grade``), ``classreport`` (its class report and similarity hints) and
 ``release`` (``attn-release``, ``attn-student``). A key lives in exactly one of them.
 
 The verdicts are compared with the committed notebook outputs (nbval): change a text here only together
@@ -18,6 +18,7 @@ from attn_core.lang import Catalog
 from . import (
     backward,
     block,
+    classreport,
     decoding,
     functions,
     grading,
@@ -46,6 +47,7 @@ _MODULES = (
     learned,
     setup,
     grading,
+    classreport,
     release,
 )
 

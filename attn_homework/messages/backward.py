@@ -68,6 +68,56 @@ MESSAGES = {
         "dS 没有转置：键 j 出现在 dS 的第 j 列，所以 dK = dSᵀ·Q/√d_k。",
         "dS is not transposed: key j appears in column j of dS, so dK = dSᵀ·Q/√d_k.",
     ),
+    # The gradient mistakes are said by their reasoning, never by the right formula (the task's answer).
+    "dV_A_not_transposed": (
+        "A 没有转置：O = A·V 中，V 的第 j 行被每个查询 i 按权重 A[i, j] 取用，所以 dV 的第 j 行要把这些查询的 dO 行"
+        "按 A 的第 j 列加起来：想一想哪一个因子要转置。",
+        "A is not transposed: in O = A·V, row j of V is used by every query i with weight A[i, j], so row j of dV "
+        "adds up those queries' rows of dO weighted by column j of A: think about which factor is transposed.",
+    ),
+    "dA_V_not_transposed": (
+        "V 没有转置：A[i, j] 乘的是 V 的第 j 行，所以它的梯度是 dO 的第 i 行与 V 的第 j 行的点积：想一想这要哪一个因子转置。",
+        "V is not transposed: A[i, j] multiplies row j of V, so its gradient is row i of dO dotted with row j of "
+        "V: think about which factor that transposes.",
+    ),
+    "dQ_K_was_transposed": (
+        "K 被转置了：S[i, j] = q_i·k_j/√d_k，对 q_i 求导得到 k_j/√d_k——那是 K 的一行，不是一列。",
+        "K is transposed: S[i, j] = q_i·k_j/√d_k, whose derivative in q_i is k_j/√d_k — a row of K, not a column.",
+    ),
+    "dK_dS_not_transposed": (
+        "dS 没有转置：键 j 出现在 dS 的第 j 列，所以 dK 的第 j 行要按 dS 的第 j 列把各个查询混合起来。",
+        "dS is not transposed: key j appears in column j of dS, so row j of dK mixes the queries by column j of dS.",
+    ),
+    "crossed_gradient": (
+        "{var} 算的是 {product}，不是题 {task_id} 要的梯度。{why}",
+        "{var} holds {product}, which is not the gradient task {task_id} asks for. {why}",
+    ),
+    "product_grad_V": ("Aᵀ·dO", "Aᵀ·dO"),
+    "product_grad_A": ("dO·Vᵀ", "dO·Vᵀ"),
+    "product_grad_S": ("softmax 的反向 A ⊙ (dA − rowsum(dA ⊙ A))", "softmax's backward A ⊙ (dA − rowsum(dA ⊙ A))"),
+    "product_grad_Q": ("dS·K/√d_k", "dS·K/√d_k"),
+    "product_grad_K": ("dSᵀ·Q/√d_k", "dSᵀ·Q/√d_k"),
+    "why_grad_V": (
+        "dV 的第 j 行是值 j 的梯度：O = A·V 中，V 的第 j 行被每个查询 i 按权重 A[i, j] 取用。",
+        "Row j of dV is value j's gradient: in O = A·V, row j of V is used by every query i with weight A[i, j].",
+    ),
+    "why_grad_A": (
+        "dA[i, j] 是损失随 A[i, j] 的变化：A[i, j] 把 V 的第 j 行带进 O 的第 i 行。",
+        "dA[i, j] is how the loss changes with A[i, j]: A[i, j] carries row j of V into row i of O.",
+    ),
+    "why_grad_S": (
+        "dS 要把 dA 经过 softmax 的雅可比矩阵逐行传回分数。",
+        "dS carries dA back through the softmax Jacobian, row by row, to the scores.",
+    ),
+    "why_grad_Q": (
+        "dQ 的第 i 行是查询 i 的梯度：S[i, j] = q_i·k_j/√d_k，对 q_i 求导得到 k_j/√d_k。",
+        "Row i of dQ is query i's gradient: S[i, j] = q_i·k_j/√d_k, whose derivative in q_i is k_j/√d_k.",
+    ),
+    "why_grad_K": (
+        "dK 的第 j 行是键 j 的梯度：S[i, j] = q_i·k_j/√d_k，对 k_j 求导得到 q_i/√d_k，键 j 出现在 dS 的第 j 列。",
+        "Row j of dK is key j's gradient: S[i, j] = q_i·k_j/√d_k, whose derivative in k_j is q_i/√d_k, and key j "
+        "appears in column j of dS.",
+    ),
     "explain_grad_row_sum": (
         "想一想：给一整行分数都加上同一个数，权重会变吗？那么 dS 这一行各项加起来，意味着什么？",
         "Think: if you add the same number to a whole row of scores, do the weights change? Then what does "

@@ -38,6 +38,20 @@ MESSAGES = {
         "这只算了 K：缓存里还有同样多的 V，两者都要存。",
         "That counts K only: the cache holds as many numbers of V, and both are stored.",
     ),
+    "predict_k_only_or_half_bytes": (
+        "这个数有两种来历，得到的数一样：只算了 K（缓存里还有同样多的 V），或者每个数按 2 个字节（fp16）算了。"
+        "缓存里 K 和 V 都要存，而这个模型每个数占 bytes_per_value 个字节。",
+        "Two reasonings give this number: K counted alone (the cache holds as many numbers of V), or each number "
+        "counted at 2 bytes (fp16). The cache stores both K and V, and this model stores each number in "
+        "bytes_per_value bytes.",
+    ),
+    "predict_numbers_or_a_smaller_factor": (
+        "这个数有两种来历：缓存里数的个数（没有乘上每个数的字节数），或者某一个因子取小了 bytes_per_value 倍"
+        "（比如 d_head 取错）。每个数要占 bytes_per_value 个字节；再把每个因子和这个模型的大小对一遍。",
+        "Two reasonings give this number: the count of the numbers cached (their bytes not counted), or a count with "
+        "one factor bytes_per_value times too small (a different d_head, say). Each number takes bytes_per_value "
+        "bytes; check each factor against this model's sizes too.",
+    ),
     "predict_bytes_query_heads": (
         "这是按查询头数算的：缓存里存的是 K/V 头的 k 和 v，查询头共用它们（GQA），所以要用 K/V 头数。",
         "That counts the query heads: the cache stores the k and v of the K/V heads, which the query heads "
@@ -83,11 +97,28 @@ MESSAGES = {
         "position 0 turns nothing, so this decodes as if there were no position encoding (the first token "
         "happens to be right).",
     ),
+    "bug_rope_zero_or_none": (
+        "你的函数算出的是 q、k 都没有转过时的结果：要么按位置 0 转了（位置 0 的旋转什么也不转；只有一行的 q、k 按自己的行号数位置，"
+        "就是 0），要么根本没有调用 rope——两者结果一样。新词元的位置是它前面已有的词元数，也就是缓存的长度，"
+        "q 和新的 k 都要按这个位置转（缓存里的键已经转过）。这样解码等于没有位置编码（第一个词元恰好是对的）。",
+        "Your function returns what q and k give unturned: either turned at position 0 (which turns nothing; q and "
+        "k have one row, and counting positions by their own rows gives 0) or not turned at all (both give these "
+        "numbers). The new token's position is the number of tokens before it, the length of the cache: turn q "
+        "and the new k there (the cached keys are turned already). As it is, this decodes as if there were no "
+        "position encoding (the first token happens to be right).",
+    ),
     "bug_rope_after_append": (
         "新词元的位置多算了一个：缓存的长度要在接上新的 k 之前读，那时它正是新词元前面的词元数；"
         "接上之后再读，就多了新词元自己。",
         "The new token's position is one too many: read the cache's length before appending the new k, when it "
         "is the number of tokens before the new one; read after, it counts the new token too.",
+    ),
+    "bug_rope_one_too_few": (
+        "新词元的位置少算了一个：len(K_cache) − 1 是缓存里最后一个词元的位置，不是新词元的。"
+        "新词元前面有 len(K_cache) 个词元，从 0 数起，它的位置就是这个数。",
+        "The new token's position is one too few: len(K_cache) − 1 is the position of the last cached token, not "
+        "of the new one. There are len(K_cache) tokens before the new one; counting from 0, that number is its "
+        "position.",
     ),
     "bug_rope_key_not_turned": (
         "q 按位置转了，新的 k 却没有转就接进了缓存。缓存里每个键都要按它自己的位置转过，"

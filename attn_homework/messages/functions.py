@@ -20,6 +20,28 @@ MESSAGES = {
         "（一个形状或下标是小数：Python 3 里 / 总是得到 float，整除要用 //。）",
         " (A size or an index is a float: in Python 3, / always gives a float; whole-number division is //.)",
     ),
+    "fn_too_slow": (
+        "用 {call} 调用你的 {sym}，{seconds} 秒内没有返回，检查程序停下了它{still}：是不是有一个停不下来的循环"
+        "（while True、一个永远成立的条件）？这道题的一次调用只要几毫秒。",
+        "Called with {call}, your {sym} did not return within {seconds} s, and the checker stopped waiting{still}: "
+        "is there a loop that never ends (while True, a condition that stays true)? One call of this task takes "
+        "milliseconds.",
+    ),
+    "fn_still_running": (
+        "（在这台电脑上它停不下来，还在后台运行：在菜单里重启内核（Kernel → Restart））",
+        " (on this computer it cannot be stopped and goes on running in the background: restart the kernel, "
+        "Kernel → Restart)",
+    ),
+    "fn_interrupted": (
+        "用 {call} 调用你的 {sym} 时，它被中断了（Kernel → Interrupt，或 Ctrl+C），没有返回结果：是不是有一个停不下来的循环？",
+        "Called with {call}, your {sym} was interrupted (Kernel → Interrupt, or Ctrl+C) before it returned: is "
+        "there a loop that never ends?",
+    ),
+    "fn_exits": (
+        "用 {call} 调用你的 {sym} 时，它调用了 sys.exit()（或 exit()、quit()），想结束整个程序：函数要用 return 交出结果。",
+        "Called with {call}, your {sym} called sys.exit() (or exit(), quit()), which ends the whole program: a "
+        "function hands back its result with return.",
+    ),
     "fn_returned_none": (
         "用 {call} 调用你的 {sym}，它返回了 None：函数最后有 return 吗？",
         "Called with {call}, your {sym} returned None: does it end with return?",
@@ -41,6 +63,36 @@ MESSAGES = {
         "用 {call}（检查程序自己选的数据）调用你的 {sym}，形状对了，但有的数不对，差得最多的在 {where}。",
         "Called with {call} (data of the checker's choosing), your {sym} returns the right shape but some "
         "numbers are off, most at {where}.",
+    ),
+    "fn_wrong_entry": (
+        "用 {call}（检查程序自己选的数据）调用你的 {sym}，形状对了，但有的元素不对：{where} 是 {got}，应该是 {expected}。",
+        "Called with {call} (data of the checker's choosing), your {sym} returns the right shape, but some entries "
+        "are off: {where} holds {got} where {expected} belongs.",
+    ),
+    "bug_global_max": (
+        "你减去的是整个矩阵的最大值（S.max()），不是每一行自己的最大值。两行相差很大时（检查程序的一组数据里一行在 0 附近、"
+        "一行在 1000 附近），低的那一行 exp 全部下溢成 0，算出来是 0/0 = NaN。每一行要减去它自己的最大值"
+        "（沿最后一个轴，保留维度），这样每一行最大的那一项正好是 exp(0) = 1。",
+        "You subtracted the whole matrix's maximum (S.max()), not each row's own. When rows lie far apart (one of "
+        "the checker's calls has a row near 0 and one near 1000), every exp of the lower row underflows to 0 and it "
+        "becomes 0/0 = NaN. Subtract each row's own maximum (along the last axis, dimensions kept): then each row's "
+        "largest entry is exactly exp(0) = 1.",
+    ),
+    "bug_row_mean": (
+        "你减去的是每一行的平均值，不是最大值。平均值挡不住溢出：一行的分数分布很宽时（检查程序的一组数据从 −1000 到 1000），"
+        "比平均值大很多的那一项 exp 仍然溢出成 ∞，算出来是 ∞/∞ = NaN。减去每一行的最大值，exp 的每一项才都不超过 1。",
+        "You subtracted each row's mean, not its maximum. The mean does not prevent the overflow: in a row spread "
+        "wide (one of the checker's calls runs from −1000 to 1000), the entry far above the mean still overflows "
+        "exp to ∞, and it becomes ∞/∞ = NaN. Subtract each row's maximum: then no exp exceeds 1.",
+    ),
+    "bug_symptom_patched": (
+        "第 0 行现在对了，但只是因为它被直接设成了 V[0]；其余各行还是原来那个错误函数的结果：掩码仍然加在 softmax 之后"
+        "（未来的权重清零了，可每一行没有重新归一化）。改的是病因，不是症状：在 softmax 之前把被挡住的分数设为 −∞，"
+        "第 0 行自然就等于 V[0]。",
+        "Row 0 is right now, but only because it was set to V[0] by hand; the other rows are still what the buggy "
+        "function returns: the mask still comes after softmax (the future weights zeroed, each row no longer adding "
+        "up to 1). Fix the cause, not the symptom: set the blocked scores to −∞ before softmax, and row 0 equals "
+        "V[0] by itself.",
     ),
     "fn_not_finite": (
         "用 {call} 调用你的 {sym}，结果里有 NaN 或 ∞：NaN 来自 0/0 或 ∞ − ∞，∞ 来自溢出或除以 0。",

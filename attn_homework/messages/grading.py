@@ -27,7 +27,7 @@ MESSAGES = {
     "status_memory_limit": ("超出内存上限{cells}", "memory limit reached {cells}"),
     "status_worker_died": ("批改它的进程被终止了{cells}", "grader worker died {cells}"),
     "status_could_not_start": ("内核没能启动：{detail}", "the kernel could not start: {detail}"),
-    "status_unreadable": ("读不了的文件：{detail}", "unreadable file: {detail}"),
+    "status_unreadable": ("无法读取的文件：{detail}", "unreadable file: {detail}"),
     "status_too_large": ("文件太大，没有批改（{detail}）", "too large to grade ({detail})"),
     "status_unknown_exercise": ("认不出是哪个练习", "exercise not recognised"),
     "status_cells_changed": ("改动了发下去的单元格：{detail}", "handed-out cells changed: {detail}"),
@@ -45,7 +45,7 @@ MESSAGES = {
     # ---- held for review (integrity): shown first, kept out of the LMS files until review.csv decides
     "status_teacher_version": ("这是教师版（带答案）的笔记本", "this is the teacher's notebook (with the solutions)"),
     "status_identity_conflict": (
-        "不能确定是谁的作业：{detail}",
+        "不能确定是谁的提交：{detail}",
         "whose work this is is not certain: {detail}",
     ),
     "status_ambiguous_name": (
@@ -73,7 +73,7 @@ MESSAGES = {
         "the teacher's version was handed in; your teacher will look at it before giving a mark",
     ),
     "fb_why_identity_conflict": (
-        "老师会先确认这份作业是谁的，再给分",
+        "老师会先确认这份提交是谁的，再给分",
         "your teacher will confirm whose work this is before giving a mark",
     ),
     "fb_why_ambiguous_name": (
@@ -97,7 +97,7 @@ MESSAGES = {
         "your teacher will confirm which handout this notebook comes from before giving a mark",
     ),
     "g_review_header": (
-        "待老师确认的 {n} 份作业（还没有写进 LMS 文件）：在 {file} 的 decision 列填 accept（照此给分）、reject（不算这份）或一个百分制分数，再运行一次 attn-grade --out {folder}",
+        "待老师确认的 {n} 份提交（还没有写进 LMS 文件）：在 {file} 的 decision 列填 accept（照此给分）、reject（不算这份）或一个百分制分数，再运行一次 attn-grade --out {folder}",
         "{n} submission(s) held for your review (not in the LMS files yet): in {file}, write accept (give the mark), "
         "reject (do not count it) or a percentage in the decision column, then run attn-grade --out {folder} again",
     ),
@@ -105,9 +105,9 @@ MESSAGES = {
         "  {student} · {exercise} · {percent}：{reasons}（{file}）",
         "  {student} · {exercise} · {percent}: {reasons} ({file})",
     ),
-    "g_review_decided": ("已按 {file} 的决定处理 {n} 份作业", "{n} review decision(s) from {file} applied"),
+    "g_review_decided": ("已按 {file} 的决定处理 {n} 份提交", "{n} review decision(s) from {file} applied"),
     "g_lms_held": (
-        "{n} 位学生有待确认的作业，暂不写进 LMS 文件（{students}）",
+        "{n} 位学生有待确认的提交，暂不写进 LMS 文件（{students}）",
         "{n} student(s) with a submission held for review left out of the LMS files for now ({students})",
     ),
     "g_feedback_zip": (
@@ -149,11 +149,11 @@ MESSAGES = {
     "detail_invalid_notebook": ("笔记本格式不对（{value}）", "not a valid notebook ({value})"),
     "detail_read_error": ("读文件时出错（{value}）", "error reading the file ({value})"),
     "detail_not_notebook": ("不是笔记本（{value}）", "not a notebook ({value})"),
-    "detail_bad_zip": ("zip 文件读不了（{value}）", "unreadable zip file ({value})"),
+    "detail_bad_zip": ("zip 文件无法读取（{value}）", "unreadable zip file ({value})"),
     "detail_no_extension": ("没有扩展名", "no extension"),
     "detail_without_outputs": ("去掉保存的输出后仍有 {value}", "{value} even without its saved outputs"),
     "detail_handout_unreadable": (
-        "发下去的版本读不了（{value}）",
+        "发下去的版本无法读取（{value}）",
         "the handed-out version is unreadable ({value})",
     ),
     "detail_kernel_stopped": ("内核在启动时停止了", "the kernel stopped while starting"),
@@ -180,7 +180,7 @@ MESSAGES = {
     "exercise_unknown": ("（认不出的练习）", "(exercise not recognised)"),
     "lms_item": ("自注意力练习", "Self-attention exercises"),
     "g_limits": (
-        "每份作业：最多 {timeout} 秒、内存 {memory}；{writes}；同时批改 {jobs} 份。",
+        "每份提交：最多 {timeout} 秒、内存 {memory}；{writes}；同时批改 {jobs} 份。",
         "Each submission: at most {timeout} s and {memory} of memory; {writes}; {jobs} graded at a time.",
     ),
     "g_confined": ("只能在自己的临时文件夹里写文件（{how}）", "writes only in its own temporary folder ({how})"),
@@ -194,7 +194,7 @@ MESSAGES = {
         "writes not confined (not available here, or --no-confine)",
     ),
     "g_no_sandbox": (
-        "注意：这台机器上没有可用的沙箱（Linux 上的 bubblewrap），每份作业的 Jupyter 内核能读到本机上你能读的文件、能联网，"
+        "注意：这台机器上没有可用的沙箱（Linux 上的 bubblewrap），每份提交的 Jupyter 内核能读到本机上你能读的文件、能联网，"
         "也能连上同时批改的别的 Jupyter 内核：所以一次只批改一份。",
         "note: no sandbox here (bubblewrap on Linux): each kernel can read what you can read on this machine, "
         "use the network and reach kernels graded beside it, so submissions are graded one at a time.",
@@ -221,13 +221,13 @@ MESSAGES = {
     "skip_not_notebook": ("不是笔记本（{detail}）", "not a notebook ({detail})"),
     "skip_hidden": ("隐藏文件或系统文件", "hidden or system file"),
     "skip_checkpoint": ("JupyterLab 自动保存的副本", "a JupyterLab checkpoint copy"),
-    "skip_bad_zip": ("zip 文件读不了（{detail}）", "unreadable zip file ({detail})"),
+    "skip_bad_zip": ("zip 文件无法读取（{detail}）", "unreadable zip file ({detail})"),
     "skip_superseded": (
         "同一位学生、同一个练习还有更新的一份：{detail}",
         "a newer submission of the same student and exercise: {detail}",
     ),
     "skip_duplicate": ("与另一份完全相同：{detail}", "identical to another file: {detail}"),
-    "skip_unreadable": ("读不了（{detail}）", "cannot be read ({detail})"),
+    "skip_unreadable": ("无法读取（{detail}）", "cannot be read ({detail})"),
     "skip_too_large": ("文件太大（{detail}）", "too large ({detail})"),
     "skip_not_found": ("找不到这个文件或文件夹", "no such file or folder"),
     "g_reused": (
@@ -239,7 +239,7 @@ MESSAGES = {
         "{n} submission(s) graded in {seconds} s ({jobs} at a time, {each} s each on average).",
     ),
     "g_memory": (
-        "批改程序自身的内存峰值：{own} MiB；单个批改进程最多 {worker} MiB（作业打印多少都不影响它们）。",
+        "批改程序自身的内存峰值：{own} MiB；单个批改进程最多 {worker} MiB（提交打印多少都不影响它们）。",
         "peak memory of the grader: {own} MiB itself, {worker} MiB for the largest worker (whatever a submission prints).",
     ),
     "g_written": ("结果写在：{path}", "results written to: {path}"),
@@ -252,11 +252,11 @@ MESSAGES = {
         "{file} remembers {option} {path} from the earlier run, but it no longer exists: give its new place with {option}",
     ),
     "g_settings_unreadable": (
-        "{file} 读不了（不是批改程序写的设置文件）：修好它，或删掉它从头设置",
+        "{file} 无法读取（不是批改程序写的设置文件）：修好它，或删掉它从头设置",
         "{file} cannot be read (not a settings file the grader wrote): repair it, or delete it to start afresh",
     ),
     "g_lms_unmatched": (
-        "另有 {n} 份对不上名单、可能是名字或学号读错了的作业（{students}）：学号和名单里的某个号只差一个字符，"
+        "另有 {n} 份对不上名单、可能是名字或学号读错了的提交（{students}）：学号和名单里的某个号只差一个字符，"
         "或文件名像 LMS 的命名却没读出来。它们没有写进 LMS 文件；请在 submissions.csv 里看这些行，"
         "把文件改名或在学号格里改正后重新批改。",
         "{n} more submission(s) match no one in the roster and look like a misread name or number ({students}): "
@@ -312,7 +312,7 @@ MESSAGES = {
     ),
     # ---- attn-grade --help
     "ga_description": (
-        "批改练习笔记本：每份作业在自己的进程和全新内核里运行，同时批改好几份。",
+        "批改练习笔记本：每份提交在自己的进程和全新内核里运行，同时批改好几份。",
         "Grade exercise notebooks, each in a process and a fresh kernel of its own, several at a time.",
     ),
     "ga_submissions": (
@@ -325,7 +325,7 @@ MESSAGES = {
         "(settings.json) for later runs into it",
     ),
     "ga_csv": (
-        "每份作业一行的 CSV（默认 OUT/submissions.csv）",
+        "每份提交一行的 CSV（默认 OUT/submissions.csv）",
         "the submissions CSV (default: OUT/submissions.csv)",
     ),
     "ga_feedback": (
@@ -360,7 +360,7 @@ MESSAGES = {
         "submissions graded at a time (default: the cores, as memory allows)",
     ),
     "ga_timeout": ("每本笔记本总共最多运行的秒数（默认 60）", "seconds each notebook may run in all (default 60)"),
-    "ga_memory": ("每份作业最多用的内存，MiB（默认 2048）", "MiB of memory each submission may use (default 2048)"),
+    "ga_memory": ("每份提交最多用的内存，MiB（默认 2048）", "MiB of memory each submission may use (default 2048)"),
     "ga_regrade": ("结果文件里已有的也重新批改", "grade again what the results file already has"),
     "ga_lang": ("表格和提示的语言（默认看系统语言）", "language of the table and messages (default: the system's)"),
     "ga_no_confine": (

@@ -36,6 +36,29 @@ MESSAGES = {
         "各个头的列交错在一起了：拼接后应当先是头 0 的全部 d_head 列，再是头 1 的……",
         "The heads' columns are interleaved: after merging, head 0's d_head columns come first, then head 1's, …",
     ),
+    "split_reversed": (
+        "头的顺序反了：头 0 是 Q 最左边的 d_head 列，然后是头 1、头 2……（拆头和拼接要用同一个顺序，W_O 才对得上）。",
+        "The heads are in reverse order: head 0 is the leftmost d_head columns of Q, then head 1, head 2, … (the "
+        "split and the merge use one order, so that W_O lines up).",
+    ),
+    "layer_split_merged_by_reshape": (
+        "拆头和拼接都只用了 reshape：两步都没有移动头这个轴，于是一个“头”里混着好几个位置的数，拼回去时又混了一次"
+        "（只做了一步时，检查程序会单独指出那一步）。拆头：先 reshape 成 (n, h, d_head)，再把头的轴移到最前面；"
+        "拼接：先把头的轴移回位置之后，再 reshape。",
+        'Both the split and the merge are a reshape alone: neither moves the heads axis, so one "head" holds '
+        "pieces of several positions, and the merge mixes them again. Split: reshape to (n, h, d_head), then move "
+        "the heads axis to the front; merge: move it back after the positions, then reshape.",
+    ),
+    "layer_residual_added": (
+        "你的结果是多头注意力的输出再加上 X：这道题只要注意力层本身，残差连接（加上输入）是第 11 课 Transformer 块里的事。",
+        "Your numbers are the multi-head output plus X: this task asks for the attention layer alone; the residual "
+        "connection (adding the input) belongs to the transformer block of lesson 11.",
+    ),
+    "layer_W_o_transposed": (
+        "W_O 被转置了：拼接后的 (n, h·d_head) 直接右乘 W_O，它的第 i 行对应拼接结果的第 i 列。",
+        "W_O is transposed: the merged (n, h·d_head) is multiplied on the right by W_O itself, whose row i meets "
+        "column i of the merged heads.",
+    ),
     "merge_reversed": (
         "头的顺序反了：拼接时头 0 在最左边，然后是头 1、头 2……（这个顺序要和拆头时一致，W_O 才对得上）。",
         "The heads are in reverse order: head 0 goes on the left, then head 1, head 2, … (the order of the "

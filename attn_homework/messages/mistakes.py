@@ -51,6 +51,13 @@ MESSAGES = {
         "√d_k, d_k being the width of each query and key (the number of columns of Q and K, the number of "
         "terms in each dot product).",
     ),
+    "scaled_by_a_root_of": (
+        "缩放的数不对：你的结果等于 QKᵀ 除以 {root}，而这里 d_k = {d_k}。{root} 正好是{what}的平方根；"
+        "如果你用的是它，缩放用的是 √d_k，d_k 是每个查询和键的宽度（Q、K 的列数，也就是每个点积有几项）。",
+        "The scale is off: your numbers are QKᵀ divided by {root}, while d_k = {d_k} here. {root} is the square "
+        "root of {what}; if that is what you used: the scale is √d_k, d_k being the width of each query and key "
+        "(the number of columns of Q and K, the number of terms in each dot product).",
+    ),
     "size_n_q": ("查询的个数 n_q（Q 的行数）", "the number of queries n_q (rows of Q)"),
     "size_n_k": ("键的个数 n_k（K 的行数）", "the number of keys n_k (rows of K)"),
     "size_d_v": ("值的宽度（d_v）", "the width of the values d_v"),
@@ -76,6 +83,13 @@ MESSAGES = {
     "exp_not_divided": (
         "取了 exp，但还没有除以每一行的和：softmax 要让每一行加起来为 1。",
         "You took exp but never divided by each row's sum: softmax makes every row add up to 1.",
+    ),
+    "exp_over_row_max": (
+        "每一行最大的数正好是 1：这是 exp(S − 行最大值)，也等于 exp(S) 除以每一行 exp 的最大值——两种写法得到同样的数。"
+        "不管是哪一种，都没有除以每一行的和：softmax 要让每一行加起来为 1，减去最大值只是为了不溢出。",
+        "Each row's largest entry is exactly 1: this is exp(S − row max), which is also exp(S) divided by each "
+        "row's largest exp (both give these numbers). Either way, no row was divided by its sum: softmax makes "
+        "every row add up to 1; subtracting the maximum only keeps exp from overflowing.",
     ),
     "divided_by_total": (
         "你除的是整个矩阵（或整个头）的和：要除以每一行自己的和（.sum(axis=-1, keepdims=True)）。",
@@ -166,6 +180,13 @@ MESSAGES = {
     "transposed_A": (
         "你用了 A 的转置：A 的第 i 行就是第 i 个查询的权重，直接用 A 乘以 V。",
         "You used A transposed: row i of A already holds query i's weights; multiply A itself by V.",
+    ),
+    "scale_on_output": (
+        "√d_k 除错了地方：你的结果是不缩放的注意力输出再除以 √d_k。缩放要除在分数上、在 softmax 之前，"
+        "它改变的是权重有多“尖”；输出除以一个数只是把每一行缩小。",
+        "The √d_k is divided in the wrong place: your numbers are the unscaled attention's output divided by √d_k. "
+        "The scale divides the scores, before softmax, where it changes how peaked the weights are; dividing the "
+        "output only shrinks each row.",
     ),
     "causal_inverted": (
         "True/False 颠倒了：True 表示可以看。每个位置可以看自己和前面的位置，你的 True 却在未来（右上方）。",

@@ -56,7 +56,7 @@ MESSAGES = {
         "exceeds 1.",
     ),
     "new_block_forgotten": (
-        "只算了第 1 块：第 2 块的 exp(S2 − m2)（累加器还要乘以 V2）没有加进来。",
+        "只算了第 1 块：第 2 块的 exp(S2 − m2)（累计分子还要乘以 V2）没有加进来。",
         "Only block 1 is counted: block 2's exp(S2 − m2) (times V2, for the accumulator) is never added.",
     ),
     "old_sums_dropped": (
@@ -76,6 +76,23 @@ MESSAGES = {
     "not_divided": (
         "这是 acc2：最后还要除以 l2，每一行的权重才加起来为 1。",
         "This is acc2: divide it by l2 at the end, so that each row's weights add up to 1.",
+    ),
+    "max_both_blocks": (
+        "你的 m1 是两块合起来的最大值：m1 是看完第 1 块之后的累计量，这时第 2 块的分数还没见到，只用 S1。",
+        "Your m1 is the maximum over both blocks: m1 is the running value after block 1, when block 2's scores "
+        "have not been seen yet; use S1 alone.",
+    ),
+    "blocks_added": (
+        "你把两块各自的注意力输出加起来了：每块的权重只在块内归一化（各自加起来为 1），两块相加，每行的权重和就成了 2。"
+        "softmax 要对一整行所有的键一起归一化：用累计的 m、l、acc。",
+        "You added each block's own attention output: each block's weights are normalised within the block (each "
+        "adds up to 1), so the sum's weights add up to 2 per row. softmax normalises over all the keys of the row "
+        "together: use the running m, l and acc.",
+    ),
+    "first_block_only": (
+        "你的 O 只用了第 1 块：这是只对 S1 的键做的注意力，第 2 块的分数和值都没有进来。O 要用看完两块之后的累计量。",
+        "Your O uses block 1 alone: it is attention over S1's keys only; block 2's scores and values never came "
+        "in. O takes the running values after both blocks.",
     ),
     "blocks_averaged": (
         "你把两块各自的注意力输出平均了：每块的权重只在块内归一化，而 softmax 要对一整行所有的键一起归一化。"

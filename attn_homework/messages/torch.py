@@ -67,6 +67,26 @@ MESSAGES = {
         "there; −∞ goes where it is False. Inverted, every position sees only the keys that were to be blocked, and a "
         "row that could see every key now sees none.",
     ),
+    "bug_additive_transposed": (
+        "掩码被转置了（.T）：第 i 行属于查询 i，第 j 列属于键 j；转置之后查询 i 拿到的是键 i 那一列的规则，"
+        "因果掩码就变成了只看未来。0 和 −∞ 放得对，只是别转置：结果和 allowed 同样形状，逐个元素对应。",
+        "The mask is transposed (.T): row i belongs to query i and column j to key j; transposed, query i gets the "
+        "rule of key i's column, and a causal mask lets each position see only the future. The 0 and −∞ are right; "
+        "just do not transpose: the result has the shape of allowed, entry by entry.",
+    ),
+    "bug_additive_inverted_transposed": (
+        "两处不对：−∞ 放在了 allowed 为 True（可以看）的位置，而且结果被转置了（.T）。"
+        "转置只是让因果掩码的错看起来不那么明显，并没有修好它：0 放在 True 处，−∞ 放在 False 处，形状和 allowed 一样，不转置。",
+        "Two things are off: −∞ sits where allowed is True (may attend), and the result is transposed (.T). On a "
+        "causal mask the transpose hides the inversion, it does not fix it: 0 goes where allowed is True, −∞ where it "
+        "is False, entry by entry in the shape of allowed, with no transpose.",
+    ),
+    "bug_additive_plus_inf": (
+        "挡住的位置是 +∞，应该是 −∞：加上 +∞，被挡住的分数反而最大（softmax 里 ∞ − ∞ 得 NaN）。"
+        "这里的 ∞ 是你写进去的，不是溢出。",
+        "The blocked entries are +∞; they must be −∞: with +∞ added, the blocked scores become the largest ones "
+        "(and softmax meets ∞ − ∞ = NaN). This ∞ is the one you wrote, not an overflow.",
+    ),
     "bug_additive_zero_one": (
         "浮点掩码是加在分数上的：把布尔掩码变成 0 和 1，只是让可以看的分数多了 1，要挡住的分数没有变，什么也挡不住。"
         "挡住要加 −∞。",

@@ -69,7 +69,7 @@ MESSAGES = {
         "Not .astype(bool): that turns −∞ into True, an inverted mask.",
     ),
     "prediction_not_whole": (
-        "{sym} = {got} 不是整数：这里要预测的是一个个数（或一个位置），只能是整数，写下你认为的那个整数。",
+        "{sym} = {got} 不是整数：这里要预测的是一个数目（或一个位置），只能是整数，写下你认为的那个整数。",
         "{sym} = {got} is not a whole number: what you predict here is a count (or a position), so it is a whole "
         "number; write down the whole number you expect.",
     ),
@@ -136,7 +136,7 @@ MESSAGES = {
     ),
     "int_dtype": (
         "{sym} 的 dtype 是 {dtype}，只能存整数，小数部分被截掉了：通常是先用 np.zeros(..., dtype=int) "
-        "或整数数组建好再往里填。建成小数数组（不写 dtype=int），或者一个表达式直接算出来。",
+        "或整数数组建好再往里填。建成浮点数组（不写 dtype=int），或者一个表达式直接算出来。",
         "{sym} has dtype {dtype}, which holds whole numbers only, so every fraction was cut off: usually "
         "an array made with np.zeros(..., dtype=int) or from integers and then filled in. Make it a float "
         "array (leave out dtype=int), or compute it in one expression.",
@@ -153,6 +153,11 @@ MESSAGES = {
         "（np.round 只用来打印）。",
         "Every number is the right one rounded to {decimals} decimals. The check compares "
         "full precision, so do not round the answer (np.round is for printing).",
+    ),
+    "almost_rounded_one": (
+        "每个数都是正确值四舍五入到 1 位小数的结果。检查会比较全部精度，别在答案里取整（np.round 只用来打印）。",
+        "Every number is the right one rounded to 1 decimal. The check compares full precision, so do not round "
+        "the answer (np.round is for printing).",
     ),
     "almost_float16": (
         "非常接近了，但 {sym} 是 float16：它只有大约 3 位有效数字，不够精确。保留 float64（或 float32）。",
@@ -326,6 +331,10 @@ MESSAGES = {
     "place": ("[{index}]（{row}、{column}；从 0 数起）", "[{index}] ({row}, {column}; counting from 0)"),
     "of_head": ("，头 {h}", " of head {h}"),
     # ---------------------------------------------------------------- tasks, check() and progress()
+    "no_task_near": (
+        "没有编号为 {task_id!r} 的题目；练习 {ex} 的题目编号是 {ids}",
+        "no task {task_id!r}; exercise {ex}'s tasks are {ids}",
+    ),
     "no_task": ("没有编号为 {task_id!r} 的题目；已有的编号：{ids}", "no task {task_id!r}; the tasks are {ids}"),
     "no_exercise": (
         "没有名为 {exercise!r} 的练习；已有：{names}",
@@ -344,6 +353,31 @@ MESSAGES = {
         "还没有变量 {var}：在这之前运行的那一格出错停下了，改好那里的错误，再运行一次。",
         "there is no variable {var}: the cell run just before this one stopped with an error; fix it and run it again.",
     ),
+    "answer_cell_failed": (
+        "在这之前运行的那一格出错停下了（{error}），所以 {var} 还是 ...：看那一格下面的报错，改好后再运行它，然后再检查。",
+        "The cell run just before this one stopped with an error ({error}), so {var} is still ...: read the "
+        "error under that cell, fix it, run it again, then check.",
+    ),
+    "right_before_cell_failed": (
+        "在这之前运行的那一格出错停下了（{error}）：{var} 里还是出错之前的值。那个旧值是对的，但现在这一格算不出它："
+        "改好那一格的错误，再运行它，然后再检查。",
+        "The cell run just before this one stopped with an error ({error}): {var} still holds its value from "
+        "before. That earlier value is right, but the cell as it is now does not compute it: fix that cell's error, "
+        "run it again, then check.",
+    ),
+    "cell_delegates": (
+        "{var} 的数对了，但它是用现成的 {name} 算出来的：这些练习要你用 numpy 自己写出每一步"
+        "（和找错题一样，检查程序不能把参考答案当成你的答案）。用 numpy 重写这一格，再检查。",
+        "{var} has the right numbers, but they were computed by the ready-made {name}: these exercises ask you to "
+        "write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the reference's "
+        "result for your answer). Rewrite that cell in numpy, then check.",
+    ),
+    "fixed_under_old_name": (
+        "（你的 {old} 现在是对的：看来你是在它里面改的。把改好的函数命名为 {var}，def {var}(...)，再运行这一格。）",
+        " (Your {old} is right now: it looks as if the fix was made in it. Name the fixed function {var}, "
+        "def {var}(...), and run this cell again.)",
+    ),
+    "an_error": ("一个错误", "an error"),
     "stale_failed": (
         "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",
         "(The cell run just before this one stopped with an error, so {var} may still hold an earlier "

@@ -8,6 +8,7 @@ from an earlier session.
 
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -39,6 +40,14 @@ SETTINGS = {
 }
 
 
+def makefile_flags(name):
+    """The arguments a Makefile variable holds, e.g. ``makefile_flags("LAB_FONTS")``: what `make lab` adds."""
+    import shlex
+
+    text = (ROOT / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
+    return shlex.split(re.search(rf"^{name} := (.*)$", text, re.M).group(1))
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -51,14 +60,15 @@ class Lab:
     ``edition`` ("zh" or "en") starts it as `make lab` / `make lab-en` do, with that edition's
     jupyterlab-settings/<edition> (menus in its language); by default JupyterLab's own default (English).
     ``kernels=False`` offers no kernel (JupyterLab asks which one to start; Escape opens the notebook
-    without one): for reading saved outputs, no kernel process is started per notebook."""
+    without one): for reading saved outputs, no kernel process is started per notebook.
+    ``extra_args``: more arguments, e.g. ``makefile_flags("LAB_FONTS")`` (the server runs in the project folder)."""
 
-    def __init__(self, edition: str | None = None, kernels: bool = True):
+    def __init__(self, edition: str | None = None, kernels: bool = True, extra_args=()):
         self.tmp = Path(tempfile.mkdtemp(prefix="attn-lab-"))
         self.root = self.tmp / "notebooks"
         shutil.copytree(ROOT / "notebooks", self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         self.port, self.token = free_port(), secrets.token_hex(16)
-        self.edition, self.kernels = edition, kernels
+        self.edition, self.kernels, self.extra_args = edition, kernels, list(extra_args)
         self.proc = None
 
     def __enter__(self):
@@ -92,7 +102,8 @@ class Lab:
             cmd.append("--KernelSpecManager.allowed_kernelspecs=['none']")
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
-        self.proc = start(cmd, env, self.tmp, f"http://127.0.0.1:{self.port}/api/status?token={self.token}")
+        cmd += self.extra_args
+        self.proc = start(cmd, env, self.tmp, f"http://127.0.0.1:{self.port}/api/status?token={self.token}", cwd=ROOT)
         return self
 
     def url(self, nb_path, workspace):
@@ -105,13 +116,17 @@ class Lab:
 
 class Voila:
     """`with Voila("demo.ipynb") as board:` serves one notebook of a copy of notebooks/ as `make demo` does
-    (Voilà: outputs only, no code); `board.url` is its page; stopped on exit."""
+    (Voilà: outputs only, no code); `board.url` is its page; stopped on exit. ``extra_args``: more
+    arguments, e.g. ``makefile_flags("VOILA_FONTS")``; the server runs in the copy's folder, which holds
+    attn_viz/fonts/ too, where the project's would be."""
 
-    def __init__(self, notebook: str):
+    def __init__(self, notebook: str, extra_args=()):
         self.tmp = Path(tempfile.mkdtemp(prefix="attn-voila-"))
         self.root = self.tmp / "notebooks"
         shutil.copytree(ROOT / "notebooks", self.root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        shutil.copytree(ROOT / "attn_viz" / "fonts", self.tmp / "attn_viz" / "fonts")
         self.notebook, self.port, self.proc = notebook, free_port(), None
+        self.extra_args = list(extra_args)
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def __enter__(self):
@@ -119,8 +134,8 @@ class Voila:
             os.environ, JUPYTER_RUNTIME_DIR=str(self.tmp / "runtime"), JUPYTER_CONFIG_DIR=str(self.tmp / "config")
         )
         cmd = [sys.executable, "-m", "voila", str(self.root / self.notebook), "--no-browser", f"--port={self.port}"]
-        cmd += ["--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]
-        self.proc = start(cmd, env, self.tmp, self.url)
+        cmd += ["--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *self.extra_args]
+        self.proc = start(cmd, env, self.tmp, self.url, cwd=self.tmp)
         return self
 
     def __exit__(self, *exc):
@@ -128,10 +143,10 @@ class Voila:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def start(cmd, env, folder, ready_url, timeout=60):
+def start(cmd, env, folder, ready_url, timeout=60, cwd=None):
     """Start a server; wait until ``ready_url`` answers (its log goes to ``folder``/server.log)."""
     with open(folder / "server.log", "w") as log:
-        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=cwd)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:

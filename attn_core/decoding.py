@@ -173,16 +173,18 @@ def decode_token_cost(context, layers, n_heads, n_kv_heads, d_head, d_model, byt
     them. ``cached=True``: one row is projected and attends to the cache (``attention_traffic(1, context)``).
     ``cached=False``: without a cache every layer recomputes all ``context`` rows (the next layer needs them)
     and attends with all of them (``attention_traffic(context, context)``, every score of the block).
-    Bytes: each layer's four weight matrices and its K and V of ``context`` tokens, each read once (an
-    ideal lower bound, as ``attention_traffic``). Not counted: the feed-forward network, norms, embeddings,
-    the softmax, activations and writes."""
+    Bytes: each layer's four weight matrices read once (an ideal lower bound, as ``attention_traffic``),
+    and with the cache also its K and V of ``context`` tokens; without a cache there is no cache to read:
+    K and V are recomputed from the layer's input activations, which (like all activations) are not
+    counted. Not counted: the feed-forward network, norms, embeddings, the softmax, activations and writes."""
     context, layers = v.positive_int(context, "context"), v.positive_int(layers, "layers")
     d_model = v.positive_int(d_model, "d_model")
     group_size(n_heads, n_kv_heads)
     rows = 1 if cached else context
     weights = d_model * (2 * n_heads + 2 * n_kv_heads) * v.positive_int(d_head, "d_head")
     attention_mads, kv_bytes = attention_traffic(rows, context, n_heads, n_kv_heads, d_head, bytes_per_value)
-    return layers * (rows * weights + attention_mads), layers * (weights * bytes_per_value + kv_bytes)
+    cache_bytes = kv_bytes if cached else 0  # recomputed K and V come from activations, not from a cache
+    return layers * (rows * weights + attention_mads), layers * (weights * bytes_per_value + cache_bytes)
 
 
 def roofline_seconds(multiply_adds, bytes_read, peak_flops, bandwidth):

@@ -265,6 +265,9 @@ def main(argv=None):
     parser.add_argument("--project", type=Path, default=Path("."), help="the folder with pyproject.toml (default .)")
     parser.add_argument("--force", action="store_true", help="replace a release of the same name")
     parser.add_argument("--lang", choices=("zh", "en"), help="language of this command's messages")
+    parser.add_argument(
+        "--gradescope", type=Path, metavar="ZIP", help="also write a Gradescope autograder zip for these exercises"
+    )
     args = parser.parse_args(argv)
     set_lang(args.lang or args.edition or system_language())  # a release's messages speak its edition
     names = []
@@ -295,6 +298,10 @@ def main(argv=None):
     print(msg("rel_zip", zip=archive))
     print(msg("rel_manifest", folder=release_dir, manifest=manifest))
     print(msg("rel_exercises", names=", ".join(names)))
+    if args.gradescope:
+        from .grading import gradescope
+
+        print(msg("rel_gradescope", zip=gradescope.write_zip(args.gradescope, names, args.edition, folder, manifest)))
     return 0
 
 

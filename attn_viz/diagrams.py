@@ -220,7 +220,7 @@ def query_row(token="学习", example=None, lang=None):
     col_w = [70, 190, 90, 80, 150, 220]
     row_h, top = 44, 96
     width = col_x[-1] + col_w[-1] + 12
-    height = top + row_h * len(keys) + 126
+    height = top + row_h * len(keys) + 166  # room for the note's four lines
     weights = msg.text("list_sep", lang).join(
         msg.text("token_value", lang, token=k, value=draw.fmt(a)) for k, a in zip(keys, t.A[i])
     )
@@ -315,7 +315,10 @@ def multi_head(n=5, d_model=12, n_heads=3, lang=None):
         _lines(svg, col(k) + box_w / 2, 22, head, size=15, fill=draw.INK, bold=True)
     one = dict(lit=False)
     _matrix(svg, col(0), mid - 45, box_w, 90, "X", shapes["X"], "n×d_model", **one)
-    _matrix(svg, col(1), mid - 60, box_w, 120, "Q, K, V", shapes["QKV"], "n×d_model", **one)
+    _matrix(svg, col(1), mid - 60, box_w, 120, "Q, K, V", shapes["QKV"], "n×h·d_head", **one)
+    # h·d_head equals d_model only because this picture's W_Q, W_K, W_V are d_model × d_model
+    here = _text("dg_mh_qkv_here", lang)
+    svg.text(col(1) + box_w / 2, mid + 60 + 20, here, size=14, anchor="middle", fill=draw.MUTED)
     _matrix(svg, col(5), mid - 45, box_w, 90, "concat", shapes["concat"], "n×h·d_head", **one)
     _matrix(svg, col(6), mid - 45, box_w, 90, "O", shapes["out"], "n×d_model", **one)
     _arrow(svg, col(0) + box_w + 3, mid, col(1) - 3, mid)

@@ -96,9 +96,11 @@ msg = Catalog(
         "dg_row_sum": ("相加 = o_{token}", "sum = o_{token}"),
         "dg_row_sum_one": ("权重之和 {total}", "weights sum to {total}"),
         "dg_row_note": (
-            "每一行：q·k 是 {d_k} 对数相乘再相加，再除以 √{d_k} ≈ {sqrt}；\nsoftmax 让权重都为正、和为 1；输出是“权重 × 值向量”之和。",
+            "每一行：q·k 是 {d_k} 对数相乘再相加，再除以 √{d_k} ≈ {sqrt}；\nsoftmax 让权重都为正、和为 1；输出是“权重 × 值向量”之和。\n"
+            "数字都四舍五入到两位小数；和是用没有舍入的值算的，\n所以印出来的各项加起来可能差 0.01。",
             "Each row: q·k adds {d_k} products, then ÷ √{d_k} ≈ {sqrt};\nsoftmax makes the weights positive with sum 1; "
-            "the output is the sum of weight × value.",
+            "the output is the sum of weight × value.\n"
+            "Numbers are rounded to 2 decimals; the sum is of the unrounded values,\nso the printed parts may add up to 0.01 more or less.",
         ),
         "dg_row_desc": (
             "查询 q_{token} = {q}。它和四个键的点积 q·k：{scores}；除以 √{d_k} 后做 softmax，权重：{weights}；"
@@ -118,6 +120,7 @@ msg = Catalog(
         "dg_mh_col_4": ("每个头的输出", "output\nper head"),
         "dg_mh_col_5": ("并排拼接", "concat"),
         "dg_mh_col_6": ("乘 W_O", "times W_O"),
+        "dg_mh_qkv_here": ("（这里 = n×d_model）", "(= n×d_model here)"),
         "dg_mh_note": (
             "每个头宽 d_head = {d_model} / {n_heads} = {d_head}，各自走一遍第 2–5 步，缩放除以 √d_head。",
             "Each head is d_head = {d_model} / {n_heads} = {d_head} wide and runs steps 2–5 on its own, "
@@ -430,11 +433,11 @@ msg = Catalog(
         "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
         "kv_assumption": (
             "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（默认是 A100 80GB SXM 数据手册的数），两者完美重叠；\n"
-            "只计注意力层：四个投影的权重和缓存各读一次；\n"
-            "前馈网络、归一化、嵌入和 softmax 不计，所以真实的一步更慢。",
+            "只计注意力层：用缓存时读四个投影的权重和缓存各一次；重算时读权重一次、不读缓存，\n"
+            "K、V 由所有词元的激活重新乘出来（激活的读写、前馈网络、归一化、嵌入和 softmax 都不计，所以真实的一步更慢）。",
             "Assumed: {bandwidth} GB/s, {peak} TFLOP/s (by default the A100 80GB SXM datasheet's), overlapping perfectly;\n"
-            "attention layers only: the four projections' weights and the cache read once each;\n"
-            "feed-forward, norms, embeddings and softmax not counted, so a real step is slower.",
+            "attention layers only: with the cache, the four projections' weights and the cache read once each; recomputing,\n"
+            "the weights read once and no cache: K and V are multiplied again from every token's activations (activations, feed-forward, norms, embeddings, softmax not counted, so a real step is slower).",
         ),
         "kv_size": ("{value} {unit}", "{value} {unit}"),
         "kv_cache_line": (

@@ -148,6 +148,16 @@ def test_the_query_row_prints_attn_cores_scores_weights_and_output(token):
     assert f"{ex.tokens[0]} {draw.fmt(t.A[i, 0])}" in desc and "√3" in desc
 
 
+def test_the_query_row_says_its_printed_parts_are_rounded_when_they_do_not_add_up_to_the_sum():
+    # 学习's third components: the printed parts add up to 0.09, the printed (unrounded) sum is 0.08
+    ex = four_words()
+    t, i = ex.attention(), ex.index("学习")
+    parts = [float(draw.fmt(x).replace("−", "-")) for x in t.A[i] * t.V[:, 2]]  # fmt prints a true minus
+    assert draw.fmt(sum(parts)) != draw.fmt(t.O[i, 2])
+    assert "rounded to 2 decimals" in " ".join(words(diagrams.query_row("学习", lang="en")))
+    assert "四舍五入到两位小数" in "".join(words(diagrams.query_row("学习", lang="zh")))
+
+
 @pytest.mark.parametrize("n, d_model, n_heads", [(5, 12, 3), (3, 8, 2), (6, 12, 4)])
 def test_multi_head_shapes_are_those_of_multi_head_attention(n, d_model, n_heads):
     X = np.ones((n, d_model))
@@ -159,6 +169,9 @@ def test_multi_head_shapes_are_those_of_multi_head_attention(n, d_model, n_heads
     assert shown.count(f"{n}×{n}") == n_heads  # each head's weights
     assert "×".join(map(str, mh.concat.shape)) in shown and "×".join(map(str, mh.O.shape)) in shown
     assert sum(w.startswith("A") and w[1:].isdigit() for w in shown) == n_heads
+    # Q, K, V are n × h·d_head in general; d_model only because these W are d_model × d_model
+    assert shown.count("n×h·d_head") == 2 and "n×d_model" in " ".join(shown)
+    assert "(= n×d_model here)" in " ".join(words(diagrams.multi_head(n, d_model, n_heads, lang="en")))
     with pytest.raises(ValueError):
         diagrams.multi_head(n_heads=5, d_model=20)
 

@@ -212,12 +212,14 @@ def test_one_token_costs_what_lesson_14_counts():
     assert reads == 2 * weights + decoding.kv_cache_bytes(1, 8, 128, tokens=4096)
     # 32 layers: 32 times one layer; with one token of context the cache changes nothing
     assert decoding.decode_token_cost(4096, 32, 32, 8, 128, 4096) == (32 * mads, 32 * reads)
-    assert decoding.decode_token_cost(1, 12, 12, 12, 64, 768, cached=False) == decoding.decode_token_cost(
-        1, 12, 12, 12, 64, 768
-    )
-    # without the cache every row is recomputed: projections t times, the t × t block of scores
-    slow, same_reads = decoding.decode_token_cost(4096, 1, 32, 8, 128, 4096, cached=False)
-    assert slow == 4096 * weights + 2 * 32 * 4096 * 4096 * 128 and same_reads == reads
+    # with one token of context both do the same multiply-adds; recomputing reads no cache
+    one_cached = decoding.decode_token_cost(1, 12, 12, 12, 64, 768)
+    one_recomputed = decoding.decode_token_cost(1, 12, 12, 12, 64, 768, cached=False)
+    assert one_recomputed == (one_cached[0], one_cached[1] - decoding.kv_cache_bytes(12, 12, 64, tokens=1))
+    # without the cache every row is recomputed from the activations: projections t times, the t × t block
+    # of scores, and only the weights read (K and V are computed again, not read from a cache)
+    slow, slow_reads = decoding.decode_token_cost(4096, 1, 32, 8, 128, 4096, cached=False)
+    assert slow == 4096 * weights + 2 * 32 * 4096 * 4096 * 128 and slow_reads == 2 * weights
     with pytest.raises(ValueError):
         decoding.decode_token_cost(4096, 32, 32, 3, 128, 4096)  # 32 query heads cannot share 3 K/V heads
 

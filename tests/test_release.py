@@ -132,19 +132,23 @@ def test_the_readme_starts_jupyterlab_as_make_lab_does(released, tmp_path_factor
     readme = (folder / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```[a-z]*\n(.*?)```", readme, re.S)
     commands = [line for block in blocks for line in block.splitlines() if line.strip()]
+    # the course's fonts, served as make lab serves them (the folder is in the release: attn_viz/fonts)
+    fonts = re.search(r"^LAB_FONTS := (.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M).group(1)
+    assert (folder / "attn_viz" / "fonts" / "custom.css").is_file()
     assert commands == [
         "python -m venv .venv",
         r".venv\Scripts\python -m pip install -r requirements.txt",
         "python3 -m venv .venv",
         ".venv/bin/python -m pip install -r requirements.txt",
-        rf".venv\Scripts\python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings\{edition}",
-        f".venv/bin/python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings/{edition}",
+        rf".venv\Scripts\python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings\{edition}"
+        f" {fonts}",
+        f".venv/bin/python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings/{edition} {fonts}",
     ]
     assert readme.index("**Windows**") < readme.index("**macOS / Linux**")
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = "lab" if edition == "zh" else "lab-en"
     recipe = re.search(rf"^{target}:.*\n\t(.*)$", makefile, re.M).group(1)
-    assert f'--LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/{edition}"' in recipe
+    assert f'--LabApp.app_settings_dir="$(CURDIR)/jupyterlab-settings/{edition}"' in recipe and "$(LAB_FONTS)" in recipe
     overrides = json.loads((folder / "jupyterlab-settings" / edition / "overrides.json").read_text(encoding="utf-8"))
     assert overrides == json.loads((ROOT / "jupyterlab-settings" / edition / "overrides.json").read_text())
     assert overrides["@jupyterlab/translation-extension:plugin"]["locale"] == ("zh_CN" if edition == "zh" else "en")

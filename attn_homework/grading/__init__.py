@@ -23,3 +23,11 @@ The parts, in the order a batch goes through them:
 - ``remembered`` the settings a grading folder keeps (``settings.json``) for the runs after the first
 - ``cli``       the ``attn-grade`` command
 """
+
+import sys
+
+# jsonschema (imported by nbformat) imports rfc3987_syntax when it is installed (JupyterLab's dependencies
+# bring it), and that package builds a Lark parser at import: about 2 s of CPU at every start of the grader,
+# measured here, for the "iri" format check that nbformat's validation never asks for. Unimportable here, so
+# jsonschema skips that one check; nothing the grader does changes.
+sys.modules.setdefault("rfc3987_syntax", None)

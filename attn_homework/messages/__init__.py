@@ -21,6 +21,7 @@ from . import (
     classreport,
     decoding,
     functions,
+    gradescope,
     grading,
     heads,
     learned,
@@ -48,6 +49,7 @@ _MODULES = (
     setup,
     grading,
     classreport,
+    gradescope,
     release,
 )
 

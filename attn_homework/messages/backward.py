@@ -13,15 +13,6 @@ MESSAGES = {
         "这是转置后的形状：梯度的形状和它所对应的矩阵一样。",
         "That is the transposed shape: a gradient has the shape of its matrix.",
     ),
-    "dV_no_transpose": (
-        "A 没有转置：O = A·V 中，V 的第 j 行被每个查询按权重 A[i, j] 取用，所以 dV = Aᵀ·dO。",
-        "A is not transposed: in O = A·V, row j of V is used by every query i with weight A[i, j], so dV = Aᵀ·dO.",
-    ),
-    "dA_no_transpose": (
-        "V 没有转置：A[i, j] 乘的是 V 的第 j 行，所以它的梯度是 dO 的第 i 行与 V 的第 j 行的点积：dA = dO·Vᵀ。",
-        "V is not transposed: A[i, j] multiplies row j of V, so its gradient is row i of dO dotted with row j "
-        "of V: dA = dO·Vᵀ.",
-    ),
     "jacobian_forgotten": (
         "dS = dA 把 softmax 当成了什么都不做：每个权重都依赖整行的分数，要乘以 softmax 的雅可比矩阵："
         "dS = A ⊙ (dA − rowsum(dA ⊙ A))。",
@@ -59,14 +50,6 @@ MESSAGES = {
         "忘了 1/√d_k：前向时 S = QKᵀ/√d_k，所以反向传到 Q、K 时也要乘以 1/√d_k。",
         "The factor 1/√d_k is missing: the forward pass has S = QKᵀ/√d_k, so the gradient flowing back to Q "
         "and K is scaled by 1/√d_k too.",
-    ),
-    "dQ_K_transposed": (
-        "K 被转置了：S[i, j] = q_i·k_j/√d_k，对 q_i 求导得到 k_j/√d_k，所以 dQ = dS·K/√d_k（K 不转置）。",
-        "K is transposed: S[i, j] = q_i·k_j/√d_k, whose derivative in q_i is k_j/√d_k, so dQ = dS·K/√d_k (K as it is).",
-    ),
-    "dK_no_transpose": (
-        "dS 没有转置：键 j 出现在 dS 的第 j 列，所以 dK = dSᵀ·Q/√d_k。",
-        "dS is not transposed: key j appears in column j of dS, so dK = dSᵀ·Q/√d_k.",
     ),
     # The gradient mistakes are said by their reasoning, never by the right formula (the task's answer).
     "dV_A_not_transposed": (

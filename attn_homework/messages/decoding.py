@@ -34,10 +34,6 @@ MESSAGES = {
         "Each token stores one k and one v in every layer and every K/V head, d_head numbers each, each number "
         "bytes_per_value bytes: multiply these factors. The query q is not cached.",
     ),
-    "predict_bytes_without_v": (
-        "这只算了 K：缓存里还有同样多的 V，两者都要存。",
-        "That counts K only: the cache holds as many numbers of V, and both are stored.",
-    ),
     "predict_k_only_or_half_bytes": (
         "这个数有两种来历，得到的数一样：只算了 K（缓存里还有同样多的 V），或者每个数按 2 个字节（fp16）算了。"
         "缓存里 K 和 V 都要存，而这个模型每个数占 bytes_per_value 个字节。",
@@ -56,10 +52,6 @@ MESSAGES = {
         "这是按查询头数算的：缓存里存的是 K/V 头的 k 和 v，查询头共用它们（GQA），所以要用 K/V 头数。",
         "That counts the query heads: the cache stores the k and v of the K/V heads, which the query heads "
         "share (GQA), so count the K/V heads.",
-    ),
-    "predict_numbers_not_bytes": (
-        "这是缓存里数的个数，不是字节数：每个数还要占 bytes_per_value 个字节。",
-        "That is how many numbers are cached, not how many bytes: each number takes bytes_per_value bytes.",
     ),
     "predict_one_layer": (
         "这只是一层的缓存：每一层都有自己的 K 和 V，要乘上层数。",
@@ -89,14 +81,6 @@ MESSAGES = {
         "head for its group of query heads first, then attend.",
     ),
     # ---------------------------------------------------------------- find the bug: RoPE with a cache
-    "bug_rope_position_zero": (
-        "每个新词元都按位置 0 旋转了（只有一行的 q、k，按自己的行号数位置，就是 0）。可新词元的位置是它前面已有的词元数，"
-        "也就是缓存的长度。位置 0 的旋转什么也不转，所以这样解码等于没有位置编码（第一个词元恰好是对的）。",
-        "Every new token was turned at position 0 (q and k have one row, and counting positions by their own rows "
-        "gives 0). But the new token's position is the number of tokens before it, the length of the cache. Turning by "
-        "position 0 turns nothing, so this decodes as if there were no position encoding (the first token "
-        "happens to be right).",
-    ),
     "bug_rope_zero_or_none": (
         "你的函数算出的是 q、k 都没有转过时的结果：要么按位置 0 转了（位置 0 的旋转什么也不转；只有一行的 q、k 按自己的行号数位置，"
         "就是 0），要么根本没有调用 rope——两者结果一样。新词元的位置是它前面已有的词元数，也就是缓存的长度，"

@@ -5,9 +5,10 @@ query head has its own K/V head) and Llama 3 8B (32 query heads share 8 K/V head
 model, how many K/V heads it keeps (any divisor of its query heads: 1 is MQA, all of them multi-head),
 the context length and the bytes per stored number. The picture: the cache of one sequence for every
 K/V-head choice of that model (the chosen one in orange), and one generated token's time with the cache
-and without it (every row of every layer recomputed), both from attn_core.decoding's counts and the
-Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and bytes read ÷ bandwidth. The two rates are
-the learner's assumption (by default the A100 80GB SXM datasheet's, as in lesson 14); attention layers only.
+and without it (every row of every layer recomputed from the activations, no cache read), both from
+attn_core.decoding's counts and the Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and
+bytes read ÷ bandwidth. The two rates are the learner's assumption (by default the A100 80GB SXM
+datasheet's, as in lesson 14); attention layers only.
 """
 
 from attn_core.decoding import decode_token_cost, kv_cache_bytes, roofline_seconds
@@ -15,11 +16,14 @@ from attn_core.decoding import decode_token_cost, kv_cache_bytes, roofline_secon
 from .. import svg as draw
 from .base import MARGIN, PANEL_TITLE_SIZE, PANELS_TOP, Explorer, Frame, Text, choice, describe
 
-# name: (layers, query heads, K/V heads, d_head, d_model, longest context in tokens): lesson 14's table
+# name: (layers, query heads, K/V heads, d_head, d_model, longest context in tokens): lesson 14's table.
+# Longest contexts: GPT-2 1,024 (Radford et al. 2019, Section 2.3); Llama 2 4,096 (Touvron et al. 2023b,
+# Table 1); Llama 3 8B 8,192 (Meta's Llama 3 model card, April 2024, "context length 8k"; the later
+# Llama 3.1 models of Grattafiori et al. 2024, The Llama 3 Herd of Models, are extended to 128K).
 MODELS = {
     "GPT-2 small": (12, 12, 12, 64, 768, 1024),
     "Llama 2 7B": (32, 32, 32, 128, 4096, 4096),
-    "Llama 3 8B": (32, 32, 8, 128, 4096, 4096),
+    "Llama 3 8B": (32, 32, 8, 128, 4096, 8192),
 }
 KV_HEADS = tuple(sorted({d for m in MODELS.values() for d in range(1, m[1] + 1) if m[1] % d == 0}))
 CONTEXTS = (1, 16, 64, 256, 512, 1024, 2048, 4096)  # tokens

@@ -21,12 +21,13 @@ export function attentionTraffic(nNew, nContext, nHeads, nKvHeads, dHead, bytesP
 
 // decodeTokenCost(c) -> [multiply-adds, bytes] of one generated token over every attention layer;
 // c = {context, layers, nHeads, nKvHeads, dHead, dModel, bytesPerValue, cached}. With the cache one row
-// is projected and attends to `context` cached positions; without it all `context` rows are recomputed.
+// is projected and attends to `context` cached positions; without it all `context` rows are recomputed
+// and no cache is read (K and V come from the activations, which are not counted).
 export function decodeTokenCost(c) {
   const rows = c.cached ? 1 : c.context;
   const weights = c.dModel * (2 * c.nHeads + 2 * c.nKvHeads) * c.dHead;
   const [mads, kvBytes] = attentionTraffic(rows, c.context, c.nHeads, c.nKvHeads, c.dHead, c.bytesPerValue);
-  return [c.layers * (rows * weights + mads), c.layers * (weights * c.bytesPerValue + kvBytes)];
+  return [c.layers * (rows * weights + mads), c.layers * (weights * c.bytesPerValue + (c.cached ? kvBytes : 0))];
 }
 
 // rooflineSeconds(mads, bytes, peakFlops, bandwidth) -> seconds: max(2·mads / peak, bytes / bandwidth),

@@ -8,15 +8,19 @@ order, each inside a function of its own (so two modules may both have a ``rende
     const __draw = (() => { …draw.js without "export "…; return { fmt, bars, … }; })();
     const __pipeline = (() => { const { attention } = __attention; const draw = __draw; …; return { … }; })();
 
-A module that exports ``explorer`` (``{compute, render}``) is an explorer, registered under its file
-name. :func:`esm` ends the text with anywidget's ``export default { render }``; :func:`bundle` wraps
-the same text as a classic script for a static page: it defines ``globalThis.attnExplorers`` (with
+Before them comes ``const PAGE_CONFIG = {...}``: what the page takes from Python instead of repeating it
+(the font list of svg.py). A module that exports ``explorer`` (``{compute, render}``) is an explorer,
+registered under its file name. :func:`esm` ends the text with anywidget's ``export default { render }``;
+:func:`bundle` wraps the same text as a classic script for a static page: it defines ``globalThis.attnExplorers`` (with
 ``mountAll(root)``) and mounts every ``[data-attn-explorer]`` element once the page has loaded.
 """
 
+import json
 import re
 from functools import cache
 from pathlib import Path
+
+from .. import svg
 
 JS = Path(__file__).with_name("js")
 IMPORT = re.compile(r'^import\s+(?:\{([^}]*)\}|\*\s+as\s+(\w+))\s+from\s+"\./([\w-]+)\.js";\s*$', re.M)
@@ -88,17 +92,30 @@ def assemble(sources: dict[str, str]) -> tuple[str, list[str]]:
         blocks[name], deps[name], exports = inline(name, source)
         if "explorer" in exports:
             explorers.append(name)
-    text = "".join(blocks[name] for name in order(deps))
+    text = page_config() + "".join(blocks[name] for name in order(deps))
     table = ", ".join(f"{json_key(n)}: __{ident(n)}.explorer" for n in sorted(explorers))
     return text + f"const EXPLORERS = {{ {table} }};\n", sorted(explorers)
+
+
+def page_config() -> str:
+    """What the modules take from Python rather than repeat: ``PAGE_CONFIG.fontFamily`` = svg.FONT_FAMILY."""
+    return f"const PAGE_CONFIG = {json.dumps({'fontFamily': svg.FONT_FAMILY}, ensure_ascii=False)};\n"
 
 
 def json_key(name: str) -> str:
     return '"' + name + '"'
 
 
+REQUIRED = ("attention", "controls", "draw", "runtime")  # what every explorer module builds on
+
+
 def sources() -> dict[str, str]:
-    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(JS.glob("*.js"))}
+    """The modules of ``js/``, name -> text; an installation without them is broken, not empty."""
+    found = {p.stem: p.read_text(encoding="utf-8") for p in sorted(JS.glob("*.js"))}
+    missing = [name for name in REQUIRED if name not in found]
+    if missing:
+        raise FileNotFoundError(f"the explorers' page modules are missing from {JS}: {', '.join(missing)}")
+    return found
 
 
 @cache

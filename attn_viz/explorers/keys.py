@@ -53,7 +53,17 @@ def key_explorer(example: Example | None = None, query: str = "学习") -> Explo
     qi, tokens = example.index(query), example.tokens
     labels, glosses = token_labels(tokens, getattr(example, "gloss", None), text.lang)
     base = example.attention()  # every key ×1
-    data = dict(tokens=tokens, labels=labels, glosses=glosses, qi=qi, Q=base.Q, K=base.K, V=base.V, default=base.A[qi])
+    # the page gets the example's own matrices (exact in the notebook's text) and does every step itself
+    data = dict(
+        tokens=tokens,
+        labels=labels,
+        glosses=glosses,
+        qi=qi,
+        X=example.X,
+        W_q=example.W_q,
+        W_k=example.W_k,
+        W_v=example.W_v,
+    )
     return Explorer(
         "key_explorer",
         "keys",

@@ -17,8 +17,7 @@ from axe_playwright_python.base import AXE_SCRIPT
 
 BLOCKING = ("serious", "critical")
 CONTROLS = (
-    ".noUi-handle, .widget-toggle-buttons button, .widget-checkbox input, .widget-dropdown select, "
-    ".attn-explorer-live input"
+    ".noUi-handle, .widget-toggle-buttons button, .widget-checkbox input, .widget-dropdown select, .attn-controls input"
 )
 SLIDER_STATE = """e => e.matches('input') ? [+e.value, +e.min, +e.max]
   : [+e.getAttribute('aria-valuenow'), +e.getAttribute('aria-valuemin'), +e.getAttribute('aria-valuemax')]"""

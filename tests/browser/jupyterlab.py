@@ -169,7 +169,7 @@ def wait_for_new_picture(explorer, before, what, timeout=10):
 
 def exercise_controls(nb, explorer, label):
     """Move every slider (End/Home), toggle every toggle and checkbox once; the picture must change."""
-    handles = explorer.locator(".widget-slider:not(.mod-disabled) .noUi-handle, .attn-explorer-live input[type=range]")
+    handles = explorer.locator(".widget-slider:not(.mod-disabled) .noUi-handle, .attn-controls input[type=range]")
     for i in range(handles.count()):
         h = handles.nth(i)
         if h.evaluate("h => !!h.closest('[disabled]')"):
@@ -189,14 +189,14 @@ def exercise_controls(nb, explorer, label):
         before = picture(explorer)
         buttons.nth(i).click()
         wait_for_new_picture(explorer, before, f"{nb.name} {label}: toggle button {i + 1}")
-    radios = explorer.locator(".attn-explorer-live input[type=radio]")
+    radios = explorer.locator(".attn-controls input[type=radio]")
     for i in range(radios.count()):
         if radios.nth(i).is_checked() or radios.nth(i).is_disabled():
             continue
         before = picture(explorer)
         radios.nth(i).click()
         wait_for_new_picture(explorer, before, f"{nb.name} {label}: radio button {i + 1}")
-    boxes = explorer.locator(".widget-checkbox input, .attn-explorer-live input[type=checkbox]")
+    boxes = explorer.locator(".widget-checkbox input, .attn-controls input[type=checkbox]")
     for i in range(boxes.count()):
         before = picture(explorer)
         boxes.nth(i).click()
@@ -229,7 +229,7 @@ JS_LATENCY_SETUP = """o => {
 
 
 WIDGET_CONTROLS = ".widget-slider, .widget-toggle-buttons, .widget-checkbox, .widget-dropdown"
-SLIDERS = ".widget-slider .noUi-handle, .attn-explorer-live input[type=range]"
+SLIDERS = ".widget-slider .noUi-handle, .attn-controls input[type=range]"
 
 
 def measure_latency(explorer, presses=30):
@@ -369,7 +369,7 @@ def check_dk_readouts(explorer, edition):
     """Unscaled, d_k = 1 → 512: the max weight rises to 1 and the softmax gradient vanishes;
     ticking 'divide by √d_k' at 512 brings the weights back into the working range."""
     text = TEXT[edition]
-    box = explorer.locator(".widget-checkbox input, .attn-explorer-live input[type=checkbox]")
+    box = explorer.locator(".widget-checkbox input, .attn-controls input[type=checkbox]")
     if box.is_checked():
         box.click()
     handle = explorer.locator(SLIDERS).first

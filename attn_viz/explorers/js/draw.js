@@ -6,8 +6,7 @@
 // Every attention-weight heatmap uses one fixed 0–1 scale (viridis) with the same colour bar; a masked
 // cell is drawn as masked (hatched, "−∞ → 0"), never as a dark "0.00".
 
-export const FONT_FAMILY = // svg.FONT_FAMILY (attn_viz/fonts.py CSS_FAMILY)
-  "'Noto Sans CJK SC', 'Source Han Sans SC', 'Noto Sans SC', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'WenQuanYi Micro Hei', 'WenQuanYi Zen Hei', 'SimHei', sans-serif";
+export const FONT_FAMILY = PAGE_CONFIG.fontFamily; // svg.FONT_FAMILY, written in by esm.py (one list of fonts)
 export const MIN_FONT = 14;
 export const INK = "#222222";
 export const MUTED = "#666666"; // 5.7:1 on white

@@ -2,7 +2,7 @@
 // One slider per key multiplies that token's row of K; the query's weights are drawn as bars, the
 // default weights (every key ×1) as a dashed ghost. The weights compete: they always sum to 1.
 
-import { attention, scaleRows, sum } from "./attention.js";
+import { attention, project, scaleRows, sum } from "./attention.js";
 import * as draw from "./draw.js";
 
 // layout (px), as keys.py
@@ -10,11 +10,13 @@ const WIDTH = 760;
 const HEIGHT = 380;
 const BARS = { x: draw.MARGIN, y: draw.PANELS_TOP, width: 740, height: 330 };
 
-// data: tokens, qi (the query's row), Q, K, V (n, d) of the example, default (the row with every key ×1)
+// data: tokens, qi (the query's row), the example's X (n, d_model) and W_q, W_k, W_v (d_model, d)
 export function compute(data, values) {
   const mult = data.tokens.map((tok) => Number(values[tok]));
-  const trace = attention(data.Q, scaleRows(data.K, mult), data.V);
-  return { mult, w: trace.A[data.qi], s: trace.S[data.qi], d_k: trace.d_k, A: trace.A, qi: data.qi };
+  const { Q, K, V } = project(data.X, data.W_q, data.W_k, data.W_v);
+  const trace = attention(Q, scaleRows(K, mult), V);
+  const base = attention(Q, K, V).A[data.qi]; // every key ×1: the dashed ghost
+  return { mult, w: trace.A[data.qi], s: trace.S[data.qi], d_k: trace.d_k, A: trace.A, qi: data.qi, default: base };
 }
 
 // "+0.12", "−0.05", "0.00": a change with its sign (keys.signed)
@@ -26,7 +28,7 @@ export function signed(x) {
 export function render(data, values, state, t) {
   const { tokens, labels, glosses } = data;
   const { w, mult, s } = state;
-  const base = data.default;
+  const base = state.default;
   const heading = t("key_heading", { query: labels[data.qi] });
   const pic = draw.picture(data.title, heading, WIDTH, HEIGHT);
   draw.bars(pic, BARS.x, BARS.y, w, tokens, {

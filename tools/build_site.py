@@ -33,7 +33,12 @@ FONT_LICENSE = ROOT / "attn_viz" / "fonts" / "OFL.txt"
 EDITIONS = {"zh": NOTEBOOKS, "en": NOTEBOOKS / "en"}
 WORDS = {
     "zh": {"title": "一步一步学自注意力（中文版）", "lessons": "课程", "other": "English edition", "lang": "zh-CN"},
-    "en": {"title": "Self-attention, step by step (English edition)", "lessons": "Lessons", "other": "中文版", "lang": "en"},
+    "en": {
+        "title": "Self-attention, step by step (English edition)",
+        "lessons": "Lessons",
+        "other": "中文版",
+        "lang": "en",
+    },
 }
 MARKER = "data-attn-explorer"
 

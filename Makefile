@@ -11,7 +11,7 @@ else
 endif
 PY := $(BIN)/python
 
-.PHONY: lab lab-en torch demo demo-en site board test test-fast test-notebooks test-browser lint bench student release clean
+.PHONY: lab lab-en torch demo demo-en site board board-en test test-fast test-notebooks test-browser lint bench student release clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,9 @@ site: $(VENV)/.installed-site
 # The board without Python: board/ (index.html + its font), for a USB stick; double-click board/index.html.
 board: $(VENV)/.installed
 	$(PY) tools/build_board.py
+
+board-en: $(VENV)/.installed
+	$(PY) tools/build_board.py --lang en
 
 # Every printed digit must hold on a learner's laptop too, so `make test` runs the notebooks a second time
 # on the most different machine this one can pretend to be: OpenBLAS's pre-FMA kernel (Prescott), one

@@ -32,12 +32,12 @@ msg = Catalog(
         # ---------------------------------------------------------------- shared controls and labels
         "control_query": ("查询（谁在问）", "query (who asks)"),
         "control_scaled": ("除以 √d_k", "divide by √d_k"),
-        "control_key": ("键“{token}”×", "key “{token}” ×"),
+        "control_key": ("键“{token}”×", "key {token} ×"),  # en: the token with its gloss, 我 “I”
         "mode_scaled": ("除以 √d_k", "divided by √d_k"),
         "mode_unscaled": ("不缩放", "unscaled"),
         "axis_queries": ("查询（谁在问）", "queries (who asks)"),
         "axis_keys": ("键（被问的词）→", "keys (who is asked) →"),
-        "legend_weight": ("权重", "weight"),
+        "legend_weight": ("注意力权重", "attention weight"),  # the one colour bar of every weight heatmap
         # ---------------------------------------------------------------- wrong settings and arguments
         "unknown_control": (
             "{explorer} 没有名为 {unknown} 的控件；它的控件是 {known}。",
@@ -74,10 +74,11 @@ msg = Catalog(
         "dk_title": ("d_k 与 softmax 的尖锐程度", "d_k and how sharp softmax gets"),
         "dk_heading": (
             "随机向量：查询“{query}”对 4 个键（词只是标签），d_k = {d_k}，{mode}",
-            "random vectors: “{query}” vs 4 keys, d_k = {d_k}, {mode}",
+            "random vectors: {query} vs 4 keys, d_k = {d_k}, {mode}",
         ),
         "dk_scores": ("进入 softmax 的分数 {formula}", "scores into softmax {formula}"),
         "dk_weights": ("注意力权重（和为 1）", "attention weights (sum 1)"),
+        "dk_axis_fixed": ("纵轴对每个 d_k 都一样：±{top}", "the same axis for every d_k: ±{top}"),
         "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
         "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重时相比）", "softmax gradient size (vs uniform weights)"),
         "dk_max_weight": (
@@ -105,7 +106,7 @@ msg = Catalog(
         "key_title": ("放大一个键", "enlarge one key"),
         "key_heading": (
             "“{query}”的注意力权重：每个键乘上滑块的倍数",
-            "weights of “{query}”: each key times its slider",
+            "weights of {query}: each key times its slider",
         ),
         "key_ghost": ("所有键 ×1 时", "all keys ×1"),
         "key_weights": ("权重（与默认相比）：{weights}", "weights (vs default): {weights}"),
@@ -115,27 +116,27 @@ msg = Catalog(
         ),
         "key_desc": (
             "条形图：“{query}”给每个键的权重（括号里是键的倍数）：{weights}；虚线框是所有键 ×1 时的权重：{defaults}。",
-            "Bars: the weight “{query}” gives each key (its multiplier in brackets): {weights}; dashed outlines: the weights with every key ×1: {defaults}.",
+            "Bars: the weight {query} gives each key (its multiplier in brackets): {weights}; dashed outlines: the weights with every key ×1: {defaults}.",
         ),
         "key_negative": (
             "“{token}”的分数是负的：放大这个键让分数更负，它的权重反而变小。",
-            "“{token}” has a negative score: enlarging its key makes the score more negative, so its weight falls.",
+            "{token} has a negative score: enlarging its key makes the score more negative, so its weight falls.",
         ),
         # ================================================================ 3. the whole pipeline (pipeline.py)
         "pipeline_title": ("自注意力全流程", "self-attention, all steps"),
         "pipeline_heading": (
             "d_k = {d_k}，{mode}；黑框 = 查询“{query}”这一行",
-            "d_k = {d_k}, {mode}; black outline = the row of query “{query}”",
+            "d_k = {d_k}, {mode}; black outline = the row of query {query}",
         ),
         "pipeline_weights": ("注意力权重 A", "attention weights A"),
-        "pipeline_row": ("“{query}”这一行", "row of “{query}”"),
+        "pipeline_row": ("“{query}”这一行", "row of {query}"),
         "pipeline_ghost": ("键都 ×1", "keys ×1"),
         "pipeline_shapes": ("每一步的形状（来自轨迹 `Trace`）", "shape of every step (from the trace, `Trace`)"),
         "pipeline_shapes_header": ("步骤|符号|形状|含义", "step|symbol|shape|meaning"),
-        "pipeline_row_weights": ("“{query}”的权重：{weights}", "weights of “{query}”: {weights}"),
+        "pipeline_row_weights": ("“{query}”的权重：{weights}", "weights of {query}: {weights}"),
         "pipeline_favourite": (
             "最关注“{favourite}”（{weight}）；这一行之和 {total}",
-            "attends most to “{favourite}” ({weight}); row sum {total}",
+            "attends most to {favourite} ({weight}); row sum {total}",
         ),
         "pipeline_desc": (
             "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出“{query}”这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",

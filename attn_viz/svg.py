@@ -23,7 +23,8 @@ GRID = "#d0d0d0"
 BAR = "#31688e"  # viridis 0.35: dark enough for white text, distinct from the ghost outline
 GHOST = "#444444"
 MASKED = "#e3e3e3"
-MASKED_INK = "#555555"  # the "0" in a masked cell: 5.8:1 on MASKED (MUTED would be 4.5:1, just short)
+MASKED_INK = "#555555"  # the "−∞ → 0" in a masked cell: 5.8:1 on MASKED (MUTED would be 4.5:1, just short)
+HATCH = "#a0a0a0"  # the hatching of a masked cell
 HIGHLIGHT = "#000000"
 ERROR = "#b00020"  # 7.2:1 on white
 WHITE, BLACK = "#ffffff", "#000000"
@@ -211,16 +212,18 @@ def bars(
     ticks=(0.0, 0.5, 1.0),
     colors=None,
     ghost_label=None,
+    glosses=None,
 ):
     """Vertical bars at (x, y) inside a width × height box (title and labels included).
 
     ``ghost`` draws a dashed outline at another set of values (e.g. the default setting);
-    ``sublabels`` adds a second label line under each token. Values below ``vmin`` grow downwards
-    from the zero line when vmin < 0. Returns nothing; draws into ``svg``.
+    ``sublabels`` adds a second label line under each token, ``glosses`` one more between them (the
+    English edition's “I”). Values below ``vmin`` grow downwards from the zero line when vmin < 0; a
+    value beyond the axis is drawn to its end, its number still in the picture. Returns nothing.
     """
     n = len(values)
     top = y + (30 if title else 8)
-    label_h = 26 + (22 if sublabels is not None else 0)
+    label_h = 26 + (22 if sublabels is not None else 0) + (20 if glosses is not None else 0)
     plot_h = height - (top - y) - label_h - 20
     axis_w = 46
     slot = (width - axis_w) / max(n, 1)
@@ -249,11 +252,19 @@ def bars(
             label_y = y1 + 18
         else:
             label_y = min(y0, ypos(ghost[j]) if ghost is not None and ghost[j] > 0 else y0) - 7
+        if val > vmax:  # off the top of a fixed axis: the value still shows
+            label_y = max(label_y, top + 14)
+        if val < vmin:
+            label_y = min(label_y, top + 20 + plot_h - 4)
         svg.text(cx, label_y, fmt(val), size=15, anchor="middle", bold=True)
         base = top + 20 + plot_h + 22
         svg.text(cx, base, labels[j], size=16, anchor="middle")
+        if glosses is not None:
+            svg.text(cx, base + 19, glosses[j], size=14, anchor="middle", fill=MUTED)
         if sublabels is not None:
-            svg.text(cx, base + 21, sublabels[j], size=14, anchor="middle", fill=MUTED)
+            svg.text(
+                cx, base + 21 + (20 if glosses is not None else 0), sublabels[j], size=14, anchor="middle", fill=MUTED
+            )
     if ghost is not None and ghost_label:
         lx = x + width - text_width(ghost_label, 14) - 30
         svg.rect(lx, y + 8, 22, 14, stroke=GHOST, sw=2, dash="6 4")
@@ -277,15 +288,16 @@ def heatmap(
     muted_rows=(),
     muted_cols=(),
     row_label_w=None,
+    col_glosses=None,
 ):
     """Weights A (n_q × n_k) as coloured cells with their values; rows = queries, columns = keys.
 
     Colour scale is fixed to [0, 1] (viridis) so pictures stay comparable while sliders move.
-    ``masked`` (boolean, True = may attend) greys out and strikes through the masked cells.
-    Returns (width, height) used.
+    ``masked`` (boolean, True = may attend) draws the masked cells as masked (``masked_cell``: hatched,
+    "−∞ → 0"); a row of A that is None or not finite is left blank. ``col_glosses`` adds a line under
+    the column labels (the English edition's “I”). Returns (width, height) used.
     """
-    A = np.asarray(A)
-    n_q, n_k = A.shape
+    n_q, n_k = len(rows), len(cols)
     if row_label_w is None:
         row_label_w = max([text_width(r, 16) for r in rows] + [text_width(row_title + " ↓", 15)]) + 14
     size = 14 if cell < 52 else 15
@@ -295,16 +307,19 @@ def heatmap(
         svg.text(x, y + 19, title, size=17, bold=True)
     svg.text(gx, ty + 20, col_title, size=15, fill=MUTED)
     svg.text(gx - 8, ty + 44, row_title + " ↓", size=15, fill=MUTED, anchor="end")
-    gy = ty + 52 + 10
+    gloss_h = 20 if col_glosses is not None else 0
+    gy = ty + 52 + 10 + gloss_h
     for j, c in enumerate(cols):
         svg.text(
             gx + cell * (j + 0.5),
-            gy - 8,
+            gy - 8 - gloss_h,
             c,
             size=16 if cell >= 44 else 14,
             anchor="middle",
             fill=MUTED if j in muted_cols else INK,
         )
+        if col_glosses is not None:
+            svg.text(gx + cell * (j + 0.5), gy - 8, col_glosses[j], size=14, anchor="middle", fill=MUTED)
     for i in range(n_q):
         cy = gy + cell * i
         svg.text(
@@ -317,12 +332,13 @@ def heatmap(
         )
         for j in range(n_k):
             cx = gx + cell * j
-            if masked is not None and not masked[i, j]:
-                svg.rect(cx, cy, cell, cell, fill=MASKED, stroke="#ffffff", sw=1)
-                svg.line(cx + 4, cy + cell - 4, cx + cell - 4, cy + 4, stroke="#a0a0a0", sw=1.5)
-                svg.text(cx + cell / 2, cy + cell / 2 + 5, "0", size=size, anchor="middle", fill=MASKED_INK)
+            if masked is not None and not masked[i][j]:
+                masked_cell(svg, cx, cy, cell, size)
                 continue
-            t = float(A[i, j])
+            t = float(A[i][j]) if A[i] is not None else float("nan")
+            if not np.isfinite(t):
+                svg.rect(cx, cy, cell, cell, fill=WHITE, stroke=GRID, sw=1)
+                continue
             svg.rect(cx, cy, cell, cell, fill=viridis(t), stroke="#ffffff", sw=1)
             svg.text(cx + cell / 2, cy + cell / 2 + 5, fmt(t), size=size, anchor="middle", fill=ink_on(t))
     if highlight_row is not None:
@@ -332,8 +348,30 @@ def heatmap(
     return row_label_w + cell * n_k, gy - y + cell * n_q
 
 
+def masked_cell(svg, cx, cy, cell, size):
+    """A masked cell: grey, hatched, "−∞ → 0" ("−∞" when small): its weight is 0 because its score was
+    set to −∞, not because the two words ignore each other."""
+    svg.rect(cx, cy, cell, cell, fill=MASKED, stroke=WHITE, sw=1)
+    for f in (0.25, 0.5, 0.75, 1):
+        svg.line(cx + 3, cy + cell * f - 3 + 3 * f, cx + cell * f - 3 + 3 * f, cy + 3, stroke=HATCH, sw=1)
+    label = "−∞ → 0" if cell >= 60 else "−∞"
+    w = text_width(label, size)
+    svg.rect(cx + cell / 2 - w / 2 - 3, cy + cell / 2 - size / 2 - 3, w + 6, size + 6, fill=MASKED)
+    svg.text(cx + cell / 2, cy + cell / 2 + 5, label, size=size, anchor="middle", fill=MASKED_INK)
+
+
+def notice(svg, x, y, width, lines, *, fill="#fff4e5", stroke=ACCENT, size=16):
+    """A teaching message drawn in the picture (e.g. "this row sees no key"), framed; returns its height."""
+    h = 14 + len(lines) * (size + 8)
+    svg.rect(x, y, width, h, fill=fill, stroke=stroke, sw=1.5)
+    for k, line in enumerate(lines):
+        svg.text(x + 12, y + 8 + (k + 1) * (size + 8) - 6, line, size=size, fill=INK)
+    return h
+
+
 def colorbar(svg, x, y, *, width=220, label="", masked_label=None):
-    """Horizontal legend for the [0, 1] viridis scale (10 steps), optionally with the masked swatch."""
+    """Horizontal legend for the [0, 1] viridis scale (10 steps), optionally with the masked swatch; the
+    same in every explorer (label: the catalog's ``legend_weight``). Returns the height used."""
     steps = 10
     for k in range(steps):
         svg.rect(x + width * k / steps, y, width / steps + 0.5, 14, fill=viridis((k + 0.5) / steps))
@@ -344,9 +382,10 @@ def colorbar(svg, x, y, *, width=220, label="", masked_label=None):
         svg.text(x + width + 14, y + 13, label, size=14, fill=MUTED)
     if masked_label:
         mx = x + width + 24 + text_width(label, 14)
-        svg.rect(mx, y, 18, 14, fill=MASKED, stroke="#a0a0a0")
-        svg.line(mx + 2, y + 12, mx + 16, y + 2, stroke="#a0a0a0", sw=1.5)
+        svg.rect(mx, y, 18, 14, fill=MASKED, stroke=HATCH)
+        svg.line(mx + 2, y + 12, mx + 16, y + 2, stroke=HATCH, sw=1.5)
         svg.text(mx + 24, y + 13, masked_label, size=14, fill=MUTED)
+    return 36
 
 
 def gauge(svg, x, y, *, width, value, vmax, label, text):

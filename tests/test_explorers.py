@@ -1,8 +1,16 @@
-"""The explorers behave as a learner moving the controls would expect (no timing here: see benchmarks/)."""
+"""The explorers behave as a learner moving the controls would expect (no timing here: see benchmarks/).
+
+A live explorer (:class:`Explorer`, an anywidget computed in the page) is checked here through its Python
+side: the reference numbers, the static picture and the page state it hands to the page; that the page
+draws the same is tests/test_explorers_js.py's job. Explorers still in the old design
+(:class:`WidgetExplorer`) are checked as before.
+"""
 
 import html
+import json
 import re
 
+import anywidget
 import ipywidgets as widgets
 import numpy as np
 import pytest
@@ -16,6 +24,7 @@ from attn_viz import svg as draw
 from attn_viz.explorers import (
     DK_OPTIONS,
     Explorer,
+    WidgetExplorer,
     dk_explorer,
     head_explorer,
     key_explorer,
@@ -40,14 +49,54 @@ def font_sizes(svg):
     return [float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)]
 
 
+def live(ex):
+    return isinstance(ex, Explorer)
+
+
+def choices_of(w):
+    """The values a choice control can take, or None for a slider or a switch."""
+    if getattr(w, "kind", None) == "choice" or (not live_control(w) and hasattr(w, "options")):
+        return [o[1] if isinstance(o, tuple) else o for o in w.options]
+    return None
+
+
+def live_control(w):
+    return hasattr(w, "kind") and hasattr(w, "spec")
+
+
+def is_switch(w):
+    return getattr(w, "kind", None) == "toggle" or isinstance(w, widgets.Checkbox)
+
+
+def next_value(w):
+    """One step away from the control's value, as a learner would move it."""
+    values = choices_of(w)
+    if values is not None:
+        return values[(values.index(w.value) + 1) % len(values)]
+    if is_switch(w):
+        return not w.value
+    if isinstance(w, widgets.FloatSlider) or (live_control(w) and isinstance(w.step, float)):
+        return 2.0
+    return w.value + 1 if w.value + 1 <= w.max else w.value - 1
+
+
 # ---------------------------------------------------------------- common behaviour
 
 
 def test_builds_with_picture_readouts_and_text(explorer):
-    assert isinstance(explorer, Explorer) and isinstance(explorer, widgets.VBox)
     assert explorer.svg.startswith("<svg") and explorer.svg.endswith("</svg>")
     assert explorer.readouts and all(type(v) is float for v in explorer.readouts.values())
     assert explorer.error is None
+    if live(explorer):  # one anywidget: the page draws the controls and the picture from its state
+        assert isinstance(explorer, anywidget.AnyWidget) and not isinstance(explorer, widgets.Box)
+        assert explorer.choices == explorer.values and set(explorer.values) == set(explorer.controls)
+        specs = explorer.data["controls"]
+        assert [s["name"] for s in specs] == list(explorer.controls) and all(s["label"] for s in specs)
+        assert explorer.data["title"] == explorer.title and "error_line" in explorer.words
+        assert explorer.kind in explorer._esm and "export default" in explorer._esm
+        json.dumps(explorer.page_state())  # the page state is plain JSON
+        return
+    assert isinstance(explorer, WidgetExplorer) and isinstance(explorer, widgets.VBox)
     shown = [c.value for c in explorer.children if isinstance(c, widgets.HTML)]
     assert explorer.svg in shown  # the picture is in the widget
     assert any(explorer.lines[0] in v for v in shown)  # and so are the numbers, as text
@@ -62,18 +111,21 @@ def test_every_control_changes_picture_and_readouts(explorer):
         items.reverse()
     for name, w in items:
         before_svg, before = explorer.svg, dict(explorer.readouts)
-        if hasattr(w, "options"):
-            values = [o[1] if isinstance(o, tuple) else o for o in w.options]
-            new = values[(values.index(w.value) + 1) % len(values)]
-        elif isinstance(w, widgets.Checkbox):
-            new = not w.value
-        else:
-            new = w.value + 1 if w.value + 1 <= w.max else w.value - 1
-            if isinstance(w, widgets.FloatSlider):
-                new = 2.0
+        new = next_value(w)
         w.value = new  # as the browser does: the observer redraws
         assert explorer.svg != before_svg, name
         assert explorer.readouts != before, name
+        assert explorer.values[name] == new
+
+
+def test_a_choice_made_in_the_page_reaches_python(explorer):
+    """The page writes the learner's values into ``choices``: the readouts and the static picture follow."""
+    if not live(explorer):
+        pytest.skip("old design: the controls are ipywidgets")
+    name, w = list(explorer.controls.items())[-1]
+    before_svg, before = explorer.svg, dict(explorer.readouts)
+    explorer.choices = {**explorer.choices, name: next_value(w)}  # what the front end's save_changes does
+    assert explorer.svg != before_svg and explorer.readouts != before
 
 
 def test_text_is_projector_sized_and_heatmaps_name_queries_and_keys(explorer):
@@ -88,11 +140,24 @@ def static_image(bundle_html):
     return html.unescape(src).replace("%23", "#").replace("%25", "%"), html.unescape(alt)
 
 
+def page_state_in(bundle_html):
+    """The JSON state that a static page's ``mountAll`` reads from the [data-attn-explorer] element."""
+    kind, state = re.search(
+        r'<div class="attn-explorer" data-attn-explorer="([a-z_]+)"><script type="application/json">(.*?)</script>',
+        bundle_html,
+    ).groups()
+    return kind, json.loads(state)
+
+
 def test_static_bundle_shows_default_picture_deterministically(explorer):
     bundle = explorer._repr_mimebundle_()
     assert WIDGET_MIME in bundle  # JupyterLab shows the live widget
     svg, alt = static_image(bundle["text/html"])
     assert svg == explorer.svg and "<svg" not in bundle["text/html"]  # sanitizers keep an <img>, drop <svg>
+    if live(explorer):  # and a page that loads bundle() makes it live: the state is in the element
+        kind, state = page_state_in(bundle["text/html"])
+        assert kind == explorer.kind and state == json.loads(json.dumps(explorer.page_state()))
+        assert "</" not in re.search(r"<script[^>]*>(.*?)</script>", bundle["text/html"]).group(1)
     assert alt.startswith(explorer.title) and explorer.description in alt
     assert "交互图" in bundle["text/plain"] and len(bundle["text/plain"]) < 80
     factory = {f.__name__: f for f in FACTORIES}[explorer.name]
@@ -120,7 +185,7 @@ def test_every_picture_has_a_title_and_a_description_with_its_numbers(explorer):
         token = key[len("weight[") : -1]
         assert f"{token} {draw.fmt(value)}" in desc, (key, desc)
     name, w = next(iter(explorer.controls.items()))
-    values = [o[1] if isinstance(o, tuple) else o for o in getattr(w, "options", [])]
+    values = choices_of(w) or []
     explorer.set(**{name: values[0] if values and values[0] != w.value else (values or [w.max])[-1]})
     assert html.unescape(re.search(r"<desc>([^<]+)</desc>", explorer.svg).group(1)) == explorer.description != desc
 
@@ -149,7 +214,7 @@ def test_going_back_restores_the_same_picture(explorer):
     default_svg = explorer.svg
     name, w = next(iter(explorer.controls.items()))
     start = w.value
-    values = [o[1] if isinstance(o, tuple) else o for o in getattr(w, "options", [])] or [w.max]
+    values = choices_of(w) or [w.max]
     explorer.set(**{name: values[-1] if values[-1] != start else values[0]})
     explorer.set(**{name: start})
     assert explorer.svg == default_svg
@@ -192,7 +257,11 @@ def test_set_errors_speak_the_explorers_language():
 
 def test_close_closes_every_widget():
     ex = pipeline_explorer()
-    parts = [ex, *ex._descendants()]
+    ex.close()
+    assert ex.comm is None
+    ex.close()  # safe twice
+    ex = mask_explorer()
+    parts = [ex, *ex._descendants()] if not live(ex) else [ex]
     ex.close()
     assert all(w.comm is None for w in parts)
 
@@ -510,3 +579,96 @@ def test_position_explorer_takes_other_examples_and_names_bad_words(english):
     ex.close()
     with pytest.raises(ValueError, match="key='猫'.*choose one of"):
         position_explorer(key="猫")
+
+
+# ---------------------------------------------------------------- the newcomer trial's findings (issue #30)
+
+
+def tick_labels(svg):
+    """The numbers on the score axis (left of the first bar chart): the texts drawn right-aligned in grey."""
+    return re.findall(
+        r'<text x="[\d.]+" y="[\d.]+" font-size="14" fill="#666666" text-anchor="end">([^<]+)</text>', svg
+    )
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+def test_dk_score_axis_stays_fixed_as_d_k_grows_so_the_growth_shows(scaled):
+    ex = dk_explorer()
+    ticks, tallest = set(), []
+    for d_k in DK_OPTIONS:
+        ex.set(d_k=d_k, scaled=scaled)
+        ticks.add(tuple(tick_labels(ex.svg)[:3]))  # the score chart's axis comes first
+        tallest.append(float(np.abs(ex.state["s"]).max()))
+        assert "±" in ex.svg  # the picture says that the axis is the same for every d_k
+    assert len(ticks) == 1, ticks
+    top = float(next(iter(ticks))[0].replace("−", "-"))
+    if not scaled:  # raw scores: from a small fraction of the axis at d_k = 1 to most of it at 512
+        assert tallest[0] < 0.05 * abs(top) and tallest[-1] > 0.3 * abs(top)
+    assert max(tallest) <= abs(top)  # every bar stays inside the fixed axis
+    ex.close()
+
+
+def test_pipeline_keeps_its_projections_when_d_k_changes_and_says_so_on_the_picture():
+    ex = pipeline_explorer()
+    W_q, W_k = np.array(ex.data["W_q"]), np.array(ex.data["W_k"])
+    example = four_words()
+    np.testing.assert_array_equal(W_q[:, :3], example.W_q)  # the example's own columns come first
+    np.testing.assert_array_equal(W_k[:, :3], example.W_k)
+    ex.set(d_k=8)
+    A8 = ex.state["A"].copy()
+    ex.set(d_k=64)
+    ex.set(d_k=8)  # back: the same random columns, the same weights
+    np.testing.assert_array_equal(ex.state["A"], A8)
+    assert "前 3 列是例子自己的 W_Q、W_K，其余 5 列是随机补上的" in ex.svg  # on the picture, not only below
+    ex.set(d_k=3)
+    assert "随机补上" not in ex.svg
+    ex.close()
+
+
+@pytest.mark.parametrize("factory", [dk_explorer, key_explorer, pipeline_explorer], ids=lambda f: f.__name__)
+def test_the_english_edition_shows_glosses_and_chinese_shows_none(factory, english):
+    ex = factory()
+    try:
+        assert "“I”" in ex.svg and "“language”" in ex.svg and "我" in ex.svg
+        if factory is not dk_explorer:  # and the controls name the tokens with them
+            assert any("“study”" in str(s.get("labels", s["label"])) for s in ex.data["controls"])
+    finally:
+        ex.close()
+    lang.set_lang("zh")
+    try:
+        ex = factory()
+    finally:
+        lang.set_lang("en")
+    assert "“I”" not in ex.svg
+    ex.close()
+
+
+@pytest.mark.parametrize("factory", [dk_explorer, key_explorer, pipeline_explorer], ids=lambda f: f.__name__)
+def test_pictures_fit_beside_their_controls_on_a_laptop_screen(factory):
+    """1440 × 900: the controls (≈ 250 px) beside the picture, the picture no taller than the screen."""
+    ex = factory()
+    width, height = (int(x) for x in re.search(r'<svg[^>]* width="(\d+)" height="(\d+)"', ex.svg).groups())
+    assert width <= 1440 - 300 and height <= 760, (width, height)
+    ex.close()
+
+
+def test_the_weight_heatmap_colour_bar_is_labelled_attention_weight(english):
+    ex = pipeline_explorer()
+    assert ">attention weight<" in ex.svg and ">0.5<" in ex.svg
+    ex.close()
+    lang.set_lang("zh")
+    try:
+        ex = pipeline_explorer()
+    finally:
+        lang.set_lang("en")
+    assert ">注意力权重<" in ex.svg
+    ex.close()
+
+
+def test_a_masked_cell_is_drawn_as_masked_never_as_a_dark_zero():
+    pic = draw.Svg(300, 300)
+    A = np.array([[1.0, 0.0], [0.4, 0.6]])
+    draw.heatmap(pic, 0, 0, A, ["a", "b"], ["a", "b"], cell=64, masked=np.array([[True, False], [True, True]]))
+    svg = pic.render()
+    assert "−∞ → 0" in svg and svg.count("0.00") == 0 and svg.count(draw.MASKED) >= 1
+    assert draw.contrast(draw.MASKED_INK, draw.MASKED) >= draw.AA_CONTRAST

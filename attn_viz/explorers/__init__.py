@@ -3,35 +3,35 @@
     from attn_viz.explorers import dk_explorer
     dk_explorer()
 
-Each function returns an :class:`Explorer` (an ``ipywidgets.VBox``): controls on top, the picture, the
-numbers as text, and a red line if a setting cannot be computed. A control change recomputes the numbers
-with ``attn_core`` and replaces the SVG held by one ``widgets.HTML``; the browser draws it (no matplotlib,
-no ``interact``/``Output`` re-plotting, so nothing flickers and nbval sees no stray outputs).
+The live design (issue #30): each function returns an :class:`Explorer`, one ``anywidget.AnyWidget``
+whose front end (plain ES modules in ``js/``, assembled by :mod:`.esm`; no build step, no CDN) draws
+the controls beside the picture and does the arithmetic in the page on every input: no kernel round
+trip. Python passes the example's matrices, the tokens (with glosses in the English edition, 我 “I”),
+the explorer's words and the control specs as synced traitlets; the learner's values come back in
+``choices``, and Python recomputes them with ``attn_core`` (the reference) and svg.py (the static
+picture). A test (tests/test_explorers_js.py) requires the page to draw the very SVG svg.py draws.
 
-Without a kernel (GitHub, a static HTML export) the saved output still shows a picture: the display
-bundle carries ``text/html`` with the SVG of the state at display time, which right after building is
-the default setting. JupyterLab ranks the widget view above ``text/html``, so a live kernel shows the
-widget.
+Without JavaScript (GitHub, nbviewer) the saved output shows the static picture: the display bundle's
+``text/html`` is an element ``[data-attn-explorer]`` holding that picture and the page state as JSON; a
+static page that loads :func:`bundle` (``mountAll``) makes it live again, with no kernel and no widget
+manager.
 
-Common interface: ``.controls`` (name -> widget), ``.set(**values)``, ``.update()``, ``.readouts``
-(name -> float), ``.labels`` (name -> str, token-valued readouts), ``.svg``, ``.state`` (the arrays
-behind the picture, e.g. ``state["A"]``), ``.error`` (None or the message shown) and ``.close()``.
+Common interface: ``.controls`` (name -> :class:`~.base.Control`: ``kind``, ``label``, ``options`` or
+``min``/``max``/``step``, and a settable ``value``), ``.set(**values)``, ``.values``, ``.update()``,
+``.readouts`` (name -> float), ``.labels`` (name -> str), ``.svg``, ``.state`` (the arrays behind the
+picture, e.g. ``state["A"]``), ``.error`` (None or the message), ``.alt_text()`` and ``.close()``.
 
-One module per explorer, each reading top-down: what it teaches (docstring), its layout (named pixel
-constants), the public function (checks the arguments, fixes the data, builds the controls), ``compute``
-(the numbers, from attn_core) and ``render`` (the picture). ``base`` holds the :class:`Explorer` widget
-and what the explorers share; every word lives in ``attn_viz.messages``.
-
-Adding an explorer: copy the shape of ``keys.py`` into a new module; its function starts with
-``text = Text()`` (the language is frozen there), builds the controls and returns
-``Explorer(name, controls, partial(compute, ...), partial(render, ...), text=text, title=...)``, where
-``compute(values, **fixed) -> dict`` and ``render(explorer, state, **fixed) -> Frame`` draws on
-``explorer.picture(heading, width, height)``. Put its words in the catalog, import it here, and add it
-to ``FACTORIES`` in tests/test_explorers.py.
+One Python module per explorer, each reading top-down: what it teaches (docstring), its layout (named
+pixel constants, the same in its JS twin), the public function (checks the arguments, fixes the data,
+builds the control specs), ``compute`` (the numbers, from attn_core) and ``render`` (the static
+picture); ``js/<kind>.js`` mirrors compute and render line by line. ``js/README.md`` says how to add
+one. Explorers not yet converted use :class:`WidgetExplorer` (the old ipywidgets VBox, redrawn by the
+kernel).
 """
 
-from .base import KEY_MULT, Explorer
+from .base import KEY_MULT, Explorer, WidgetExplorer
 from .dk import DK_OPTIONS, dk_explorer
+from .esm import bundle
 from .heads import HEAD_W_SCALE, head_explorer
 from .keys import key_explorer
 from .masks import mask_explorer
@@ -40,6 +40,8 @@ from .positions import position_explorer
 
 __all__ = [
     "Explorer",
+    "WidgetExplorer",
+    "bundle",
     "dk_explorer",
     "key_explorer",
     "pipeline_explorer",

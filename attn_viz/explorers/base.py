@@ -12,6 +12,7 @@ child of every explorer, names the controls for screen readers and gives toggle 
 """
 
 import contextlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +21,14 @@ from typing import Any, NamedTuple
 import anywidget
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from attn_core import lang as _lang
 from attn_core.examples import Example
 
 from .. import svg as draw
 from ..messages import msg
+from .esm import esm as esm_text
 
 # ---------------------------------------------------------------- layout shared by every picture (px)
 MARGIN = 10  # left edge of the heading and of the first panel
@@ -97,8 +100,9 @@ class ControlLabels(anywidget.AnyWidget):
     _esm = (Path(__file__).with_name("controls.js")).read_text(encoding="utf-8")
 
 
-class Explorer(widgets.VBox):
-    """Controls, an SVG picture, the readouts as text, and an error line.
+class WidgetExplorer(widgets.VBox):
+    """The old design, kept while an explorer still uses it: ipywidgets controls, the picture drawn
+    by the kernel (svg.py) on every change. Controls, an SVG picture, the readouts as text, an error line.
 
     ``compute(values) -> state`` does the arithmetic with attn_core; ``render(explorer, state) -> Frame``
     draws the picture, starting from ``explorer.picture(...)``, with words from ``explorer.text``, and
@@ -112,7 +116,7 @@ class Explorer(widgets.VBox):
         name: str,
         controls: dict[str, widgets.ValueWidget],
         compute: Callable[[dict[str, Any]], dict[str, Any]],
-        render: Callable[["Explorer", dict[str, Any]], Frame],
+        render: Callable[["WidgetExplorer", dict[str, Any]], Frame],
         *,
         text: Text,
         title: str,
@@ -272,6 +276,264 @@ class Explorer(widgets.VBox):
         data["text/plain"] = self.text("needs_kernel", name=self.name)
         data["text/html"] = self.static_html()
         return data
+
+
+# ================================================================ the live design (issue #30)
+# Words every live explorer's page needs, besides its own (see Explorer's ``words``).
+BASE_WORDS = ("error_line", "list_sep", "token_value", "in_brackets", "desc_sentences", "mode_scaled", "mode_unscaled")
+
+
+def choice(name: str, label: str, options: Sequence, value, *, labels: Sequence[str] | None = None, slider=False):
+    """A control spec: one of ``options`` (radio buttons, or a slider over them when ``slider``)."""
+    spec = dict(name=name, kind="choice", label=label, options=list(options), value=value, slider=bool(slider))
+    if labels is not None:
+        spec["labels"] = list(labels)
+    return spec
+
+
+def number(name: str, label: str, *, min: float, max: float, step: float, value: float, digits: int = 1):
+    """A control spec: a number from ``min`` to ``max`` in steps of ``step`` (a slider)."""
+    return dict(name=name, kind="range", label=label, min=min, max=max, step=step, value=value, digits=digits)
+
+
+def switch(name: str, label: str, value: bool):
+    """A control spec: on or off (a checkbox)."""
+    return dict(name=name, kind="toggle", label=label, value=bool(value))
+
+
+def key_specs(tokens: Sequence[str], labels: Sequence[str], text: Text) -> list[dict]:
+    """One slider per token, ×0 … ×3 (default ×1): it multiplies that token's row of K."""
+    return [number(tok, text("control_key", token=lab), **KEY_MULT) for tok, lab in zip(tokens, labels)]
+
+
+def d_k_spec(options: Sequence[int], value: int) -> dict:
+    return choice("d_k", "d_k", list(options), value, slider=True)
+
+
+def scaled_spec(value: bool, text: Text) -> dict:
+    return switch("scaled", text("control_scaled"), value)
+
+
+class Control:
+    """One control of a live explorer as Python sees it: its spec (``kind``: "choice", "range" or
+    "toggle"; ``label``; ``options``, or ``min``/``max``/``step``) and its current ``value``. Setting
+    ``value`` is ``explorer.set(name=value)``: the page redraws, the readouts follow."""
+
+    def __init__(self, explorer: "Explorer", spec: dict):
+        self._explorer, self.spec = explorer, spec
+        self.name, self.kind, self.label = spec["name"], spec["kind"], spec["label"]
+        self.options = spec.get("options")
+        self.min, self.max, self.step = spec.get("min"), spec.get("max"), spec.get("step")
+
+    @property
+    def value(self):
+        return self._explorer.choices[self.name]
+
+    @value.setter
+    def value(self, value):
+        self._explorer.set(**{self.name: value})
+
+    def __repr__(self):
+        return f"Control({self.name!r}, {self.kind}, value={self.value!r})"
+
+
+def check_choice(spec: dict, value, text: Text):
+    """Raise a clear error for a value the control cannot take (instead of the page clamping it)."""
+    name = spec["name"]
+    if spec["kind"] == "choice":
+        if isinstance(value, (bool, np.bool_)) or value not in spec["options"]:
+            raise ValueError(text("not_a_choice", name=name, value=value, allowed=spec["options"]))
+    elif spec["kind"] == "toggle":
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(text("not_a_switch", name=name, value=value))
+    else:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError(text("not_a_number", name=name, value=value))
+        if not spec["min"] <= value <= spec["max"]:
+            raise ValueError(text("outside_range", name=name, value=value, low=spec["min"], high=spec["max"]))
+
+
+def plain(value):
+    """``value`` with numpy arrays and numbers, and tuples, made into JSON's lists and numbers."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def token_labels(tokens: Sequence[str], glosses: Sequence[str] | None, lang: str) -> tuple[list[str], list[str] | None]:
+    """How the picture names the tokens: in the English edition with their glosses (我 “I”), and the
+    glosses alone (“I”) for a second label line; in Chinese the tokens alone and no glosses."""
+    if lang != "en" or not glosses:
+        return list(tokens), None
+    quoted = [f"“{g}”" for g in glosses]
+    return [f"{t} {g}" for t, g in zip(tokens, quoted)], quoted
+
+
+class Explorer(anywidget.AnyWidget):
+    """An explorer computed and drawn in the page; Python holds the reference numbers.
+
+    The page (``js/``, assembled by :mod:`.esm`) builds the controls from ``data["controls"]``, does the
+    arithmetic and draws the picture on every input, with no kernel round trip. The synced traitlets:
+    ``kind`` (the explorer's module in js/), ``lang``, ``data`` (tokens, matrices, settings, ``title``,
+    ``controls``), ``words`` (the templates of the explorer's words in its language) and ``choices`` (the
+    learner's values, written back by the page). On every change of ``choices``, Python recomputes with
+    attn_core: ``compute(values) -> state`` and ``render(explorer, state) -> Frame`` (the svg.py picture
+    that the saved notebook shows where no JavaScript runs, the readouts and the description), so
+    ``.readouts``, ``.labels``, ``.state``, ``.svg`` and ``.error`` follow the learner.
+    ``.controls`` is name -> :class:`Control` (spec and value).
+    """
+
+    _esm = esm_text()
+    kind = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("zh").tag(sync=True)
+    data = traitlets.Dict().tag(sync=True)
+    words = traitlets.Dict().tag(sync=True)
+    choices = traitlets.Dict().tag(sync=True)
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        specs: list[dict],
+        data: dict[str, Any],
+        words: Sequence[str],
+        compute: Callable[[dict[str, Any]], dict[str, Any]],
+        render: Callable[["Explorer", dict[str, Any]], Frame],
+        *,
+        text: Text,
+        title: str,
+    ):
+        self.name, self.text, self.title = name, text, title
+        self._compute, self._render = compute, render
+        self.svg, self.readouts, self.labels, self.lines, self.description = "", {}, {}, [], ""
+        self.error: str | None = None
+        self.state: dict[str, Any] = {}
+        self._holding = False
+        keys = dict.fromkeys([*BASE_WORDS, *words])
+        templates = {k: _lang.tr(*msg.messages[k], lang=text.lang) for k in keys}
+        specs = [plain(s) for s in specs]
+        super().__init__(
+            kind=kind,
+            lang=text.lang,
+            data=plain({**data, "title": title, "controls": specs}),
+            words=templates,
+            choices={s["name"]: s["value"] for s in specs},
+        )
+        self.controls = {s["name"]: Control(self, s) for s in specs}
+        self._show(self._compute_all())  # the default state: a failure here is a bug or bad argument
+        self.observe(self._on_choices, names="choices")
+
+    # ------------------------------------------------------------ drawing (the static picture, svg.py)
+    def picture(self, heading: str, width: float = 0, height: float = 0) -> draw.Svg:
+        """A new SVG titled with the explorer's title, its heading line drawn (as draw.js ``picture``)."""
+        pic = draw.Svg(width, height, self.title)
+        pic.text(MARGIN, HEADING_BASELINE, heading, size=HEADING_SIZE, bold=True)
+        return pic
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The learner's current values, name -> value (what the page shows)."""
+        return dict(self.choices)
+
+    def _compute_all(self):
+        with speaking(self.text.lang):
+            state = self._compute(self.values)
+            return state, self._render(self, state)
+
+    def _show(self, computed):
+        self.state, frame = computed
+        frame.picture.description = frame.description
+        self.svg = frame.picture.render()
+        self.readouts, self.labels, self.lines = frame.readouts, frame.labels, frame.lines
+        self.description, self.error = frame.description, None
+
+    def update(self):
+        """Recompute the reference numbers and the static picture from ``choices``. A failure is kept in
+        ``.error`` (the page draws its own message in the picture); the readouts are emptied."""
+        try:
+            computed = self._compute_all()
+        except Exception as e:  # the learner's setting, not a bug: say it instead of failing in a callback
+            self.error = f"{type(e).__name__}: {e}"
+            self.readouts, self.labels, self.lines = {}, {}, []
+            return
+        self._show(computed)
+
+    def _on_choices(self, change):
+        if not self._holding:
+            self.update()
+
+    def set(self, **values):
+        """Set several controls at once (one redraw), e.g. ``ex.set(d_k=512, scaled=False)``."""
+        unknown = [k for k in values if k not in self.controls]
+        if unknown:
+            raise ValueError(
+                self.text(
+                    "unknown_control",
+                    explorer=self.name,
+                    unknown=", ".join(map(repr, unknown)),
+                    known=", ".join(map(repr, self.controls)),
+                )
+            )
+        for k, value in values.items():
+            check_choice(self.controls[k].spec, value, self.text)
+        self._holding = True
+        try:
+            self.choices = {**self.choices, **plain(values)}
+        finally:
+            self._holding = False
+        self.update()
+
+    def alt_text(self) -> str:
+        """The picture in words: its title, then what it shows and its key numbers."""
+        return self.text("alt_text", title=self.title, description=self.description)
+
+    def _error_line(self):
+        message = self.text("error_line", error=self.error)
+        return f'<div style="{TEXT_STYLE};color:{draw.ERROR};font-weight:bold">⚠ {draw.esc(message)}</div>'
+
+    # ------------------------------------------------------------ display without a kernel
+    def page_state(self) -> dict[str, Any]:
+        """What the page needs to draw this explorer live without Python (mountAll's JSON)."""
+        return dict(kind=self.kind, lang=self.lang, data=self.data, words=self.words, choices=self.choices)
+
+    def static_html(self) -> str:
+        """The picture and numbers as plain HTML (deterministic), for viewers without a kernel, inside a
+        ``[data-attn-explorer]`` element that carries the page state as JSON: a page that loads
+        ``bundle()`` turns it into the live explorer.
+
+        The picture is an ``<img>`` of the SVG with the description as its ``alt``: JupyterLab shows a
+        saved notebook's HTML sanitized until it is run, and the sanitizer drops inline ``<svg>`` (and the
+        ``<script>``) but keeps an image."""
+        image = (
+            f'<img src="{draw.esc(draw.data_uri(self.svg))}" alt="{draw.esc(self.alt_text())}" style="{IMAGE_STYLE}"/>'
+        )
+        if self.error:
+            body = f'<div style="opacity:{FADED_OPACITY}">{image}</div>' + self._error_line()
+        else:
+            body = image + lines_html(self.lines)
+        state = json.dumps(self.page_state(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        state = state.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        return (
+            f'<div class="attn-explorer" data-attn-explorer="{draw.esc(self.kind)}">'
+            f'<script type="application/json">{state}</script>{body}'
+            f'<div style="{TEXT_STYLE};font-size:{NOTE_SIZE};color:{draw.MUTED}">'
+            f"{draw.esc(self.text('static_note'))}</div></div>"
+        )
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:  # a closed widget has no view
+            return None
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})  # anywidget: (data, metadata)
+        data["text/plain"] = self.text("needs_kernel", name=self.name)
+        data["text/html"] = self.static_html()
+        return (data, metadata) if metadata else data  # metadata only in Colab (its widget manager)
 
 
 def lines_html(lines: list[str]) -> str:

@@ -12,7 +12,6 @@ import math
 from functools import partial
 
 import numpy as np
-from ipywidgets import HBox
 
 from attn_core.core import scale, scores, softmax
 from attn_core.examples import four_words
@@ -22,18 +21,18 @@ from .. import svg as draw
 from .base import (
     MARGIN,
     PANELS_TOP,
-    WIDE_SLIDER_WIDTH,
     Box,
     Explorer,
     Frame,
     Text,
     check_seed,
     check_token,
-    d_k_slider,
+    d_k_spec,
     describe,
     entropy,
     mode_text,
-    scaled_checkbox,
+    scaled_spec,
+    token_labels,
     token_values,
 )
 
@@ -41,21 +40,42 @@ DK_OPTIONS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 
 DEFAULT_D_K = 64
 STUCK_WEIGHT, STUCK_GRADIENT = 0.95, 0.05  # above / below these, the readouts say the row barely learns
 
-# ---------------------------------------------------------------- layout (px)
+DRAW_DECIMALS = 6  # the random vectors, rounded: the page receives them as text in the notebook
+
+# ---------------------------------------------------------------- layout (px), the same in dk.js
 WIDTH, HEIGHT = 820, 470
 SCORE_BARS = Box(MARGIN, PANELS_TOP, 370, 310)  # left: the scores going into softmax
 WEIGHT_BARS = Box(420, PANELS_TOP, 390, 310)  # right: the weights coming out
-SCORE_HEADROOM = 1.3  # score axis ≥ 1.3 × the largest |score|: room for the labels
+SCORE_HEADROOM = 1.3  # score axis ≥ 1.3 × the largest |score| over every d_k: room for the labels
+AXIS_NOTE_DX, AXIS_NOTE_DY = 52, 44  # "the same axis for every d_k", under the scores' title
 GAUGE_WIDTH = 300
 ENTROPY_GAUGE_TOP, GRADIENT_GAUGE_TOP = 362, 414  # the two gauges under the bars
+
+# the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
+WORDS = (
+    "dk_heading",
+    "dk_scores",
+    "dk_axis_fixed",
+    "dk_weights",
+    "dk_entropy_gauge",
+    "dk_gradient_gauge",
+    "dk_max_weight",
+    "dk_entropy",
+    "dk_gradient",
+    "dk_spread",
+    "dk_stuck",
+    "dk_desc",
+)
 
 
 def dk_explorer(query: str = "学习", seed: int = 0) -> Explorer:
     """Why scores are divided by √d_k: random q and 4 keys, d_k from 1 to 512, scaled or not.
 
     For every d_k the query q and the keys k_j (labelled 我 / 喜欢 / 学习 / 语言, labels only) are the first d_k
-    columns of one seeded standard-normal draw of shape (5, 512): the same d_k always shows the same
-    vectors, and moving the slider adds dimensions instead of redrawing everything. The raw scores
+    columns of one seeded standard-normal draw of shape (5, 512), rounded to 6 decimals: the same d_k
+    always shows the same vectors, and moving the slider adds dimensions instead of redrawing
+    everything. The score axis is the same for every d_k (one axis for scaled scores, one for raw
+    ones, each fitting every d_k), so the growth of the raw scores with d_k is seen. The raw scores
     q·k_j then spread like √d_k. Unscaled, softmax turns that spread into a near one-hot row and its
     gradient (Frobenius norm of the Jacobian, ``attn_core.gradients.softmax_jacobian``) vanishes; divided
     by √d_k the scores keep a spread of about 1 and the weights stay in a working range.
@@ -65,26 +85,37 @@ def dk_explorer(query: str = "学习", seed: int = 0) -> Explorer:
     stays between 0.27 and 0.91 and the gradient at 28–100% of that size. The score spread at d_k = 512
     is 22.9 against √512 = 22.6.
     Controls: ``d_k`` (one of DK_OPTIONS) and ``scaled`` (True = divide by √d_k; starts False).
+    Computed and drawn in the page (``js/dk.js``); attn_core here.
     """
     text = Text()
     tokens = four_words().tokens
     check_token(query, tokens, text)
     check_seed(seed, text)
     n = len(tokens)
+    labels, glosses = token_labels(tokens, four_words().gloss, text.lang)
     # q is row 0, the keys rows 1..n; a smaller d_k takes the first d_k columns
-    draws = np.random.default_rng(seed).standard_normal((1 + n, DK_OPTIONS[-1]))
+    draws = np.round(np.random.default_rng(seed).standard_normal((1 + n, DK_OPTIONS[-1])), DRAW_DECIMALS)
     grad_uniform = float(np.linalg.norm(softmax_jacobian(np.full(n, 1.0 / n))))  # the gauge's 100%
-
-    controls = {"d_k": d_k_slider(DK_OPTIONS, DEFAULT_D_K, WIDE_SLIDER_WIDTH), "scaled": scaled_checkbox(False, text)}
-
+    fixed = dict(draws=draws, grad_uniform=grad_uniform, tokens=tokens)
+    tops = {  # one score axis per mode, the same for every d_k
+        key: nice_top(
+            SCORE_HEADROOM * max(np.abs(compute({"d_k": d, "scaled": scaled}, **fixed)["s"]).max() for d in DK_OPTIONS)
+        )
+        for key, scaled in (("scaled", True), ("unscaled", False))
+    }
+    specs = [d_k_spec(DK_OPTIONS, DEFAULT_D_K), scaled_spec(False, text)]
+    qi = tokens.index(query)
+    data = dict(tokens=tokens, labels=labels, glosses=glosses, qi=qi, draws=draws, grad_uniform=grad_uniform, tops=tops)
     return Explorer(
         "dk_explorer",
-        controls,
-        partial(compute, draws=draws, grad_uniform=grad_uniform, tokens=tokens),
-        partial(render, query=query, grad_uniform=grad_uniform),
+        "dk",
+        specs,
+        data,
+        WORDS,
+        partial(compute, **fixed),
+        partial(render, query=labels[qi], grad_uniform=grad_uniform, glosses=glosses, tops=tops),
         text=text,
         title=text("dk_title"),
-        control_box=HBox([controls["d_k"], controls["scaled"]]),
     )
 
 
@@ -117,11 +148,11 @@ def compute(values: dict, *, draws, grad_uniform, tokens) -> dict:
 # ---------------------------------------------------------------- render: the picture
 
 
-def render(explorer: Explorer, state: dict, *, query, grad_uniform) -> Frame:
+def render(explorer: Explorer, state: dict, *, query, grad_uniform, glosses, tops) -> Frame:
     text, tokens, a = explorer.text, state["tokens"], state["a"]
     heading = text("dk_heading", query=query, d_k=state["d_k"], mode=mode_text(state["scaled"], text))
     pic = explorer.picture(heading, WIDTH, HEIGHT)
-    top = nice_top(SCORE_HEADROOM * np.abs(state["s"]).max())
+    top = tops["scaled" if state["scaled"] else "unscaled"]
     draw.bars(
         pic,
         SCORE_BARS.x,
@@ -134,7 +165,10 @@ def render(explorer: Explorer, state: dict, *, query, grad_uniform) -> Frame:
         vmax=top,
         ticks=(-top, 0.0, top),
         title=text("dk_scores", formula="q·k/√d_k" if state["scaled"] else "q·k"),
+        glosses=glosses,
     )
+    note = text("dk_axis_fixed", top=draw.fmt(top, 1))
+    pic.text(SCORE_BARS.x + AXIS_NOTE_DX, SCORE_BARS.y + AXIS_NOTE_DY, note, size=14, fill=draw.MUTED)
     draw.bars(
         pic,
         WEIGHT_BARS.x,
@@ -144,6 +178,7 @@ def render(explorer: Explorer, state: dict, *, query, grad_uniform) -> Frame:
         width=WEIGHT_BARS.width,
         height=WEIGHT_BARS.height,
         title=text("dk_weights"),
+        glosses=glosses,
     )
     draw.gauge(
         pic,

@@ -16,7 +16,8 @@ from attn_core.examples import Example, coreference
 from attn_core.multihead import multi_head_attention
 
 from .. import svg as draw
-from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, Explorer, Frame, Text, describe, pick_example, token_values
+from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, Frame, Text, describe, pick_example, token_values
+from .base import WidgetExplorer as Explorer  # until converted to the live design
 
 HEAD_W_SCALE = 2.0  # standard deviation of the random projections' entries
 

@@ -23,14 +23,18 @@ from .base import (
     Text,
     check_token,
     describe,
-    key_sliders,
+    key_specs,
     pick_example,
+    token_labels,
     token_values,
 )
 
-# ---------------------------------------------------------------- layout (px)
+# ---------------------------------------------------------------- layout (px), the same in keys.js
 WIDTH, HEIGHT = 760, 380
 WEIGHT_BARS = Box(MARGIN, PANELS_TOP, 740, 330)
+
+# the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
+WORDS = ("key_heading", "key_ghost", "key_weights", "key_sum", "key_negative", "key_desc")
 
 
 def key_explorer(example: Example | None = None, query: str = "学习") -> Explorer:
@@ -41,18 +45,23 @@ def key_explorer(example: Example | None = None, query: str = "学习") -> Explo
     multiplies its score q·k_j: if that score is positive its weight rises and every other weight
     falls; if it is negative (in four_words, 学习 · 我), enlarging makes it more negative and its
     weight falls — the readouts say so. This is the course's "enlarge one key twofold" exercise.
+    Computed and drawn in the page (``js/keys.js``); attn_core here.
     """
     text = Text()
     example = pick_example(example, four_words, text)
     check_token(query, example.tokens, text)
     qi, tokens = example.index(query), example.tokens
+    labels, glosses = token_labels(tokens, getattr(example, "gloss", None), text.lang)
     base = example.attention()  # every key ×1
-    controls = key_sliders(tokens, text)
+    data = dict(tokens=tokens, labels=labels, glosses=glosses, qi=qi, Q=base.Q, K=base.K, V=base.V, default=base.A[qi])
     return Explorer(
         "key_explorer",
-        controls,
+        "keys",
+        key_specs(tokens, labels, text),
+        data,
+        WORDS,
         partial(compute, Q=base.Q, K=base.K, V=base.V, qi=qi, tokens=tokens, default=base.A[qi]),
-        partial(render, query=query, tokens=tokens),
+        partial(render, tokens=tokens, labels=labels, glosses=glosses, qi=qi),
         text=text,
         title=text("key_title"),
     )
@@ -70,10 +79,10 @@ def compute(values: dict, *, Q, K, V, qi, tokens, default) -> dict:
 # ---------------------------------------------------------------- render: the picture
 
 
-def render(explorer: Explorer, state: dict, *, query, tokens) -> Frame:
+def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, qi) -> Frame:
     text = explorer.text
     w, mult, s, default = state["w"], state["mult"], state["s"], state["default"]
-    heading = text("key_heading", query=query)
+    heading = text("key_heading", query=labels[qi])
     pic = explorer.picture(heading, WIDTH, HEIGHT)
     draw.bars(
         pic,
@@ -86,6 +95,7 @@ def render(explorer: Explorer, state: dict, *, query, tokens) -> Frame:
         ghost=default,
         sublabels=[f"×{draw.fmt(m, 1)} · S {draw.fmt(x)}" for m, x in zip(mult, s)],
         ghost_label=text("key_ghost"),
+        glosses=glosses,
     )
 
     change = w - default
@@ -96,10 +106,10 @@ def render(explorer: Explorer, state: dict, *, query, tokens) -> Frame:
         f"{tok} {draw.fmt(x)}" + text("in_brackets", text=signed(c)) for tok, x, c in zip(tokens, w, change)
     )
     lines = [text("key_weights", weights=weights), text("key_sum", total=draw.fmt(w.sum()))]
-    lines += [text("key_negative", token=tok) for tok, m, x in zip(tokens, mult, s) if m > 1 and x < 0]
+    lines += [text("key_negative", token=lab) for lab, m, x in zip(labels, mult, s) if m > 1 and x < 0]
     body = text(
         "key_desc",
-        query=query,
+        query=labels[qi],
         weights=token_values(tokens, w, text, notes=[f"×{draw.fmt(m, 1)}" for m in mult]),
         defaults=token_values(tokens, default, text),
     )

@@ -9,34 +9,34 @@ of every intermediate, from the Trace.
 from functools import partial
 
 import numpy as np
-from ipywidgets import HBox, ToggleButtons, VBox
 
 from attn_core.core import attention, project
 from attn_core.examples import Example, four_words
 
 from .. import svg as draw
 from .base import (
-    DESCRIPTION_STYLE,
     MARGIN,
     PANEL_TITLE_SIZE,
     PANELS_TOP,
-    SLIDER_WIDTH,
     Explorer,
     Frame,
     Text,
-    d_k_slider,
+    choice,
+    d_k_spec,
     describe,
     entropy,
-    key_sliders,
+    key_specs,
     mode_text,
     pick_example,
-    scaled_checkbox,
+    scaled_spec,
+    speaking,
+    token_labels,
     token_values,
 )
 
 PIPELINE_DK = (4, 8, 16, 32, 64, 128, 256)  # d_k beyond the example's own width
 
-# ---------------------------------------------------------------- layout (px)
+# ---------------------------------------------------------------- layout (px), the same in pipeline.js
 WIDTH = 860  # the height follows the shape table
 CELL = 64  # heatmap cell
 LEGEND_GAP, LEGEND_WIDTH = 14, 200  # colour legend under the heatmap's grid
@@ -45,6 +45,26 @@ BARS_BELOW_GRID = 10  # the bars reach a little lower than the heatmap
 SHAPES_GAP = 82  # heatmap bottom → shape table title (the legend sits in between)
 SHAPE_COLUMNS = (0, 60, 140, 240)  # step, symbol, shape, meaning
 TABLE_BELOW_TITLE, SPACE_UNDER_TABLE = 4, 10
+NOTE_GAP = 22  # the note on the extra columns of W_Q, W_K, under the colour bar
+STEP_NAMES = {"QKᵀ": "QKT"}  # Trace.rows() symbol -> the page's name of that matrix
+
+# the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
+WORDS = (
+    "pipeline_heading",
+    "pipeline_weights",
+    "axis_queries",
+    "axis_keys",
+    "legend_weight",
+    "pipeline_row",
+    "pipeline_ghost",
+    "pipeline_extra_columns",
+    "pipeline_shapes",
+    "pipeline_shapes_header",
+    "pipeline_row_weights",
+    "pipeline_favourite",
+    "pipeline_desc",
+    "pipeline_desc_shapes",
+)
 
 
 def pipeline_explorer(example: Example | None = None, shape_table: bool = True) -> Explorer:
@@ -52,44 +72,62 @@ def pipeline_explorer(example: Example | None = None, shape_table: bool = True) 
 
     Controls: ``query`` (which token asks), one key slider per token (0× … 3×), ``scaled`` (divide by
     √d_k) and ``d_k``. d_k starts at the example's own width (3 for four_words) and grows to 256 by
-    widening W_Q and W_K with seeded random columns (see ``extended_projections``): the first
-    columns are always the example's, so at the starting d_k the numbers are exactly the example's.
-    Shows the full weight matrix A (picked row outlined), that row's bars (dashed: all keys ×1 at the
-    same d_k and scaling) and the shape of every intermediate from the Trace (``shape_table=False``
-    leaves the table out: the classroom board does, so that the rest can be drawn larger).
+    widening W_Q and W_K with seeded random columns (see ``extended_projections``): d_k takes the first
+    d_k columns of these fixed wider matrices, so moving it adds columns and never swaps the
+    projections, and at the starting d_k the numbers are exactly the example's (the picture says how
+    many columns are the example's own). Shows the full weight matrix A (picked row outlined), that
+    row's bars (dashed: all keys ×1 at the same d_k and scaling) and the shape of every intermediate
+    from the Trace (``shape_table=False`` leaves the table out: the classroom board does, so that the
+    rest can be drawn larger). Computed and drawn in the page (``js/pipeline.js``); attn_core here.
     """
     text = Text()
     example = pick_example(example, four_words, text)
     tokens = example.tokens
+    labels, glosses = token_labels(tokens, getattr(example, "gloss", None), text.lang)
     d0 = example.W_q.shape[1]
     d_options = [d0] + [d for d in PIPELINE_DK if d > d0]
     W_q, W_k = extended_projections(example, d_options[-1])
+    X = np.asarray(example.X, dtype=float)
+    W_v = np.asarray(example.W_v, dtype=float)
 
-    controls = {
-        "query": ToggleButtons(
-            options=list(tokens),
-            value="学习" if "学习" in tokens else tokens[0],
-            description=text("control_query"),
-            style=DESCRIPTION_STYLE,
-        )
-    }
-    keys = key_sliders(tokens, text)
-    controls.update(keys)
-    controls["scaled"] = scaled_checkbox(True, text)
-    controls["d_k"] = d_k_slider(d_options, d0, SLIDER_WIDTH)
-    control_box = VBox(
-        [controls["query"], HBox([VBox(list(keys.values())), VBox([controls["scaled"], controls["d_k"]])])]
+    query = "学习" if "学习" in tokens else tokens[0]
+    specs = [choice("query", text("control_query"), tokens, query, labels=labels)]
+    specs += key_specs(tokens, labels, text)
+    specs += [scaled_spec(True, text), d_k_spec(d_options, d0)]
+    steps = {}  # the shape table's words, scaled and not (the meaning of S differs); the page adds the shapes
+    for key, scaled in (("scaled", True), ("unscaled", False)):
+        trace = attention(*project(X, W_q[:, :d0], W_k[:, :d0], W_v), scaled=scaled)
+        trace.X = X
+        steps[key] = [(step, sym, meaning, STEP_NAMES.get(sym, sym)) for step, sym, _, meaning in _rows(trace, text)]
+    data = dict(
+        tokens=tokens,
+        labels=labels,
+        glosses=glosses,
+        X=X,
+        W_q=W_q,
+        W_k=W_k,
+        W_v=W_v,
+        d0=d0,
+        shape_table=bool(shape_table),
+        steps=steps,
     )
-
+    fixed = dict(tokens=tokens, labels=labels, glosses=glosses, d0=d0, shape_table=bool(shape_table))
     return Explorer(
         "pipeline_explorer",
-        controls,
-        partial(compute, X=np.asarray(example.X), W_q=W_q, W_k=W_k, W_v=example.W_v, tokens=tokens),
-        partial(render, tokens=tokens, d0=d0, shape_table=bool(shape_table)),
+        "pipeline",
+        specs,
+        data,
+        WORDS,
+        partial(compute, X=X, W_q=W_q, W_k=W_k, W_v=W_v, tokens=tokens),
+        partial(render, **fixed),
         text=text,
         title=text("pipeline_title"),
-        control_box=control_box,
     )
+
+
+def _rows(trace, text):
+    with speaking(text.lang):
+        return trace.rows()
 
 
 def extended_projections(example: Example, d_max: int, seed: int = 0) -> list[np.ndarray]:
@@ -127,9 +165,9 @@ def compute(values: dict, *, X, W_q, W_k, W_v, tokens) -> dict:
 # ---------------------------------------------------------------- render: the picture
 
 
-def render(explorer: Explorer, state: dict, *, tokens, d0, shape_table) -> Frame:
+def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, d0, shape_table) -> Frame:
     text, A, qi = explorer.text, state["trace"].A, state["qi"]
-    query, n = tokens[qi], len(tokens)
+    query, n = labels[qi], len(tokens)
     heading = text("pipeline_heading", d_k=state["d_k"], mode=mode_text(state["scaled"], text), query=query)
     pic = explorer.picture(heading, WIDTH)
     heat_w, heat_h = draw.heatmap(
@@ -137,16 +175,17 @@ def render(explorer: Explorer, state: dict, *, tokens, d0, shape_table) -> Frame
         MARGIN,
         PANELS_TOP,
         A,
-        tokens,
+        labels,
         tokens,
         cell=CELL,
         title=text("pipeline_weights"),
         row_title=text("axis_queries"),
         col_title=text("axis_keys"),
-        highlight_row=qi,
+        highlight_row=qi,  # the rows carry the glosses (我 “I”); the columns are the same tokens
     )
     grid_left = MARGIN + heat_w - n * CELL
     draw.colorbar(pic, grid_left, PANELS_TOP + heat_h + LEGEND_GAP, width=LEGEND_WIDTH, label=text("legend_weight"))
+    sub = [f"×{draw.fmt(m, 1)}" for m in state["mult"]]
     draw.bars(
         pic,
         heat_w + (MARGIN + BARS_GAP),
@@ -158,9 +197,15 @@ def render(explorer: Explorer, state: dict, *, tokens, d0, shape_table) -> Frame
         ghost=state["ghost"],
         title=text("pipeline_row", query=query),
         ghost_label=text("pipeline_ghost"),
-        sublabels=[f"×{draw.fmt(m, 1)}" for m in state["mult"]],
+        sublabels=sub,
+        glosses=glosses,
     )
     shapes_top = PANELS_TOP + heat_h + SHAPES_GAP
+    extra = state["d_k"] - d0
+    if extra > 0:  # said on the picture: the first d0 columns are the example's, the rest seeded random
+        note = text("pipeline_extra_columns", own=d0, extra=extra)
+        pic.text(MARGIN, shapes_top - 14, note, size=15, fill=draw.MUTED)
+        shapes_top += NOTE_GAP
     pic.height = shapes_top - PANEL_TITLE_SIZE  # under the colour legend
     if shape_table:
         pic.text(MARGIN, shapes_top, text("pipeline_shapes"), size=PANEL_TITLE_SIZE, bold=True)
@@ -173,25 +218,28 @@ def render(explorer: Explorer, state: dict, *, tokens, d0, shape_table) -> Frame
     readouts.update(
         max_weight=float(A[qi].max()), row_sum=float(A[qi].sum()), d_k=float(state["d_k"]), entropy=entropy(A[qi])
     )
-    favourite = tokens[int(np.argmax(A[qi]))]
+    favourite = int(np.argmax(A[qi]))
     lines = [
         text(
             "pipeline_row_weights",
             query=query,
             weights="  ".join(f"{tok} {draw.fmt(x)}" for tok, x in zip(tokens, A[qi])),
         ),
-        text("pipeline_favourite", favourite=favourite, weight=draw.fmt(A[qi].max()), total=draw.fmt(A[qi].sum())),
+        text(
+            "pipeline_favourite",
+            favourite=labels[favourite],
+            weight=draw.fmt(A[qi].max()),
+            total=draw.fmt(A[qi].sum()),
+        ),
     ]
-    if state["d_k"] > d0:
-        lines.append(text("pipeline_extra_columns", own=d0, extra=state["d_k"] - d0))
     body = text(
         "pipeline_desc",
         n=n,
         query=query,
-        weights=token_values(tokens, A[qi], text, notes=[f"×{draw.fmt(m, 1)}" for m in state["mult"]]),
+        weights=token_values(tokens, A[qi], text, notes=sub),
         ghost=token_values(tokens, state["ghost"], text),
     )
     if shape_table:
         shapes = text("list_sep").join(f"{sym} {' × '.join(map(str, shape))}" for _, sym, shape, _ in state["rows"])
         body = text("desc_sentences", first=body, second=text("pipeline_desc_shapes", shapes=shapes))
-    return Frame(pic, readouts, lines, describe(heading, body, text), labels={"favourite": favourite})
+    return Frame(pic, readouts, lines, describe(heading, body, text), labels={"favourite": tokens[favourite]})

@@ -5,9 +5,10 @@ notebooks' output areas, or the demo board; JupyterLab's own chrome is out of sc
 violation axe rates serious or critical, and names each one with an example element.
 
 The keyboard: from the element before a control group, Tab must reach every control of an explorer
-(slider handles, toggle buttons, check boxes, drop-downs; a disabled control is skipped), and on each the
-keys a keyboard user would press must change the picture: arrows on sliders, toggle buttons and
-drop-downs, the space bar on a check box.
+(slider handles, toggle buttons, check boxes, drop-downs, and in a live explorer its native inputs, a
+radio group being one tab stop at its checked button; a disabled control is skipped), and on each the
+keys a keyboard user would press must change the picture: arrows on sliders, toggle buttons, radio
+groups and drop-downs, the space bar on a check box.
 """
 
 import time
@@ -15,7 +16,17 @@ import time
 from axe_playwright_python.base import AXE_SCRIPT
 
 BLOCKING = ("serious", "critical")
-CONTROLS = ".noUi-handle, .widget-toggle-buttons button, .widget-checkbox input, .widget-dropdown select"
+CONTROLS = (
+    ".noUi-handle, .widget-toggle-buttons button, .widget-checkbox input, .widget-dropdown select, "
+    ".attn-explorer-live input"
+)
+SLIDER_STATE = """e => e.matches('input') ? [+e.value, +e.min, +e.max]
+  : [+e.getAttribute('aria-valuenow'), +e.getAttribute('aria-valuemin'), +e.getAttribute('aria-valuemax')]"""
+
+
+def slider_state(control) -> tuple[float, float, float]:
+    """(value, min, max) of an ipywidgets slider handle or a native range input."""
+    return tuple(control.evaluate(SLIDER_STATE))
 
 
 def axe_problems(page, include: str) -> list[str]:
@@ -39,7 +50,8 @@ def _mark_controls(explorer) -> int:
     return explorer.evaluate(
         f"""o => {{
         const all = [...o.querySelectorAll('{CONTROLS}')]
-          .filter(e => !e.disabled && !e.closest('[disabled]') && !e.closest('.mod-disabled'));
+          .filter(e => !e.disabled && !e.closest('[disabled]') && !e.closest('.mod-disabled'))
+          .filter(e => e.type !== 'radio' || e.checked);  // a radio group is one tab stop
         all.forEach((e, i) => e.dataset.attnControl = String(i));
         return all.length; }}"""
     )
@@ -68,16 +80,18 @@ def operate_by_keyboard(page, explorer, picture, label) -> list[str]:
     for index in range(count):
         control = explorer.locator(f'[data-attn-control="{index}"]')
         kind = control.evaluate(
-            """e => e.matches('.noUi-handle') ? 'slider' : e.matches('select') ? 'select'
-                  : e.type === 'checkbox' ? 'checkbox' : 'toggle'"""
+            """e => e.matches('.noUi-handle, input[type=range]') ? 'slider' : e.matches('select') ? 'select'
+                  : e.type === 'checkbox' ? 'checkbox' : e.type === 'radio' ? 'radio' : 'toggle'"""
         )
         if kind == "toggle":
             if not control.evaluate("e => e.classList.contains('mod-active')"):
                 continue  # the arrows work from the pressed button of a group
             key = "ArrowRight"
+        elif kind == "radio":
+            key = "ArrowRight"  # from the checked button to the next (the group's one tab stop)
         elif kind == "slider":
-            at_max = control.get_attribute("aria-valuenow") == control.get_attribute("aria-valuemax")
-            key = "ArrowLeft" if at_max else "ArrowRight"
+            value, _, high = slider_state(control)
+            key = "ArrowLeft" if value == high else "ArrowRight"
         elif kind == "select":
             at_end = control.evaluate("s => s.selectedIndex === s.options.length - 1")
             key = "ArrowUp" if at_end else "ArrowDown"

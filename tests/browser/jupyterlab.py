@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from .accessibility import axe_problems, operate_by_keyboard, tab_order
+from .accessibility import axe_problems, operate_by_keyboard, slider_state, tab_order
 from .lab import ROOT
 
 NB_DIR = ROOT / "notebooks"
@@ -132,18 +132,21 @@ class Notebook:
         self.page.set_viewport_size({"width": 1400, "height": 1000})
 
     def explorers(self):
-        """Output areas that hold widget controls next to a picture (an explorer)."""
+        """Output areas that hold controls next to a picture (an explorer: live, or ipywidgets)."""
         outs = self.page.locator(f"{PANEL} .jp-OutputArea-output")
         return [
             outs.nth(i)
             for i in range(outs.count())
-            if outs.nth(i).locator(".widget-slider, .widget-toggle-buttons, .widget-checkbox, .widget-dropdown").count()
-            and outs.nth(i).locator(".widget-html-content svg, .widget-html-content table").count()
+            if outs.nth(i).locator(".attn-explorer-live .attn-picture svg").count()
+            or (
+                outs.nth(i).locator(WIDGET_CONTROLS).count()
+                and outs.nth(i).locator(".widget-html-content svg, .widget-html-content table").count()
+            )
         ]
 
 
 def picture(explorer):
-    return explorer.evaluate("""o => [...o.querySelectorAll('.widget-html-content')]
+    return explorer.evaluate("""o => [...o.querySelectorAll('.widget-html-content, .attn-picture')]
                                       .map(h => h.innerHTML).join('\\n')""")
 
 
@@ -154,6 +157,9 @@ def wait_for_new_picture(explorer, before, what, timeout=10):
         now = picture(explorer)
         if now != before:
             error = explorer.locator(".widget-html-content", has_text="⚠")
+            live_error = explorer.locator('.attn-picture[data-attn-error="1"]')
+            if live_error.count():
+                pytest.fail(f"{what}: the explorer shows an error: {live_error.first.inner_text()}", pytrace=False)
             if error.count():
                 pytest.fail(f"{what}: the explorer shows an error: {error.first.inner_text()}", pytrace=False)
             return
@@ -163,14 +169,15 @@ def wait_for_new_picture(explorer, before, what, timeout=10):
 
 def exercise_controls(nb, explorer, label):
     """Move every slider (End/Home), toggle every toggle and checkbox once; the picture must change."""
-    handles = explorer.locator(".widget-slider:not(.mod-disabled) .noUi-handle")
+    handles = explorer.locator(".widget-slider:not(.mod-disabled) .noUi-handle, .attn-explorer-live input[type=range]")
     for i in range(handles.count()):
         h = handles.nth(i)
         if h.evaluate("h => !!h.closest('[disabled]')"):
             continue  # a greyed-out slider (e.g. padding length while the mask mode is not padding)
         h.focus()
         before = picture(explorer)
-        at_max = h.get_attribute("aria-valuenow") == h.get_attribute("aria-valuemax")
+        value, _, high = slider_state(h)
+        at_max = value == high
         key = "Home" if at_max else "End"
         h.press(key)
         wait_for_new_picture(explorer, before, f"{nb.name} {label}: slider {i + 1} moved to {key}")
@@ -182,7 +189,14 @@ def exercise_controls(nb, explorer, label):
         before = picture(explorer)
         buttons.nth(i).click()
         wait_for_new_picture(explorer, before, f"{nb.name} {label}: toggle button {i + 1}")
-    boxes = explorer.locator(".widget-checkbox input")
+    radios = explorer.locator(".attn-explorer-live input[type=radio]")
+    for i in range(radios.count()):
+        if radios.nth(i).is_checked() or radios.nth(i).is_disabled():
+            continue
+        before = picture(explorer)
+        radios.nth(i).click()
+        wait_for_new_picture(explorer, before, f"{nb.name} {label}: radio button {i + 1}")
+    boxes = explorer.locator(".widget-checkbox input, .attn-explorer-live input[type=checkbox]")
     for i in range(boxes.count()):
         before = picture(explorer)
         boxes.nth(i).click()
@@ -209,21 +223,25 @@ JS_LATENCY_SETUP = """o => {
     const t0 = window.__t0; if (t0 === null) return; window.__t0 = null;
     requestAnimationFrame(() => window.__lat.push(performance.now() - t0));   // the frame that shows it
   });
-  o.querySelectorAll('.widget-html-content').forEach(h =>
+  o.querySelectorAll('.widget-html-content, .attn-picture').forEach(h =>
     window.__obs.observe(h, {subtree: true, childList: true, characterData: true}));
 }"""
 
 
+WIDGET_CONTROLS = ".widget-slider, .widget-toggle-buttons, .widget-checkbox, .widget-dropdown"
+SLIDERS = ".widget-slider .noUi-handle, .attn-explorer-live input[type=range]"
+
+
 def measure_latency(explorer, presses=30):
     """Median and p90 ms from a slider keypress to the frame showing the new picture."""
-    handle = explorer.locator(".widget-slider .noUi-handle").first
+    handle = explorer.locator(SLIDERS).first
     handle.focus()
     handle.press("Home")
     explorer.page.wait_for_timeout(300)
     explorer.evaluate(JS_LATENCY_SETUP)
     direction = "ArrowRight"
     for k in range(1, presses + 1):
-        value, lo, hi = (float(handle.get_attribute(a)) for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax"))
+        value, lo, hi = slider_state(handle)
         if value >= hi:
             direction = "ArrowLeft"
         elif value <= lo:
@@ -259,7 +277,7 @@ def explorers_answer(open_notebook, shots_dir, record_property, name):
             exercise_controls(nb, explorer, f"explorer {i}")
         except pytest.fail.Exception as e:
             problems.append(str(e))
-        if explorer.locator(".widget-slider .noUi-handle").count():
+        if explorer.locator(SLIDERS).count():
             record_property(f"latency explorer {i}", measure_latency(explorer))
     problems += [f"axe-core, outputs with live widgets: {p}" for p in axe_problems(nb.page, f"{PANEL} .jp-OutputArea")]
     assert not problems, f"{name}:\n" + "\n".join(problems)
@@ -274,7 +292,8 @@ JS_ACTIVE_CELL = f"""() => [...document.querySelectorAll('{PANEL} .jp-Cell')]
 def keyboard_problems(nb, explorer, label):
     """Tab reaches every control; the arrows (space for a check box) change the picture; the notebook
     keeps its active cell (JupyterLab's own arrow-key shortcuts must not fire from inside a control)."""
-    reached, count = tab_order(nb.page, explorer, explorer.locator(".widget-box, .widget-inline-hbox").first)
+    start = explorer.locator(".attn-explorer-live, .widget-box, .widget-inline-hbox").first
+    reached, count = tab_order(nb.page, explorer, start)
     problems = [f"{label}: Tab reaches {len(reached)} of {count} controls"] if len(reached) != count else []
     cell = nb.page.evaluate(JS_ACTIVE_CELL)
     problems += operate_by_keyboard(nb.page, explorer, picture, label)
@@ -350,12 +369,13 @@ def check_dk_readouts(explorer, edition):
     """Unscaled, d_k = 1 → 512: the max weight rises to 1 and the softmax gradient vanishes;
     ticking 'divide by √d_k' at 512 brings the weights back into the working range."""
     text = TEXT[edition]
-    box = explorer.locator(".widget-checkbox input")
+    box = explorer.locator(".widget-checkbox input, .attn-explorer-live input[type=checkbox]")
     if box.is_checked():
         box.click()
-    handle = explorer.locator(".widget-slider .noUi-handle").first
+    handle = explorer.locator(SLIDERS).first
     handle.focus()
-    if handle.get_attribute("aria-valuenow") != handle.get_attribute("aria-valuemin"):
+    value, low, _ = slider_state(handle)
+    if value != low:
         before = picture(explorer)
         handle.press("Home")
         wait_for_new_picture(explorer, before, "d_k slider to 1")

@@ -30,7 +30,6 @@ NOTEBOOKS = ROOT / "notebooks"
 CONF_DIR = ROOT / "docs" / "site"
 FONT = ROOT / "attn_viz" / "fonts" / "NotoSansSC-Subset.otf"
 FONT_LICENSE = ROOT / "attn_viz" / "fonts" / "OFL.txt"
-EDITIONS = {"zh": NOTEBOOKS, "en": NOTEBOOKS / "en"}
 WORDS = {
     "zh": {"title": "一步一步学自注意力（中文版）", "lessons": "课程", "other": "English edition", "lang": "zh-CN"},
     "en": {
@@ -48,7 +47,7 @@ def notebooks(folder: Path) -> list[Path]:
     return sorted(folder.glob("[0-9][0-9]_*.ipynb")) + [folder / "demo.ipynb"]
 
 
-def stage(src: Path):
+def stage(src: Path, notebooks_dir: Path):
     if src.exists():
         shutil.rmtree(src)
     src.mkdir(parents=True)
@@ -57,7 +56,7 @@ def stage(src: Path):
     (src / "_static" / "fonts").mkdir()
     shutil.copy(FONT, src / "_static" / "fonts" / FONT.name)
     shutil.copy(FONT_LICENSE, src / "_static" / "fonts" / FONT_LICENSE.name)
-    for edition, folder in EDITIONS.items():
+    for edition, folder in {"zh": notebooks_dir, "en": notebooks_dir / "en"}.items():
         out = src / edition
         out.mkdir()
         names = []
@@ -89,7 +88,7 @@ def finish_page(page: Path, out: Path, script: str) -> bool:
     text = page.read_text(encoding="utf-8")
     rel = page.relative_to(out).as_posix()
     edition = rel.split("/", 1)[0]
-    if edition in EDITIONS:
+    if edition in WORDS:
         other = "en" if edition == "zh" else "zh"
         twin = out / other / rel.split("/", 1)[1]
         if twin.exists():
@@ -109,11 +108,11 @@ def finish_page(page: Path, out: Path, script: str) -> bool:
     return live
 
 
-def build(out: Path, work: Path) -> dict:
+def build(out: Path, work: Path, notebooks_dir: Path = NOTEBOOKS) -> dict:
     from attn_viz.explorers import bundle
 
     src = work / "site-src"
-    stage(src)
+    stage(src, notebooks_dir)
     if out.exists():
         shutil.rmtree(out)
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(src), str(out)]
@@ -130,9 +129,10 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, default=ROOT / "site", help="the folder to write (default: site/)")
     p.add_argument("--work", type=Path, default=ROOT / "build", help="staging folder (default: build/)")
+    p.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help="the notebooks (default: notebooks/)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    result = build(args.out.resolve(), args.work.resolve())
+    result = build(args.out.resolve(), args.work.resolve(), args.notebooks.resolve())
     print(f"{result['pages']} pages, {len(result['live'])} with live explorers -> {args.out / 'index.html'}")
     return 0
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attn_viz.fonts import CSS_FAMILY
 
@@ -171,8 +172,15 @@ class NotebookServer:
 
 
 def run_the_cell(page):
-    """Run the notebook's one cell (Run menu → Run All), as a learner would, once the kernel is up."""
+    """Run the notebook's one cell (Run menu → Run All), as a learner would: if the app asks which kernel
+    to start, the one it proposes (Python 3)."""
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+    dialog = page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept")
+    try:
+        dialog.wait_for(timeout=10_000)
+        dialog.click()
+    except PlaywrightTimeout:
+        pass  # no question: the notebook's kernelspec was enough
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").click()
     page.locator('li.lm-Menu-item[data-command="runmenu:run-all"]').click()
 

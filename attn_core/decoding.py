@@ -20,6 +20,9 @@ position. Left padding, sliding-window caches and schemes that re-rotate cached 
     kv_cache_bytes            2 (K and V) · layers · kv_heads · d_head · bytes per value, per token
     attention_traffic         multiply-adds (1 multiply-add = 2 FLOPs) and bytes of K and V read, for prefill
                               and decode
+    decode_token_cost         one generated token, every attention layer, with or without the cache:
+                              multiply-adds and bytes read
+    roofline_seconds          a lower bound on the time of that work on a chip of given peak and bandwidth
 """
 
 from dataclasses import dataclass
@@ -159,3 +162,34 @@ def attention_traffic(n_new, n_context, n_heads, n_kv_heads, d_head, bytes_per_v
     group_size(n_heads, n_kv_heads)
     multiply_adds = 2 * n_heads * n_new * n_context * d_head
     return multiply_adds, kv_cache_bytes(1, n_kv_heads, d_head, bytes_per_value, n_context)
+
+
+def decode_token_cost(context, layers, n_heads, n_kv_heads, d_head, d_model, bytes_per_value=2, cached=True):
+    """One generated token whose query sees ``context`` positions (itself included), summed over ``layers``
+    attention layers -> (multiply-adds, bytes read), exact ints.
+
+    Counted per layer: the four projections W_Q (d_model × n_heads·d_head), W_K and W_V (d_model ×
+    n_kv_heads·d_head) and W_O (n_heads·d_head × d_model), and QKᵀ and A·V as ``attention_traffic`` counts
+    them. ``cached=True``: one row is projected and attends to the cache (``attention_traffic(1, context)``).
+    ``cached=False``: without a cache every layer recomputes all ``context`` rows (the next layer needs them)
+    and attends with all of them (``attention_traffic(context, context)``, every score of the block).
+    Bytes: each layer's four weight matrices and its K and V of ``context`` tokens, each read once (an
+    ideal lower bound, as ``attention_traffic``). Not counted: the feed-forward network, norms, embeddings,
+    the softmax, activations and writes."""
+    context, layers = v.positive_int(context, "context"), v.positive_int(layers, "layers")
+    d_model = v.positive_int(d_model, "d_model")
+    group_size(n_heads, n_kv_heads)
+    rows = 1 if cached else context
+    weights = d_model * (2 * n_heads + 2 * n_kv_heads) * v.positive_int(d_head, "d_head")
+    attention_mads, kv_bytes = attention_traffic(rows, context, n_heads, n_kv_heads, d_head, bytes_per_value)
+    return layers * (rows * weights + attention_mads), layers * (weights * bytes_per_value + kv_bytes)
+
+
+def roofline_seconds(multiply_adds, bytes_read, peak_flops, bandwidth):
+    """The Roofline model's time for a piece of work (Williams et al. 2009): the longer of computing
+    2·multiply_adds FLOPs at ``peak_flops`` (FLOP/s) and reading ``bytes_read`` at ``bandwidth`` (bytes/s),
+    in seconds. A lower bound that assumes the two overlap perfectly and run at their peaks; a real kernel
+    is slower. Both rates are assumptions the caller states (e.g. a datasheet's numbers)."""
+    peak = v.positive_number(peak_flops, "peak_flops")
+    band = v.positive_number(bandwidth, "bandwidth")
+    return max(2 * multiply_adds / peak, bytes_read / band)

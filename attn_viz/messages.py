@@ -163,6 +163,10 @@ msg = Catalog(
             "填充掩码：最后 {padding} 个词是填充，谁都不看它们",
             "padding: the last {padding} tokens are padding, nobody attends to them",
         ),
+        "mask_heading_causal_padding": (
+            "因果掩码加填充掩码：只能看自己和前面的词，最后 {padding} 个词是填充",
+            "causal and padding: a token sees itself and earlier ones, the last {padding} are padding",
+        ),
         "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
         "mask_masked_cells": (
             "被挡住的方格：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",
@@ -177,6 +181,15 @@ msg = Catalog(
             "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢掉。",
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
         ),
+        "mask_no_key": (
+            "{tokens}：这些行的每个键都被挡住了，\n"
+            "softmax 没有可分配权重的键，一行的和不可能是 1（attn_core 在这里报 ValueError）。\n"
+            "真实的模型从不让一行一个键都看不到，例如至少让每个词看得到它自己。",
+            "{tokens}: every key of these rows is masked,\n"
+            "so softmax has no key to share the weight among: a row cannot sum to 1 (attn_core raises ValueError).\n"
+            "A real model always leaves every row some key, e.g. the token itself.",
+        ),
+        "mask_row_empty": ("没有可看的键", "no key to attend to"),
         # ================================================================ 5. heads (heads.py)
         "head_title": ("多头注意力", "multi-head attention"),
         "head_control": ("头", "head"),
@@ -202,26 +215,36 @@ msg = Catalog(
             "shares a projection of width d_model equally among the heads (a convention, not something attention "
             "itself requires; see Lesson 8); choose one of {divisors}.",
         ),
+        "head_panel": ("头 {head}（{which}）", "head {head} ({which})"),
+        "head_projections_designed": ("第 8 课设计的头", "lesson 8's designed heads"),
+        "head_projections_random": ("随机投影", "random projections"),
+        "head_control_projections": ("投影", "projections"),
         # ================================================================ 6. word order (positions.py)
         "pos_title": ("词序与位置编码", "word order and position encodings"),
         "pos_control_encoding": ("位置编码", "encoding"),
         "pos_encoding_none": ("不加位置", "none"),
         "pos_encoding_sinusoidal": ("正弦编码", "sinusoidal"),
         "pos_encoding_rope": ("RoPE 旋转", "RoPE"),
-        "pos_control_i": ("“{token}”的位置 i", "position i of “{token}”"),
-        "pos_control_j": ("“{token}”的位置 j", "position j of “{token}”"),
+        "pos_control_i": (
+            "“{token}”的位置 i（句中是 {position}）",
+            "position i of “{token}” (in the sentence: {position})",
+        ),
+        "pos_control_j": (
+            "“{token}”的位置 j（句中是 {position}）",
+            "position j of “{token}” (in the sentence: {position})",
+        ),
         "pos_control_order": ("打乱成", "reorder to"),
         "pos_heading_none": (
-            "不加位置：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "no positions: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "不加位置：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "no positions: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_sinusoidal": (
-            "正弦位置编码：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "sinusoidal encoding: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "正弦位置编码：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "sinusoidal: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_rope": (
-            "RoPE：“{query}”在位置 {i} 提问，“{key_word}”在位置 {j}",
-            "RoPE: “{query}” asks at position {i}, “{key_word}” answers at {j}",
+            "RoPE：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "RoPE: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_curve_title": (
             "q·k（未缩放）：“{query}”在 i + s，“{key_word}”在 j + s",
@@ -269,6 +292,74 @@ msg = Catalog(
         "pos_reorder_differs": (
             "打乱成“{sentence}”：每个词的权重都变了（最大变化 {change}）：现在注意力看得见词序。",
             "Reordered to “{sentence}”: the words' weights change (largest change {change}): attention now sees the order.",
+        ),
+        # ================================================================ 7. the KV cache (kv.py, helper explorers-b)
+        "kv_title": ("KV 缓存的大小与每个词元的时间", "the KV cache's size and the time per token"),
+        "kv_control_model": ("模型", "model"),
+        "kv_control_kv_heads": ("K/V 头数", "K/V heads"),
+        "kv_control_context": ("上下文长度（词元）", "context (tokens)"),
+        "kv_control_bytes": ("每个数的字节数", "bytes per value"),
+        "kv_bytes_1": ("1（8 位）", "1 (8-bit)"),
+        "kv_bytes_2": ("2（float16）", "2 (float16)"),
+        "kv_bytes_4": ("4（float32）", "4 (float32)"),
+        "kv_control_bandwidth": ("假设：内存带宽 GB/s", "assumed memory bandwidth, GB/s"),
+        "kv_control_peak": ("假设：峰值 TFLOP/s", "assumed peak, TFLOP/s"),
+        "kv_heading": (
+            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，上下文 {context} 个词元",
+            "{model}: {n_heads} query heads, {kv_heads} K/V heads, a context of {context} tokens",
+        ),
+        "kv_cache_panel": ("一个序列 {context} 个词元的缓存", "the cache of one sequence of {context} tokens"),
+        "kv_heads_mha": ("{kv_heads} 个 K/V 头（多头）", "{kv_heads} K/V heads (multi-head)"),
+        "kv_heads_gqa": ("{kv_heads} 个 K/V 头（GQA）", "{kv_heads} K/V heads (GQA)"),
+        "kv_heads_mqa": ("1 个 K/V 头（MQA）", "1 K/V head (MQA)"),
+        "kv_time_panel": ("生成一个词元的时间下界（Roofline 模型）", "one generated token, a lower bound (Roofline)"),
+        "kv_time_cached": ("用缓存", "with the cache"),
+        "kv_time_recompute": ("每步重算所有行", "recomputing every row"),
+        "kv_memory_bound": ("（受内存带宽限制）", "(memory-bound)"),
+        "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
+        "kv_assumption": (
+            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（默认是 A100 80GB SXM 数据手册的数），两者完美重叠；\n"
+            "只计注意力层：四个投影的权重和缓存各读一次；\n"
+            "前馈网络、归一化、嵌入和 softmax 不计，所以真实的一步更慢。",
+            "Assumed: {bandwidth} GB/s, {peak} TFLOP/s (by default the A100 80GB SXM datasheet's), overlapping perfectly;\n"
+            "attention layers only: the four projections' weights and the cache read once each;\n"
+            "feed-forward, norms, embeddings and softmax not counted, so a real step is slower.",
+        ),
+        "kv_size": ("{value} {unit}", "{value} {unit}"),
+        "kv_cache_line": (
+            "每个词元 {per_token}；{context} 个词元 {cache}（{n_heads} 个 K/V 头的多头注意力是 {full}）",
+            "per token {per_token}; {context} tokens {cache} ({n_heads} K/V heads, multi-head: {full})",
+        ),
+        "kv_cost_line_cached": (
+            "用缓存：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "with the cache: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_cost_line_recompute": (
+            "每步重算：{mads} 次乘加，读 {bytes} → 至少 {time}",
+            "recomputing: {mads} multiply-adds, {bytes} read → at least {time}",
+        ),
+        "kv_speedup": (
+            "在这个模型下，重算的时间下界是用缓存的 {ratio} 倍",
+            "under this model recomputing takes {ratio}× as long",
+        ),
+        "kv_desc": (
+            "上面的条形图：一个序列 {context} 个词元的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
+            "Bars on top: the cache of one sequence of {context} tokens by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
+        ),
+        "kv_not_divisor": (
+            "{n_heads} 个查询头不能平均分给 {kv_heads} 个 K/V 头：每个 K/V 头要服务同样多的查询头。\n"
+            "这个模型可选的 K/V 头数：{divisors}。",
+            "{n_heads} query heads cannot be shared equally by {kv_heads} K/V heads: each serves as many query heads.\n"
+            "This model can have {divisors} K/V heads.",
+        ),
+        "kv_beyond": (
+            "注意：{model} 最多处理 {max} 个词元；更长的上下文只是按同样的公式算出来的。",
+            "Note: {model} takes at most {max} tokens; a longer context is only the same formula carried on.",
+        ),
+        "board_kv_name": ("KV 缓存", "KV cache"),
+        "board_kv_question": (
+            "把 K/V 头从 32 减到 8：缓存变成几分之一？把上下文拉长，用缓存的时间为什么主要跟着读的字节走？",
+            "Cut the K/V heads from 32 to 8: what fraction of the cache is left? Lengthen the context: why does the cached time follow the bytes read?",
         ),
         # ================================================================ the classroom board (board.py)
         "board_title": ("自注意力 · 课堂演示板", "Self-attention · classroom board"),

@@ -34,6 +34,7 @@ from .dk import DK_OPTIONS, dk_explorer
 from .esm import bundle
 from .heads import HEAD_W_SCALE, head_explorer
 from .keys import key_explorer
+from .kv import kv_cache_explorer
 from .masks import mask_explorer
 from .pipeline import PIPELINE_DK, pipeline_explorer
 from .positions import position_explorer
@@ -48,6 +49,7 @@ __all__ = [
     "mask_explorer",
     "head_explorer",
     "position_explorer",
+    "kv_cache_explorer",
     "DK_OPTIONS",
     "PIPELINE_DK",
     "KEY_MULT",

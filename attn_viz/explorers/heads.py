@@ -1,112 +1,166 @@
 """Lesson 08: several heads look at the same sentence in different ways.
 
-Multi-head attention on the coreference example (那只动物没过街，因为它太累了) with seeded random
-projections. The heads are untrained, so what each one favours is chance; the point is that heads
-differ, and that their average mixes them. The picture: one head's weights next to the average of all
-heads, the asking row outlined in both.
+Multi-head attention on the coreference example (那只动物没过街，因为它太累了), with one of two sets of
+projections. "designed": lesson 08's two heads (section 5: the pronoun feature asks, head 1's keys expose
+"animate", head 2's "state"), so 它 attends to 动物 in head 1 and to 累了 in head 2, as the lesson shows;
+"random": seeded random projections, untrained, so what each head favours is chance (lesson 08's entropy
+cell uses these). The point of both: heads differ, and their average mixes them. The picture: one head's
+weights next to the average of all heads, the asking row outlined in both.
+Computed and drawn in the page (``js/heads.js``); ``compute`` here is the reference, with attn_core.
 """
 
 from functools import partial
 
 import numpy as np
-from ipywidgets import Dropdown, HBox, IntSlider
 
 from attn_core._validate import positive_int
 from attn_core.examples import Example, coreference
 from attn_core.multihead import multi_head_attention
 
 from .. import svg as draw
-from .base import DESCRIPTION_STYLE, MARGIN, PANELS_TOP, Frame, Text, describe, pick_example, token_values
-from .base import WidgetExplorer as Explorer  # until converted to the live design
+from .base import (
+    MARGIN,
+    PANELS_TOP,
+    Explorer,
+    Frame,
+    Text,
+    check_seed,
+    choice,
+    describe,
+    pick_example,
+    token_labels,
+    token_values,
+)
 
 HEAD_W_SCALE = 2.0  # standard deviation of the random projections' entries
+DESIGN_STRENGTH = 3.0  # lesson 08's a: the designed heads' one nonzero entry per query and key column
+PROJECTIONS = ("designed", "random")
 
-# ---------------------------------------------------------------- layout (px)
+# ---------------------------------------------------------------- layout (px), the same in heads.js
 SMALL_CELL, LARGE_CELL = 38, 60  # heatmap cell: small for a sentence longer than
 SHORT_SENTENCE = 6  # this many tokens
 MAP_GAP = 24  # between the two heatmaps
 LEGEND_GAP, LEGEND_WIDTH = 14, 200  # colour legend under the first grid
 BELOW_GRID = 54  # the legend, its labels and a margin
 
+# the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
+WORDS = (
+    "head_heading",
+    "head_name",
+    "head_panel",
+    "head_projections_designed",
+    "head_projections_random",
+    "head_average",
+    "head_average_name",
+    "head_favourite",
+    "head_desc",
+    "axis_queries",
+    "axis_keys",
+    "legend_weight",
+)
+
+
+def designed_heads(a: float = DESIGN_STRENGTH) -> tuple[np.ndarray, ...]:
+    """Lesson 08 section 5's W_Q, W_K, W_V, W_O (4 × 4) for the coreference example's features (animate,
+    place, state, function word / pronoun): head 1 (columns 0–1) matches the pronoun feature's query with
+    the "animate" feature's key, head 2 (columns 2–3) with the "state" feature's; W_V = W_O = I."""
+    W_q, W_k = np.zeros((4, 4)), np.zeros((4, 4))
+    W_q[3, 0] = W_q[3, 2] = a
+    W_k[0, 0] = W_k[2, 2] = a
+    return W_q, W_k, np.eye(4), np.eye(4)
+
 
 def head_explorer(n_heads: int = 2, example: Example | None = None, seed: int = 0) -> Explorer:
-    """Lesson 08: multi-head attention on the coreference example with seeded random projections.
+    """Lesson 08: multi-head attention on the coreference example, designed or seeded random heads.
 
-    W_Q, W_K, W_V, W_O are d_model × d_model with entries drawn from N(0, 2²) by
-    ``np.random.default_rng(seed)`` (scale 2 because X's entries are at most 1; smaller weights give
-    nearly flat heads). ``n_heads`` must divide d_model (4 for coreference: 1, 2 or 4). The heads are
-    untrained, so what each one favours is chance; the point is that heads differ and the average
-    mixes them. With seed=0 and 2 heads, 它 favours itself (0.49) in head 1 and 累了 (0.31) in head 2.
-    Controls: ``head`` (1 … n_heads) and ``query`` (default 它).
+    ``projections`` (a control): "designed" = lesson 08's two heads (section 5; offered for the default
+    example, whose four features they read, and chosen at the start), "random" = W_Q, W_K, W_V, W_O
+    d_model × d_model with entries from N(0, 2²) by ``np.random.default_rng(seed)`` (scale 2 because X's
+    entries are at most 1; smaller weights give nearly flat heads). ``n_heads`` must divide d_model
+    (4 for coreference: 1, 2 or 4). With the designed heads and 2 heads, 它 gives 0.96 to 动物 in head 1
+    and 0.97 to 累了 in head 2; with seed=0 random heads, it favours itself (0.49) in head 1 and 累了
+    (0.31) in head 2. Controls: ``projections``, ``head`` (1 … n_heads) and ``query`` (default 它).
+    Computed and drawn in the page (``js/heads.js``); attn_core here.
     """
     text = Text()
+    designed = example is None
     example = pick_example(example, coreference, text)
-    tokens, X = example.tokens, np.asarray(example.X)
+    check_seed(seed, text)
+    tokens, X = example.tokens, np.asarray(example.X, dtype=float)
     d_model = X.shape[1]
     n_heads = positive_int(n_heads, "n_heads")
     divisors = [k for k in range(1, d_model + 1) if d_model % k == 0]
     if n_heads not in divisors:
         raise ValueError(text("heads_not_divisor", n_heads=n_heads, d_model=d_model, divisors=divisors))
     rng = np.random.default_rng(seed)
-    W_q, W_k, W_v, W_o = (rng.normal(0.0, HEAD_W_SCALE, (d_model, d_model)) for _ in range(4))
-    A_heads = multi_head_attention(X, X, W_q, W_k, W_v, W_o, n_heads).A  # fixed: the controls only choose
-
-    controls = {
-        "head": IntSlider(
-            min=1,
-            max=n_heads,
-            value=1,
-            description=text("head_control"),
-            style=DESCRIPTION_STYLE,
-            disabled=n_heads == 1,
-            continuous_update=True,
+    weights = {"random": tuple(rng.normal(0.0, HEAD_W_SCALE, (d_model, d_model)) for _ in range(4))}
+    if designed:
+        weights = {"designed": designed_heads(), **weights}
+    # the weights A of every head, for every set of projections: fixed, the controls only choose
+    A_heads = {name: multi_head_attention(X, X, *W, n_heads).A for name, W in weights.items()}
+    labels, _ = token_labels(tokens, getattr(example, "gloss", None), text.lang)
+    query = "它" if "它" in tokens else tokens[0]
+    names = list(weights)
+    specs = [
+        choice(
+            "projections",
+            text("head_control_projections"),
+            names,
+            names[0],
+            labels=[text(f"head_projections_{p}") for p in names],
         ),
-        "query": Dropdown(
-            options=list(tokens),
-            value="它" if "它" in tokens else tokens[0],
-            description=text("control_query"),
-            style=DESCRIPTION_STYLE,
-        ),
-    }
+        choice("head", text("head_control"), list(range(1, n_heads + 1)), 1, slider=True),
+        choice("query", text("control_query"), tokens, query, labels=labels, slider=True),
+    ]
+    data = dict(
+        tokens=tokens,
+        labels=labels,
+        glosses=None,
+        X=X,
+        n_heads=n_heads,
+        d_model=d_model,
+        projections={name: dict(W_q=W[0], W_k=W[1]) for name, W in weights.items()},
+    )
     return Explorer(
         "head_explorer",
-        controls,
-        partial(compute, tokens=tokens, A_heads=A_heads, A_avg=A_heads.mean(axis=0)),
-        partial(render, tokens=tokens, n_heads=n_heads, d_model=d_model),
+        "heads",
+        specs,
+        data,
+        WORDS,
+        partial(compute, tokens=tokens, A_heads=A_heads),
+        partial(render, tokens=tokens, labels=labels, n_heads=n_heads, d_model=d_model),
         text=text,
         title=text("head_title"),
-        control_box=HBox([controls["head"], controls["query"]]),
     )
 
 
-# ---------------------------------------------------------------- compute: which head, which row
+# ---------------------------------------------------------------- compute: which projections, head and row
 
 
-def compute(values: dict, *, tokens, A_heads, A_avg) -> dict:
-    return dict(head=int(values["head"]), qi=tokens.index(values["query"]), A_heads=A_heads, A_avg=A_avg)
+def compute(values: dict, *, tokens, A_heads) -> dict:
+    A = A_heads[values["projections"]]
+    return dict(
+        projections=values["projections"],
+        head=int(values["head"]),
+        qi=tokens.index(values["query"]),
+        A_heads=A,
+        A_avg=A.mean(axis=0),
+    )
 
 
-# ---------------------------------------------------------------- render: the picture
+# ---------------------------------------------------------------- render: the static picture (as heads.js)
 
 
-def render(explorer: Explorer, state: dict, *, tokens, n_heads, d_model) -> Frame:
+def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model) -> Frame:
     text, h, qi, A_heads, A_avg = explorer.text, state["head"], state["qi"], state["A_heads"], state["A_avg"]
-    query, n = tokens[qi], len(tokens)
+    query, n = tokens[qi], len(tokens)  # words in the text; the glossed labels on the axes
     cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
     heading = text("head_heading", n_heads=n_heads, width=d_model // n_heads, query=query)
     pic = explorer.picture(heading)
-    axes = dict(row_title=text("axis_queries"), col_title=text("axis_keys"))
+    axes = dict(row_title=text("axis_queries"), col_title=text("axis_keys"), cell=cell, highlight_row=qi)
+    which = text(f"head_projections_{state['projections']}")
     head_w, heat_h = draw.heatmap(
-        pic,
-        MARGIN,
-        PANELS_TOP,
-        A_heads[h - 1],
-        tokens,
-        tokens,
-        cell=cell,
-        highlight_row=qi,
-        title=text("head_name", head=h),
-        **axes,
+        pic, MARGIN, PANELS_TOP, A_heads[h - 1], labels, tokens, title=text("head_panel", head=h, which=which), **axes
     )
     average_w, _ = draw.heatmap(
         pic,
@@ -115,8 +169,6 @@ def render(explorer: Explorer, state: dict, *, tokens, n_heads, d_model) -> Fram
         A_avg,
         tokens,
         tokens,
-        cell=cell,
-        highlight_row=qi,
         title=text("head_average", n_heads=n_heads),
         **axes,
     )
@@ -130,14 +182,16 @@ def render(explorer: Explorer, state: dict, *, tokens, n_heads, d_model) -> Fram
     pic.width = MARGIN + head_w + MAP_GAP + average_w + MARGIN
     pic.height = PANELS_TOP + heat_h + BELOW_GRID
 
-    readouts, labels, lines = {}, {}, []
+    readouts, out_labels, lines = {}, {}, []
     rows = [(str(k + 1), A_heads[k, qi]) for k in range(n_heads)] + [("avg", A_avg[qi])]
     for name, row in rows:
-        favourite = tokens[int(np.argmax(row))]
+        favourite = int(np.argmax(row))
         readouts[f"max_weight[{name}]"] = float(row.max())
-        labels[f"favourite[{name}]"] = favourite
+        out_labels[f"favourite[{name}]"] = tokens[favourite]
         who = text("head_name", head=name) if name != "avg" else text("head_average_name")
-        lines.append(text("head_favourite", who=who, query=query, favourite=favourite, weight=draw.fmt(row.max())))
+        lines.append(
+            text("head_favourite", who=who, query=query, favourite=tokens[favourite], weight=draw.fmt(row.max()))
+        )
     readouts.update({f"weight[{tok}]": float(x) for tok, x in zip(tokens, A_heads[h - 1, qi])})
     body = text(
         "head_desc",
@@ -147,4 +201,4 @@ def render(explorer: Explorer, state: dict, *, tokens, n_heads, d_model) -> Fram
         weights=token_values(tokens, A_heads[h - 1, qi], text),
         average=token_values(tokens, A_avg[qi], text),
     )
-    return Frame(pic, readouts, lines, describe(heading, body, text), labels)
+    return Frame(pic, readouts, lines, describe(heading, body, text), out_labels)

@@ -35,6 +35,7 @@ from .base import (
 )
 
 PIPELINE_DK = (4, 8, 16, 32, 64, 128, 256)  # d_k beyond the example's own width
+EXTRA_DECIMALS = 9  # the seeded extra columns of W_Q, W_K, rounded
 
 # ---------------------------------------------------------------- layout (px), the same in pipeline.js
 WIDTH = 860  # the height follows the shape table
@@ -136,7 +137,7 @@ def extended_projections(example: Example, d_max: int, seed: int = 0) -> list[np
     The extra columns are standard normal, rescaled so that the extra columns of Q = X·W_Q (and of K)
     have the same root-mean-square size as the example's own Q (and K). They stand for features a
     trained model would have learned; here they carry no meaning, only size, which is what d_k and
-    the √d_k scaling are about."""
+    the √d_k scaling are about. The extra columns are rounded to EXTRA_DECIMALS (9) decimals."""
     rng = np.random.default_rng(seed)
     out = []
     for W in (example.W_q, example.W_k):
@@ -144,6 +145,7 @@ def extended_projections(example: Example, d_max: int, seed: int = 0) -> list[np
         if extra.size:
             own, new = np.asarray(example.X) @ W, np.asarray(example.X) @ extra
             extra = extra * (np.sqrt(np.mean(own**2)) / np.sqrt(np.mean(new**2)))
+            extra = np.round(extra, EXTRA_DECIMALS)  # the page gets them as text: no digit from the CPU's last bit
         out.append(np.hstack([np.asarray(W, dtype=float), extra]))
     return out
 

@@ -6,12 +6,13 @@ positions shift together (flat for RoPE, which depends only on j − i; moving f
 which are added before the projections), one pair of features as hands on a dial (RoPE turns q and k by
 their positions; a sinusoidal encoding's pair is a hand at angle p), and each word's weights in the
 original and the reordered sentence, lined up word by word: identical without positions, different with.
+Positions are counted from 0 everywhere, as the heatmaps' labels 学习（2）, 语言（3） count them.
+Computed and drawn in the page (``js/positions.js``); ``compute`` here is the reference, with attn_core.
 """
 
 from functools import partial
 
 import numpy as np
-from ipywidgets import Dropdown, HBox, IntSlider, Layout, ToggleButtons, VBox
 
 from attn_core.examples import Example, four_words
 from attn_core.positions import (
@@ -24,33 +25,65 @@ from attn_core.positions import (
 
 from .. import svg as draw
 from .base import (
-    DESCRIPTION_STYLE,
     MARGIN,
     PANEL_TITLE_SIZE,
     PANELS_TOP,
-    SLIDER_WIDTH,
     Box,
+    Explorer,
     Frame,
     Text,
     check_token,
+    choice,
     describe,
     pick_example,
+    token_labels,
     token_values,
 )
-from .base import WidgetExplorer as Explorer  # until converted to the live design
 
 MAX_POSITION = 15  # the position sliders run 0 … MAX_POSITION
 SHIFTS = 20  # the curve shifts both positions by s = 0 … SHIFTS
 
-# ---------------------------------------------------------------- layout (px)
+# ---------------------------------------------------------------- layout (px), the same in positions.js
 WIDTH = 920  # the height follows the heatmaps
-CURVE = Box(MARGIN, PANELS_TOP, 500, 270)  # top left: the score as both positions shift
-DIAL_TITLE_X, DIAL_CENTRE, DIAL_RADIUS = 560, (715, PANELS_TOP + 145), 85  # top right: one pair of features
+CURVE = Box(MARGIN, PANELS_TOP, 500, 220)  # top left: the score as both positions shift
+DIAL_TITLE_X, DIAL_CENTRE, DIAL_RADIUS = 540, (650, PANELS_TOP + 120), 66  # top right: one pair of features
 NOTE_LINE = 19  # the note under the dial, one or two lines
-HEATMAPS_TOP = PANELS_TOP + 300
-SMALL_CELL, LARGE_CELL, SHORT_SENTENCE = 34, 56, 6  # heatmap cells: small for a sentence longer than 6 tokens
+HEATMAPS_TOP = PANELS_TOP + 262
+SMALL_CELL, LARGE_CELL, SHORT_SENTENCE = 34, 48, 6  # heatmap cells: small for a sentence longer than 6 tokens
 MAP_GAP = 40  # between the two heatmaps
 LEGEND_GAP, LEGEND_WIDTH, BELOW_GRID = 14, 200, 54  # the colour legend under the first heatmap
+
+# the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
+WORDS = tuple(
+    f"pos_{key}"
+    for key in (
+        "heading_none",
+        "heading_sinusoidal",
+        "heading_rope",
+        "curve_title",
+        "curve_axis",
+        "dial_none",
+        "dial_sinusoidal",
+        "dial_rope",
+        "hand",
+        "dial_note_none",
+        "dial_note_sinusoidal",
+        "dial_note_rope",
+        "token_at",
+        "before",
+        "after",
+        "axis_keys_by_word",
+        "score",
+        "shift_none",
+        "shift_sinusoidal",
+        "shift_rope",
+        "reorder_same",
+        "reorder_differs",
+        "desc",
+        "desc_range",
+        "desc_constant",
+    )
+) + ("axis_queries", "axis_keys", "legend_weight")
 
 
 def position_explorer(example: Example | None = None, query: str = "学习", key: str = "语言") -> Explorer:
@@ -58,12 +91,14 @@ def position_explorer(example: Example | None = None, query: str = "学习", key
 
     The example (default four_words) is widened to an even d_model with a zero feature
     (``positions.with_even_width``: without positions nothing changes). Controls: ``encoding``
-    ("none", "sinusoidal", "rope"; starts at "rope"), ``i`` and ``j`` (0 … 15: where ``query`` asks and
-    where ``key`` answers) and ``order`` (a reordering of the sentence, written as its words).
+    ("none", "sinusoidal", "rope"; starts at "rope"), ``i`` and ``j`` (0 … 15, counted from 0: where
+    ``query`` asks and where ``key`` answers; they start at the two words' places in the sentence, 2 and 3
+    for 学习 and 语言) and ``order`` (a reordering of the sentence, written as its words).
     The curve shows q·k (not scaled) with ``query`` at i + s and ``key`` at j + s for s = 0 … 20: flat for
     RoPE (only j − i counts) and without positions (nothing counts); it moves for sinusoidal encodings.
     The dial shows pair 0 of the features (one radian per position). The heatmaps show every word's weights
     in the original sentence and in the reordered one, both in the original word order.
+    Computed and drawn in the page (``js/positions.js``); attn_core here.
     """
     text = Text()
     example = pick_example(example, four_words, text)
@@ -73,46 +108,48 @@ def position_explorer(example: Example | None = None, query: str = "学习", key
     wide = with_even_width(example)
     qi, ki = tokens.index(query), tokens.index(key)
     orders = reorderings(tokens)
-    controls = {
-        "encoding": ToggleButtons(
-            options=[(text(f"pos_encoding_{e}"), e) for e in ENCODINGS],
-            value="rope",
-            description=text("pos_control_encoding"),
-            style=DESCRIPTION_STYLE,
+    labels, glosses = token_labels(tokens, getattr(example, "gloss", None), text.lang)
+    positions = list(range(MAX_POSITION + 1))
+    specs = [
+        choice(
+            "encoding",
+            text("pos_control_encoding"),
+            ENCODINGS,
+            "rope",
+            labels=[text(f"pos_encoding_{e}") for e in ENCODINGS],
         ),
-        "i": _position_slider(text("pos_control_i", token=query), 2),
-        "j": _position_slider(text("pos_control_j", token=key), 5),
-        "order": Dropdown(
-            options=list(orders),
-            value=next(iter(orders)),
-            description=text("pos_control_order"),
-            style=DESCRIPTION_STYLE,
-            layout=Layout(width=SLIDER_WIDTH),
-        ),
-    }
+        choice("i", text("pos_control_i", token=tokens[qi], position=qi), positions, qi, slider=True),
+        choice("j", text("pos_control_j", token=tokens[ki], position=ki), positions, ki, slider=True),
+        choice("order", text("pos_control_order"), list(orders), next(iter(orders))),
+    ]
     grids = {e: score_grid(wide, qi, ki, e) for e in ENCODINGS}
     every_score = np.concatenate([g.ravel() for g in grids.values()])
     low, high = np.floor(every_score.min()), np.ceil(every_score.max())  # one fixed axis for every setting
+    y_range = (float(low), float(high))
+    data = dict(
+        tokens=tokens,
+        labels=labels,
+        glosses=glosses,
+        X=wide.X,
+        W_q=wide.W_q,
+        W_k=wide.W_k,
+        W_v=wide.W_v,
+        qi=qi,
+        ki=ki,
+        orders={name: list(order) for name, order in orders.items()},
+        y_range=list(y_range),
+        ticks=axis_ticks(*y_range),
+    )
     return Explorer(
         "position_explorer",
-        controls,
+        "positions",
+        specs,
+        data,
+        WORDS,
         partial(compute, example=wide, grids=grids, orders=orders, qi=qi, ki=ki),
-        partial(render, tokens=tokens, query=query, key=key, y_range=(float(low), float(high))),
+        partial(render, tokens=tokens, labels=labels, qi=qi, ki=ki, y_range=y_range),
         text=text,
         title=text("pos_title"),
-        control_box=VBox([controls["encoding"], HBox([controls["i"], controls["j"]]), controls["order"]]),
-    )
-
-
-def _position_slider(description: str, value: int) -> IntSlider:
-    return IntSlider(
-        min=0,
-        max=MAX_POSITION,
-        value=value,
-        description=description,
-        continuous_update=True,
-        style=DESCRIPTION_STYLE,
-        layout=Layout(width="400px"),
     )
 
 
@@ -180,9 +217,10 @@ def compute(values: dict, *, example, grids, orders, qi, ki) -> dict:
 # ---------------------------------------------------------------- render: the picture
 
 
-def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> Frame:
+def render(explorer: Explorer, state: dict, *, tokens, labels, qi, ki, y_range) -> Frame:
     text = explorer.text
     encoding, i, j, curve = state["encoding"], state["i"], state["j"], state["curve"]
+    query, key = tokens[qi], tokens[ki]  # words in the text; the glossed labels on the axes
     heading = text(f"pos_heading_{encoding}", query=query, key_word=key, i=i, j=j)
     pic = explorer.picture(heading, WIDTH)
 
@@ -207,13 +245,13 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
     n = len(tokens)
     cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
     order, back = state["order"], np.argsort(state["order"])
-    axes = dict(cell=cell, highlight_row=tokens.index(query), row_title=text("axis_queries"))
+    axes = dict(cell=cell, highlight_row=qi, row_title=text("axis_queries"))
     before_w, heat_h = draw.heatmap(
         pic,
         MARGIN,
         HEATMAPS_TOP,
         state["A"],
-        [text("pos_token_at", token=t, position=p) for p, t in enumerate(tokens)],
+        [text("pos_token_at", token=t, position=p) for p, t in enumerate(labels)],
         tokens,
         title=text("pos_before", sentence=" ".join(tokens)),
         col_title=text("axis_keys"),
@@ -224,7 +262,7 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
         MARGIN + before_w + MAP_GAP,
         HEATMAPS_TOP,
         state["A_by_word"],
-        [text("pos_token_at", token=t, position=int(back[w])) for w, t in enumerate(tokens)],
+        [text("pos_token_at", token=t, position=int(back[w])) for w, t in enumerate(labels)],
         tokens,
         title=text("pos_after", sentence=" ".join(tokens[k] for k in order)),
         col_title=text("pos_axis_keys_by_word"),
@@ -242,10 +280,10 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
 
     score, spread = float(curve[0]), float(curve.max() - curve.min())
     change = float(np.abs(state["A_by_word"] - state["A"]).max())
-    qi = tokens.index(query)
     readouts = {"score": score, "offset": float(j - i), "shift_spread": spread, "weight_change": change}
     readouts.update({f"weight[{t}]": float(w) for t, w in zip(tokens, state["A"][qi])})
     readouts.update({f"reordered_weight[{t}]": float(w) for t, w in zip(tokens, state["A_by_word"][qi])})
+    sentence = " ".join(tokens[k] for k in order)
     lines = [
         text("pos_score", query=query, key_word=key, i=i, j=j, score=draw.fmt(score), offset=draw.fmt(j - i, 0)),
         text(
@@ -257,7 +295,7 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
         ),
         text(
             "pos_reorder_same" if encoding == "none" else "pos_reorder_differs",
-            sentence=" ".join(tokens[k] for k in order),
+            sentence=sentence,
             change=draw.fmt(change),
         ),
     ]
@@ -269,7 +307,7 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
         key_word=key,
         shifts=SHIFTS,
         scores=scores,
-        sentence=" ".join(tokens[k] for k in order),
+        sentence=sentence,
         before=token_values(tokens, state["A"][qi], text),
         after=token_values(tokens, state["A_by_word"][qi], text),
     )
@@ -277,23 +315,31 @@ def render(explorer: Explorer, state: dict, *, tokens, query, key, y_range) -> F
 
 
 def _dial(pic, state, text):
-    """Pair 0 of the features (one radian per position) as hands on a dial, with the angle between them."""
+    """Pair 0 of the features (one radian per position) as hands on a dial, with the angle between them;
+    the hands are named in a legend beside the dial, so that two hands at one angle (i = j) never hide
+    each other's names (as positions.js)."""
     encoding, i, j = state["encoding"], state["i"], state["j"]
     pic.text(DIAL_TITLE_X, PANELS_TOP + 20, text(f"pos_dial_{encoding}"), size=PANEL_TITLE_SIZE, bold=True)
     vectors = [np.asarray(h, dtype=float) for h in state["hands"] + (state["ghosts"] or [])]
     longest = max(float(np.hypot(*h)) for h in vectors) or 1.0
     q, k = (h / longest for h in state["hands"])
     name_q, name_k = ("PE", "PE") if encoding == "sinusoidal" else ("q", "k")
-    hands = [
-        (q[0], q[1], draw.BAR, text("pos_hand", name=name_q, position=i), False),
-        (k[0], k[1], draw.ACCENT, text("pos_hand", name=name_k, position=j), False),
+    named = [
+        (draw.BAR, text("pos_hand", name=name_q, position=i)),
+        (draw.ACCENT, text("pos_hand", name=name_k, position=j)),
     ]
+    hands = [(q[0], q[1], draw.BAR, "", False), (k[0], k[1], draw.ACCENT, "", False)]
     if state["ghosts"] is not None:
         hands += [
             (g[0] / longest, g[1] / longest, colour, "", True)
             for g, colour in zip(state["ghosts"], (draw.BAR, draw.ACCENT))
         ]
-    draw.dial(pic, *DIAL_CENTRE, DIAL_RADIUS, hands, arc=(0, 1))
+    cx, cy = DIAL_CENTRE
+    draw.dial(pic, cx, cy, DIAL_RADIUS, hands, arc=(0, 1))
+    for n, (colour, label) in enumerate(named):
+        ly = cy - DIAL_RADIUS + 10 + 24 * n
+        pic.line(cx + DIAL_RADIUS + 18, ly - 5, cx + DIAL_RADIUS + 38, ly - 5, stroke=colour, sw=3)
+        pic.text(cx + DIAL_RADIUS + 44, ly, label, size=15, fill=colour, bold=True)
     note = text(f"pos_dial_note_{encoding}", offset=draw.fmt(j - i, 0))
-    for k, line in enumerate(note.split("\n")):
-        pic.text(DIAL_TITLE_X, DIAL_CENTRE[1] + DIAL_RADIUS + 46 + NOTE_LINE * k, line, size=14, fill=draw.MUTED)
+    for n, line in enumerate(note.split("\n")):
+        pic.text(DIAL_TITLE_X, cy + DIAL_RADIUS + 46 + NOTE_LINE * n, line, size=14, fill=draw.MUTED)

@@ -102,8 +102,8 @@ function toggle(spec, value, onChange) {
 }
 
 export const STYLE = `
-.attn-explorer-live{display:flex;flex-wrap:wrap;gap:12px 20px;align-items:flex-start;font-family:${FONT_FAMILY};color:#222;background:#fff}
-.attn-explorer-live .attn-controls{flex:0 1 250px;min-width:200px;display:flex;flex-direction:column;gap:10px;font-size:15px}
+.attn-explorer-live{display:flex;flex-wrap:wrap;gap:12px 20px;align-items:flex-start;font-family:${FONT_FAMILY};font-size:max(15px,1em);color:#222;background:#fff}
+.attn-explorer-live .attn-controls{flex:0 1 250px;min-width:200px;display:flex;flex-direction:column;gap:10px}
 .attn-explorer-live .attn-figure{flex:1 1 520px;min-width:0}
 .attn-explorer-live .attn-control{margin:0;padding:0;border:0;display:flex;flex-direction:column;gap:4px}
 .attn-explorer-live fieldset.attn-control{flex-direction:row;flex-wrap:wrap;gap:4px}
@@ -112,7 +112,7 @@ export const STYLE = `
 .attn-explorer-live .attn-choice:has(input:checked){background:#31688e;color:#fff;border-color:#31688e}
 .attn-explorer-live input[type=range]{width:100%;min-width:120px;accent-color:#31688e}
 .attn-explorer-live :focus-visible{outline:3px solid #c05a00;outline-offset:2px}
-.attn-explorer-live .attn-lines{font-size:15px;line-height:1.5;margin:4px 0}
+.attn-explorer-live .attn-lines{line-height:1.5;margin:4px 0}
 `;
 
 // the controls of one explorer in a column; update(values) sets them from new values (e.g. from Python)

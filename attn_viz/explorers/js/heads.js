@@ -1,0 +1,86 @@
+// Lesson 08's head explorer: several heads look at the same sentence, each with its own budget of weight.
+// attn_viz/explorers/heads.py is the reference (attn_core.multihead computes; svg.py draws the static picture).
+// Two sets of projections: lesson 08's designed heads (section 5: head 1 matches the pronoun's query with
+// "animate" keys, head 2 with "state" keys) and seeded random ones (untrained: what each favours is chance).
+// Head h uses columns h·d_head … (h + 1)·d_head − 1 of Q and K and divides by √d_head (split_heads).
+
+import { argmax, matmul, scale, softmax, transpose } from "./attention.js";
+import * as draw from "./draw.js";
+
+// layout (px), as heads.py
+const SMALL_CELL = 38;
+const LARGE_CELL = 60;
+const SHORT_SENTENCE = 6;
+const MAP_GAP = 24;
+const LEGEND_GAP = 14;
+const LEGEND_WIDTH = 200;
+const BELOW_GRID = 54;
+
+// headWeights(X, W_q, W_k, nHeads) -> A (nHeads, n, n): X (n, d_model), W_q and W_k (d_model, d), d
+// divisible by nHeads. Q = X·W_q and K = X·W_k cut into nHeads slices of width d_head; per head
+// softmax(Q_h K_hᵀ / √d_head). V and W_O do not change the weights.
+export function headWeights(X, W_q, W_k, nHeads) {
+  const Q = matmul(X, W_q);
+  const K = matmul(X, W_k);
+  const dHead = Q[0].length / nHeads;
+  return Array.from({ length: nHeads }, (_, h) => {
+    const slice = (M) => M.map((row) => row.slice(h * dHead, (h + 1) * dHead));
+    return softmax(scale(matmul(slice(Q), transpose(slice(K))), dHead));
+  });
+}
+
+// averageHeads(A) -> (n, n): the mean of the heads' maps, cell by cell (the "average" panel)
+export function averageHeads(A) {
+  return A[0].map((row, i) => row.map((_, j) => A.reduce((acc, head) => acc + head[i][j], 0) / A.length));
+}
+
+// favourite(row) -> the index of the largest weight (the first one on a tie, like numpy's argmax)
+export function favourite(row) {
+  return argmax(row);
+}
+
+// data: tokens, labels (glossed in English: the first map's rows), X, n_heads, d_model,
+// projections: {name: {W_q, W_k}} ("designed" with the default example, and "random")
+export function compute(data, values) {
+  const W = data.projections[values.projections];
+  const A = headWeights(data.X, W.W_q, W.W_k, data.n_heads);
+  return { A, avg: averageHeads(A), head: Number(values.head), qi: data.tokens.indexOf(values.query) };
+}
+
+export function render(data, values, state, t) {
+  const { tokens, labels, n_heads: nHeads, d_model: dModel } = data;
+  const { A, avg, head: h, qi } = state;
+  const n = tokens.length;
+  const cell = n > SHORT_SENTENCE ? SMALL_CELL : LARGE_CELL;
+  const query = tokens[qi]; // words in the text; the glossed labels on the axes
+  const heading = t("head_heading", { n_heads: nHeads, width: dModel / nHeads, query });
+  const pic = draw.picture(data.title, heading);
+  const axes = { cell, highlightRow: qi, rowTitle: t("axis_queries"), colTitle: t("axis_keys"), colGlosses: data.glosses };
+  const which = t(`head_projections_${values.projections}`);
+  const [headW, heatH] = draw.heatmap(pic, draw.MARGIN, draw.PANELS_TOP, A[h - 1], labels, tokens, {
+    ...axes,
+    title: t("head_panel", { head: h, which }),
+  });
+  const [avgW] = draw.heatmap(pic, draw.MARGIN + headW + MAP_GAP, draw.PANELS_TOP, avg, tokens, tokens, {
+    ...axes,
+    title: t("head_average", { n_heads: nHeads }),
+  });
+  draw.colorbar(pic, draw.MARGIN + headW - cell * n, draw.PANELS_TOP + heatH + LEGEND_GAP, {
+    width: LEGEND_WIDTH,
+    label: t("legend_weight"),
+  });
+  pic.width = draw.MARGIN + headW + MAP_GAP + avgW + draw.MARGIN;
+  pic.height = draw.PANELS_TOP + heatH + BELOW_GRID;
+
+  const lines = [];
+  const rows = A.map((a, k) => [t("head_name", { head: k + 1 }), a[qi]]).concat([[t("head_average_name"), avg[qi]]]);
+  for (const [who, row] of rows) {
+    const f = favourite(row);
+    lines.push(t("head_favourite", { who, query, favourite: tokens[f], weight: draw.fmt(row[f]) }));
+  }
+  const tokenValues = (row) => tokens.map((tok, k) => t("token_value", { token: tok, value: draw.fmt(row[k]) })).join(t("list_sep"));
+  const body = t("head_desc", { head: h, n_heads: nHeads, query, weights: tokenValues(A[h - 1][qi]), average: tokenValues(avg[qi]) });
+  return { picture: pic, lines, description: t("desc_sentences", { first: heading, second: body }) };
+}
+
+export const explorer = { compute, render };

@@ -1,0 +1,482 @@
+"""The mask, head, position and KV-cache explorers: the page's math (attn_viz/explorers/js/*.js, run by node)
+gives attn_core's numbers on a grid of every control's values, and the Python side behaves as a learner
+expects.
+
+node is needed for the grid tests: they are skipped without it on a developer's machine and fail in CI
+(CI=true), where .ci/run installs it."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attn_core import decoding
+from attn_core.core import causal_mask
+from attn_core.examples import coreference, four_words
+from attn_core.multihead import multi_head_attention
+from attn_core.positions import (
+    ENCODINGS,
+    attention_with_positions,
+    positioned_qkv,
+    sinusoidal_positions,
+    with_even_width,
+)
+
+JS = Path(__file__).resolve().parents[1] / "attn_viz" / "explorers" / "js"
+NODE = shutil.which("node")
+RAW = 1e-12  # the raw numbers: float64 in both, the same operations in nearly the same order
+
+
+def node(module: str, body: str, data) -> object:
+    """Run ``body`` (JavaScript, an ES module with ``m`` = the module's exports and ``data`` = the JSON
+    given) in node and return what it prints as JSON."""
+    if NODE is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node is missing: .ci/run installs nodejs in CI")
+        pytest.skip("node is not installed")
+    script = (
+        f"import * as m from {json.dumps((JS / module).as_uri())};\nconst data = JSON.parse(require_stdin());\n{body}\n"
+    ).replace(
+        "require_stdin()",
+        "await new Promise((ok) => { let s = ''; process.stdin.on('data', (c) => (s += c)); "
+        "process.stdin.on('end', () => ok(s)); })",
+    )
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def close(js, py, tol=RAW):
+    js, py = np.asarray(js, dtype=float), np.asarray(py, dtype=float)
+    assert js.shape == py.shape
+    np.testing.assert_allclose(js, py, rtol=tol, atol=tol)
+
+
+def matrices(example):
+    return {name: np.asarray(getattr(example, name)).tolist() for name in ("X", "W_q", "W_k", "W_v")}
+
+
+# ---------------------------------------------------------------- masks (lesson 07)
+
+
+def test_mask_math_in_the_page_is_attn_cores_on_every_setting():
+    ex = four_words()
+    n = len(ex.tokens)
+    Q, K, _ = (np.asarray(M) for M in (ex.X @ ex.W_q, ex.X @ ex.W_k, ex.X @ ex.W_v))
+    grid = [("none", 0)] + [(mode, p) for mode in ("causal", "padding") for p in range(n + 1)]
+    out = node(
+        "masks.js",
+        "console.log(JSON.stringify(data.grid.map(([mode, p]) => m.maskState(data.Q, data.K, mode, p))));",
+        {"Q": Q.tolist(), "K": K.tolist(), "grid": grid},
+    )
+    for (mode, p), got in zip(grid, out):
+        mask = None if mode == "none" else np.arange(n)[None, :] < n - p  # key side: the last p are padding
+        if mode == "causal":
+            mask = mask & causal_mask(n)
+        mask = None if mask is None else np.broadcast_to(mask, (n, n))
+        assert got["mask"] == (None if mask is None else mask.tolist())
+        assert got["masked"] == (0 if mask is None else int((~mask).sum()))
+        if p == n:  # every key is padding: attn_core refuses, the page names the rows
+            with pytest.raises(ValueError):
+                ex.attention(mask=mask)
+            assert got["emptyRows"] == list(range(n))
+            continue
+        assert got["emptyRows"] == []
+        close(got["A"], ex.attention(mask=mask).A)
+        if mask is not None:  # masked cells are exactly 0, as attn_core's −∞ makes them
+            assert all(got["A"][i][j] == 0 for i in range(n) for j in range(n) if not mask[i, j])
+
+
+# ---------------------------------------------------------------- heads (lesson 08)
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4])
+def test_head_math_in_the_page_is_multi_head_attention(n_heads):
+    cr = coreference()
+    rng = np.random.default_rng(0)
+    W_q, W_k, W_v, W_o = (rng.normal(0.0, 2.0, (4, 4)) for _ in range(4))
+    out = node(
+        "heads.js",
+        "const A = m.headWeights(data.X, data.W_q, data.W_k, data.h);"
+        "console.log(JSON.stringify({A, avg: m.averageHeads(A), fav: A.map((a) => a.map(m.favourite))}));",
+        {"X": np.asarray(cr.X).tolist(), "W_q": W_q.tolist(), "W_k": W_k.tolist(), "h": n_heads},
+    )
+    A = multi_head_attention(cr.X, cr.X, W_q, W_k, W_v, W_o, n_heads).A
+    close(out["A"], A)
+    close(out["avg"], A.mean(axis=0))
+    assert out["fav"] == A.argmax(axis=-1).tolist()
+
+
+# ---------------------------------------------------------------- positions (lesson 12)
+
+
+def test_position_math_in_the_page_is_attn_cores_on_every_setting():
+    wide = with_even_width(four_words())
+    tokens = wide.tokens
+    qi, ki = tokens.index("学习"), tokens.index("语言")
+    positions = list(range(16))
+    out = node(
+        "positions.js",
+        """
+        const {X, W_q, W_k, W_v, qi, ki, positions} = data;
+        const res = {};
+        for (const e of m.ENCODINGS) {
+          res[e] = {
+            A: m.weightsWithPositions(X, W_q, W_k, W_v, e),
+            orders: m.reorderings(X.length),
+            reordered: m.reorderings(X.length).map((o) => m.reorderedByWord(X, o, W_q, W_k, W_v, e)),
+            curves: positions.map((i) => positions.map((j) => m.scoreCurve(X[qi], X[ki], W_q, W_k, W_v, e, i, j, 20))),
+            hands: positions.map((i) => positions.map((j) => m.hands(X[qi], X[ki], W_q, W_k, W_v, e, i, j))),
+          };
+        }
+        res.pe = positions.map((p) => m.sinusoidalAt(p, X[0].length));
+        console.log(JSON.stringify(res));
+        """,
+        {**matrices(wide), "qi": qi, "ki": ki, "positions": positions},
+    )
+    W = (wide.W_q, wide.W_k, wide.W_v)
+    close(out["pe"], sinusoidal_positions(16, wide.X.shape[1]))
+    shifts = np.arange(21)
+    for e in ENCODINGS:
+        got = out[e]
+        close(got["A"], attention_with_positions(wide.X, *W, e).A)
+        for order, A_js in zip(got["orders"], got["reordered"]):
+            back = np.argsort(order)
+            close(A_js, attention_with_positions(wide.X[list(order)], *W, e).A[np.ix_(back, back)])
+        for i in positions:
+            for j in positions:
+                Q, _, _ = positioned_qkv(np.repeat(wide.X[qi : qi + 1], 21, 0), *W, i + shifts, e)
+                _, K, _ = positioned_qkv(np.repeat(wide.X[ki : ki + 1], 21, 0), *W, j + shifts, e)
+                close(got["curves"][i][j], (Q * K).sum(axis=1))
+        Q, K, _ = positioned_qkv(wide.X[[qi, ki]], *W, np.array([3, 11]), e)
+        want = sinusoidal_positions(12, wide.X.shape[1])[[3, 11], :2] if e == "sinusoidal" else [Q[0, :2], K[1, :2]]
+        close(got["hands"][3][11], want)
+    assert out["none"]["orders"] == [[3, 2, 1, 0], [3, 0, 1, 2], [1, 0, 3, 2]]
+
+
+# ---------------------------------------------------------------- the KV cache (lesson 14)
+
+CONFIGS = {"GPT-2 small": (12, 12, 64, 768), "Llama 2 7B": (32, 32, 128, 4096), "Llama 3 8B": (32, 32, 128, 4096)}
+
+
+def test_kv_math_in_the_page_is_attn_cores_on_every_setting():
+    grid = []
+    for _name, (layers, n_heads, d_head, d_model) in CONFIGS.items():
+        for kv in [d for d in range(1, n_heads + 1) if n_heads % d == 0]:
+            for context in (1, 16, 128, 1024, 4096):
+                for bpv in (1, 2, 4):
+                    for band, peak in ((2039, 312), (100, 10), (3000, 1000)):
+                        grid.append(
+                            (
+                                dict(layers=layers, nHeads=n_heads, dHead=d_head, dModel=d_model),
+                                dict(
+                                    kv_heads=kv,
+                                    context=context,
+                                    bytes_per_value=bpv,
+                                    bandwidth_gb_s=band,
+                                    peak_tflop_s=peak,
+                                ),
+                            )
+                        )
+    out = node("kv.js", "console.log(JSON.stringify(data.map(([c, v]) => m.kvState(c, v))));", grid)
+    for (c, values), got in zip(grid, out):
+        args = (values["context"], c["layers"], c["nHeads"], values["kv_heads"], c["dHead"], c["dModel"])
+        for cached, key in ((True, "Cached"), (False, "Recompute")):
+            mads, reads = decoding.decode_token_cost(*args, values["bytes_per_value"], cached=cached)
+            assert (got[f"mads{key}"], got[f"bytes{key}"]) == (mads, reads)  # exact integers
+            seconds = decoding.roofline_seconds(
+                mads, reads, values["peak_tflop_s"] * 1e12, values["bandwidth_gb_s"] * 1e9
+            )
+            close(got[f"seconds{key}"], seconds)
+        per = decoding.kv_cache_bytes(c["layers"], values["kv_heads"], c["dHead"], values["bytes_per_value"])
+        assert got["perToken"] == per and got["cache"] == per * values["context"]
+
+
+def test_one_token_costs_what_lesson_14_counts():
+    # Llama 3 8B, one layer, 4,096 tokens, float16: lesson 14's projections (read once) plus attention_traffic
+    mads, reads = decoding.decode_token_cost(4096, 1, 32, 8, 128, 4096)
+    weights = 4096 * (2 * 32 + 2 * 8) * 128
+    assert mads == weights + 2 * 32 * 4096 * 128
+    assert reads == 2 * weights + decoding.kv_cache_bytes(1, 8, 128, tokens=4096)
+    # 32 layers: 32 times one layer; with one token of context the cache changes nothing
+    assert decoding.decode_token_cost(4096, 32, 32, 8, 128, 4096) == (32 * mads, 32 * reads)
+    assert decoding.decode_token_cost(1, 12, 12, 12, 64, 768, cached=False) == decoding.decode_token_cost(
+        1, 12, 12, 12, 64, 768
+    )
+    # without the cache every row is recomputed: projections t times, the t × t block of scores
+    slow, same_reads = decoding.decode_token_cost(4096, 1, 32, 8, 128, 4096, cached=False)
+    assert slow == 4096 * weights + 2 * 32 * 4096 * 4096 * 128 and same_reads == reads
+    with pytest.raises(ValueError):
+        decoding.decode_token_cost(4096, 32, 32, 3, 128, 4096)  # 32 query heads cannot share 3 K/V heads
+
+
+def test_the_roofline_time_is_the_slower_of_computing_and_reading():
+    # A100 80GB SXM datasheet numbers (lesson 14): decoding with the cache is memory-bound ...
+    mads, reads = decoding.decode_token_cost(4096, 32, 32, 8, 128, 4096)
+    assert decoding.roofline_seconds(mads, reads, 312e12, 2039e9) == reads / 2039e9
+    # ... recomputing 4,096 rows is compute-bound, and slower
+    slow, slow_reads = decoding.decode_token_cost(4096, 32, 32, 8, 128, 4096, cached=False)
+    assert decoding.roofline_seconds(slow, slow_reads, 312e12, 2039e9) == 2 * slow / 312e12 > reads / 2039e9
+    assert decoding.roofline_seconds(10, 0, 20, 1) == 1.0  # 2 FLOPs per multiply-add
+    with pytest.raises(ValueError):
+        decoding.roofline_seconds(1, 1, 0, 1)
+
+
+# ================================================================ the explorers: the page's numbers and words
+# For every setting on a grid of every control's values, node runs the explorer's module as the page does
+# (compute, then render through runtime.frame) on the data and words Python sent, and the test compares
+# with the Python explorer after ``.set(**values)``: the raw numbers to 1e-12, the printed lines and the
+# picture's description word for word (so every printed digit agrees).
+
+PAGE = """
+import { frame, translator } from %s;
+const { data: page, words, grid, numbers } = data;
+const t = translator(words);
+const out = grid.map((values) => {
+  const state = m.compute(page, values);
+  const f = frame(m.explorer, page, values, t);
+  const picked = {};
+  for (const k of numbers) picked[k] = state[k] === undefined ? null : state[k];
+  return { lines: f.lines, description: f.description, error: f.error, numbers: picked };
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def page_frames(explorer, grid, numbers):
+    """What the page computes and prints for each values dict of ``grid`` (node, the explorer's module)."""
+    body = PAGE % json.dumps((JS / "runtime.js").as_uri())
+    data = {"data": explorer.data, "words": explorer.words, "grid": grid, "numbers": numbers}
+    return node(f"{explorer.kind}.js", body, data)
+
+
+def nan_close(js, py):
+    js = np.array([[np.nan if x is None else x for x in row] for row in js], dtype=float)
+    np.testing.assert_allclose(js, np.asarray(py, dtype=float), rtol=RAW, atol=RAW, equal_nan=True)
+
+
+def compare(explorer, grid, got, check):
+    for values, page in zip(grid, got):
+        explorer.set(**values)
+        assert page["error"] is None, (values, page["error"])
+        assert page["lines"] == explorer.lines, values
+        assert page["description"] == explorer.description, values
+        check(page["numbers"], explorer.state)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_mask_explorer_in_the_page_prints_what_attn_core_gives(lang):
+    from attn_core import set_lang
+    from attn_viz.explorers import mask_explorer
+
+    set_lang(lang)
+    try:
+        ex = mask_explorer()
+    finally:
+        set_lang("zh")
+    grid = [dict(mode=m, padding=p) for m in ("none", "causal", "padding") for p in range(5)]
+
+    def check(page, state):
+        nan_close(page["A"], state["A"])
+        assert page["emptyRows"] == state["empty_rows"]
+
+    compare(ex, grid, page_frames(ex, grid, ["A", "emptyRows"]), check)
+    ex.close()
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4])
+def test_head_explorer_in_the_page_prints_what_attn_core_gives(n_heads):
+    from attn_viz.explorers import head_explorer
+
+    ex = head_explorer(n_heads=n_heads)
+    tokens = ex.data["tokens"]
+    grid = [
+        dict(projections=p, head=h, query=q)
+        for p in ("designed", "random")
+        for h in range(1, n_heads + 1)
+        for q in tokens
+    ]
+
+    def check(page, state):
+        close(page["A"], state["A_heads"])
+        close(page["avg"], state["A_avg"])
+
+    compare(ex, grid, page_frames(ex, grid, ["A", "avg"]), check)
+    ex.close()
+
+
+def test_position_explorer_in_the_page_prints_what_attn_core_gives():
+    from attn_viz.explorers import position_explorer
+
+    ex = position_explorer()
+    orders = list(ex.data["orders"])
+    grid = [dict(encoding=e, i=i, j=j, order=orders[0]) for e in ENCODINGS for i in range(16) for j in range(16)]
+    grid += [dict(encoding=e, i=2, j=3, order=o) for e in ENCODINGS for o in orders]
+
+    def check(page, state):
+        close(page["curve"], state["curve"])
+        close(page["A"], state["A"])
+        close(page["AByWord"], state["A_by_word"])
+        close(page["hands"], state["hands"])
+
+    compare(ex, grid, page_frames(ex, grid, ["curve", "A", "AByWord", "hands"]), check)
+    ex.close()
+
+
+def test_kv_cache_explorer_in_the_page_prints_what_attn_core_gives():
+    from attn_viz.explorers.kv import A100, BANDWIDTHS, CONTEXTS, KV_HEADS, MODELS, PEAKS, kv_cache_explorer
+
+    ex = kv_cache_explorer()
+    grid = [
+        dict(model=m, kv_heads=g, context=c, bytes_per_value=b, **A100)
+        for m in MODELS
+        for g in KV_HEADS
+        for c in CONTEXTS
+        for b in (1, 2, 4)
+        if MODELS[m][1] % g == 0
+    ]
+    grid += [
+        dict(model="Llama 3 8B", kv_heads=8, context=4096, bytes_per_value=2, bandwidth_gb_s=w, peak_tflop_s=p)
+        for w in BANDWIDTHS
+        for p in PEAKS
+    ]
+    names = ["madsCached", "bytesCached", "secondsCached", "madsRecompute", "bytesRecompute", "secondsRecompute"]
+
+    def check(page, state):
+        for name in names:
+            key = name[:-6].lower() + "_" + name[-6:].lower() if name.endswith("Cached") else None
+            key = key or name.replace("Recompute", "").lower() + "_recompute"
+            if name.startswith("seconds"):
+                close(page[name], state[key])
+            else:
+                assert page[name] == state[key], name  # exact integers
+
+    compare(ex, grid, page_frames(ex, grid, names), check)
+    ex.close()
+
+
+# ================================================================ what a learner sees (Python side)
+
+
+@pytest.fixture
+def built():
+    made = []
+
+    def build(factory, *args, **kwargs):
+        ex = factory(*args, **kwargs)
+        made.append(ex)
+        return ex
+
+    yield build
+    for ex in made:
+        ex.close()
+
+
+def explorers():
+    from attn_viz.explorers import head_explorer, mask_explorer, position_explorer
+    from attn_viz.explorers.kv import kv_cache_explorer
+
+    return [mask_explorer, head_explorer, position_explorer, kv_cache_explorer]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_the_saved_picture_becomes_live_from_its_own_state(built, index):
+    ex = built(explorers()[index])
+    html = ex.static_html()  # the text/html of its display bundle
+    assert f'data-attn-explorer="{ex.kind}"' in html
+    state = html.split('<script type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(state) == json.loads(json.dumps(ex.page_state()))
+    assert "<img " in html and "alt=" in html  # the static picture, described, where no JavaScript runs
+    height = float(ex.svg.split('height="', 1)[1].split('"', 1)[0])
+    assert height <= 700  # with the controls beside it, the picture fits a 1440 × 900 laptop screen
+
+
+def test_a_row_that_sees_no_key_is_a_message_in_the_picture_not_an_error(built):
+    from attn_viz.explorers import mask_explorer
+
+    ex = built(mask_explorer)
+    height = ex.svg.split('height="', 1)[1].split('"', 1)[0]
+    ex.set(mode="padding", padding=4)
+    assert ex.error is None and ex.state["empty_rows"] == [0, 1, 2, 3]
+    assert "ValueError" in ex.svg and "softmax" in ex.svg  # the teaching message, drawn
+    assert ex.svg.split('height="', 1)[1].split('"', 1)[0] == height  # the picture does not jump
+    assert ex.svg.count("−∞ → 0") >= 16  # every cell drawn as masked, none as a dark 0.00
+    ex.set(padding=3)
+    assert ex.state["empty_rows"] == [] and ex.readouts["row_sum[我]"] == pytest.approx(1.0)
+
+
+def test_the_head_explorer_starts_with_lesson_8s_designed_heads(built):
+    from attn_viz.explorers import head_explorer
+    from attn_viz.explorers.heads import designed_heads
+
+    ex = built(head_explorer)
+    assert ex.values["projections"] == "designed"
+    assert ex.labels["favourite[1]"] == "动物" and ex.labels["favourite[2]"] == "累了"  # lesson 08 section 5
+    cr = coreference()
+    np.testing.assert_allclose(ex.state["A_heads"], multi_head_attention(cr.X, cr.X, *designed_heads(), 2).A)
+    ex.set(projections="random")  # the seeded random heads lesson 08's entropy cell uses
+    rng = np.random.default_rng(0)
+    W = [rng.normal(0.0, 2.0, (4, 4)) for _ in range(4)]
+    np.testing.assert_allclose(ex.state["A_heads"], multi_head_attention(cr.X, cr.X, *W, 2).A)
+    other = built(head_explorer, example=four_words(), n_heads=3)  # another example: random heads only
+    assert other.controls["projections"].options == ["random"]
+
+
+def test_the_position_explorer_counts_positions_as_its_heatmaps(built):
+    from attn_viz.explorers import position_explorer
+
+    ex = built(position_explorer)
+    assert (ex.values["i"], ex.values["j"]) == (2, 3)  # where 学习 and 语言 are: 学习（2）, 语言（3）
+    assert "学习（2）" in ex.svg and "语言（3）" in ex.svg and "i = 2" in ex.svg and "j = 3" in ex.svg
+    ex.set(encoding="sinusoidal", i=5, j=5)  # two hands at one angle: both names still readable, apart
+    spots = [
+        (float(x), float(y)) for x, y in re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>PE（位置 5）</text>', ex.svg)
+    ]
+    assert len(spots) == 2 and abs(spots[0][1] - spots[1][1]) >= 20
+
+
+def test_the_english_edition_glosses_the_tokens(built):
+    from attn_core import set_lang
+
+    set_lang("en")
+    try:
+        for factory in explorers()[:3]:
+            ex = built(factory)
+            assert "“I”" in ex.svg or "“it”" in ex.svg, ex.name
+    finally:
+        set_lang("zh")
+
+
+def test_the_kv_explorer_reads_lesson_14s_numbers(built):
+    from attn_viz.explorers.kv import kv_cache_explorer
+
+    ex = built(kv_cache_explorer)
+    assert ex.readouts["per_token_bytes"] == 128 * 2**10  # Llama 3 8B, float16: lesson 14's 128 KiB
+    assert ex.readouts["cache_bytes"] == 2**29 and ex.readouts["full_mha_cache_bytes"] == 2**31
+    cached = ex.readouts["seconds_cached"]
+    assert cached == ex.readouts["bytes_cached"] / 2039e9  # memory-bound at the A100's numbers
+    ex.set(kv_heads=32)
+    assert ex.readouts["cache_bytes"] == 2**31 and ex.readouts["seconds_cached"] > cached
+    ex.set(bandwidth_gb_s=1000)
+    assert ex.readouts["seconds_cached"] == ex.readouts["bytes_cached"] / 1000e9
+    ex.set(model="GPT-2 small", kv_heads=8)  # 12 query heads cannot share 8 K/V heads: said, not raised
+    assert ex.error is None and ex.readouts == {}
+    assert "1、2、3、4、6、12" in ex.svg
+    ex.set(kv_heads=12, context=1024)
+    assert ex.readouts["per_token_bytes"] == 36 * 2**10  # GPT-2 small: lesson 14's 36 KiB
+    with pytest.raises(ValueError):
+        ex.set(context=1000)
+    with pytest.raises(ValueError):
+        kv_cache_explorer(model="GPT-5")

@@ -30,7 +30,15 @@ import ipywidgets as widgets
 
 from attn_core import lang as _lang
 
-from .explorers import dk_explorer, head_explorer, key_explorer, mask_explorer, pipeline_explorer, position_explorer
+from .explorers import (
+    dk_explorer,
+    head_explorer,
+    key_explorer,
+    kv_cache_explorer,
+    mask_explorer,
+    pipeline_explorer,
+    position_explorer,
+)
 from .explorers.base import Text, speaking
 from .messages import msg
 from .svg import esc
@@ -52,6 +60,7 @@ STATIONS = (
     Station(7, mask_explorer, "mask"),
     Station(8, head_explorer, "head"),
     Station(12, position_explorer, "position"),
+    Station(14, kv_cache_explorer, "kv"),
 )
 LANGUAGES = (("中文", "zh"), ("English", "en"))
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
@@ -220,7 +229,7 @@ body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans CJ
 .attn-board-edition[hidden], .attn-board-panel[hidden] {{ display: none; }}
 .attn-board-panel {{ flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }}
 .attn-board-panel [data-attn-explorer] {{ flex: 1 1 auto; min-height: 0; }}
-.attn-board-panel .attn-explorer-live {{ height: 100%; overflow: hidden; }}
+.attn-board-panel .attn-explorer-live {{ height: 100%; overflow-y: auto; }}
 """
 
 # tabs (arrow keys, Home, End, as the WAI-ARIA tabs pattern) and the language switch, which keeps the tab

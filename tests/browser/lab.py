@@ -124,7 +124,8 @@ class Voila:
         cmd = [sys.executable, "-m", "voila", str(self.root / self.notebook), "--no-browser", f"--port={self.port}"]
         cmd += ["--template=attn-board"]
         cmd += ["--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]
-        self.proc = start(cmd, env, self.tmp, self.url)
+        # ready when it serves a static file: a request for the page itself would start a kernel each time
+        self.proc = start(cmd, env, self.tmp, self.url + "voila/static/voila.js")
         return self
 
     def __exit__(self, *exc):

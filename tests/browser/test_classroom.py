@@ -65,7 +65,7 @@ JS_CUT_TABS = f"""() => {{
 def board(browser):
     with Voila("demo.ipynb") as server:
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
-        page.goto(server.url)
+        page.goto(server.url, timeout=120_000)  # Voilà sends the page as the notebook runs
         page.locator(f"{EXPLORER} :is({SVG})").first.wait_for(timeout=120_000)
         yield page
         page.close()

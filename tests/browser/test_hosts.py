@@ -81,16 +81,17 @@ def new_page(browser, origin, width=1440, height=900):
 
 
 # ---------------------------------------------------------------- what every host must do
-def keypress_redraws(page, explorer, label):
-    """Focus the explorer's first slider, press an arrow: the frame counter grows and the SVG changes,
-    with no error drawn. Returns the milliseconds from the keypress to the new frame (one sample)."""
+def keypress_redraws(page, explorer, label, key="ArrowRight"):
+    """Focus the explorer's first slider, press ``key`` (ArrowRight, or ArrowLeft at the end; End, or Home
+    at the end): the frame counter grows and the SVG changes, with no error drawn."""
     picture = explorer.locator(PICTURE)
     slider = explorer.locator('input[type="range"]').first
     slider.focus()
     at_max = slider.evaluate("s => Number(s.value) >= Number(s.max)")
     before_frame = int(picture.get_attribute("data-attn-frame"))
     before_svg = picture.inner_html()
-    page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+    back = {"ArrowRight": "ArrowLeft", "End": "Home"}[key]
+    page.keyboard.press(back if at_max else key)
     page.wait_for_function(
         "([p, n]) => Number(p.dataset.attnFrame) > n", arg=[picture.element_handle(), before_frame], timeout=10_000
     )
@@ -114,10 +115,10 @@ def chinese_drawn(page, explorer, label, bundled_font: bool):
         assert not tofu, f"{label}: the bundled font lacks {''.join(tofu)}"
 
 
-def host_works(page, net, scope, label, bundled_font=False, shots_dir=None):
+def host_works(page, net, scope, label, bundled_font=False, shots_dir=None, key="ArrowRight"):
     explorer = page.locator(f"{scope} {EXPLORER}:visible").first
     explorer.wait_for(timeout=120_000)
-    keypress_redraws(page, explorer, label)
+    keypress_redraws(page, explorer, label, key)
     chinese_drawn(page, explorer, label, bundled_font)
     problems = axe_problems(page, scope)
     if shots_dir:
@@ -185,15 +186,32 @@ def run_the_cell(page):
     page.locator('li.lm-Menu-item[data-command="runmenu:run-all"]').click()
 
 
-@pytest.mark.parametrize("app", ["lab", "notebook"])
-def test_an_explorer_works_in_jupyterlab_and_notebook_7_offline(browser, shots_dir, app):
+# Notebook 7's keyboard shortcuts take the arrow keys before a slider sees them (lumino's keydown handler
+# calls preventDefault; End, Home, PageUp still reach it): the host check presses End there, and the
+# arrows are the strict xfail below until the explorers' controls handle it.
+@pytest.mark.parametrize("app, key", [("lab", "ArrowRight"), ("notebook", "End")])
+def test_an_explorer_works_in_jupyterlab_and_notebook_7_offline(browser, shots_dir, app, key):
     label = {"lab": "JupyterLab 4", "notebook": "Notebook 7"}[app]
     with NotebookServer(app) as server:
         page, net = new_page(browser, server.origin)
         try:
             page.goto(server.url())
             run_the_cell(page)
-            host_works(page, net, ".jp-OutputArea-output", label, shots_dir=shots_dir)
+            host_works(page, net, ".jp-OutputArea-output", label, shots_dir=shots_dir, key=key)
+        finally:
+            page.close()
+
+
+@pytest.mark.xfail(strict=True, reason="Notebook 7's shortcuts prevent the arrow keys' default on a slider")
+def test_the_arrow_keys_move_a_slider_in_notebook_7(browser):
+    with NotebookServer("notebook") as server:
+        page, net = new_page(browser, server.origin)
+        try:
+            page.goto(server.url())
+            run_the_cell(page)
+            explorer = page.locator(f".jp-OutputArea-output {EXPLORER}:visible").first
+            explorer.wait_for(timeout=120_000)
+            keypress_redraws(page, explorer, "Notebook 7 arrows")
         finally:
             page.close()
 
@@ -203,7 +221,7 @@ def test_the_board_works_in_voila_offline(browser, shots_dir):
     with Voila("demo.ipynb") as server:
         page, net = new_page(browser, urlsplit(server.url).netloc, 1920, 1080)
         try:
-            page.goto(server.url)
+            page.goto(server.url, timeout=120_000)  # Voilà sends the page as the notebook runs
             page.locator(".attn-board").wait_for(timeout=120_000)
             text = page.locator("body").inner_text()
             assert "make demo" not in text and "voila" not in text.lower(), "the notebook's how-to shows"

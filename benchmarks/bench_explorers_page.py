@@ -60,7 +60,7 @@ JS_SETUP = """([o, pictureSel]) => {
     requestAnimationFrame(() => window.__lat.push(performance.now() - t0));
   });
   o.querySelectorAll(pictureSel).forEach(h =>
-    window.__obs.observe(h, {subtree: true, childList: true, characterData: true, attributes: true}));
+    window.__obs.observe(h, {subtree: true, childList: true, characterData: true}));
 }"""
 NEW = {
     "picture": ".attn-picture",

@@ -9,7 +9,8 @@ notebooks/en/, lessons and the demo board; the exercises are left out: they are 
 JupyterLab, and their answers are not in them), runs Sphinx, then finishes each page:
 
 - a link to the same page in the other edition at the top ("English edition" / "中文版");
-- ``lang="en"`` on the English pages;
+- ``lang="en"`` on the English pages; ``tabindex="0"`` on code blocks (they scroll sideways: the keyboard
+  must reach them);
 - on a page with an explorer (``data-attn-explorer``), ``attn_viz.explorers.bundle()`` inlined as one
   classic script that mounts every explorer (``mountAll``): no ES-module import, so the page works from
   ``file://`` too, and no request to any other host.
@@ -101,6 +102,8 @@ def finish_page(page: Path, out: Path, script: str) -> bool:
             text = re.sub(r'(<article[^>]*role="main"[^>]*>)', lambda m: m.group(1) + link, text, count=1)
         if edition == "en":
             text = re.sub(r'<html([^>]*) lang="[^"]*"', r'<html\1 lang="en"', text, count=1)
+    # code and long outputs scroll sideways: a keyboard user must be able to reach them (axe: serious)
+    text = re.sub(r"<pre(?![^>]*tabindex)", '<pre tabindex="0"', text)
     live = MARKER in text
     if live:
         text = text.replace("</body>", script + "</body>", 1)

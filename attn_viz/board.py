@@ -70,7 +70,7 @@ TEXT_PX = 28  # controls, readouts, tab titles
 QUESTION_PX = 32  # the question for the room
 TITLE_PX = 36  # the board's title
 PICTURE_SHARE = 72  # % of the width for the picture; controls and readouts get the rest
-CHROME_PX = 300  # Voilà: title, tabs (two rows if they must wrap), question and margins; the picture gets the rest
+CHROME_PX = 380  # Voilà: title, tabs (two rows if they wrap), a two-line question, margins; the picture: the rest
 BOARD_CLASS = "attn-board"
 FONT_FILE = "NotoSansSC-Subset.otf"  # attn_viz/fonts, copied beside the standalone board
 

@@ -11,7 +11,7 @@ else
 endif
 PY := $(BIN)/python
 
-.PHONY: lab lab-en torch demo demo-en test test-fast test-notebooks test-browser lint bench student release clean
+.PHONY: lab lab-en torch demo demo-en site board board-en test test-fast test-notebooks test-browser lint bench student release clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -58,12 +58,30 @@ torch: $(VENV)/.installed-torch
 # The classroom demo board, served by Voilà (pictures and controls, no code); it opens in the browser.
 # VOILA_FONTS: Voilà's files root is the project, and only attn_viz/fonts/ is served from it
 # (/voila/files/attn_viz/fonts/course-fonts.css: the bundled fonts, for a projector PC without CJK fonts).
+# Its template (share/jupyter/voila/templates/attn-board) hides the notebook's text and asks no CDN for icons.
 VOILA_FONTS := --Voila.root_dir=. "--VoilaConfiguration.file_allowlist=['attn_viz/fonts/.*']"
+VOILA := JUPYTER_PATH="$(CURDIR)/share/jupyter" $(PY) -m voila --template=attn-board $(VOILA_FONTS)
 demo: $(VENV)/.installed
-	$(PY) -m voila notebooks/demo.ipynb $(VOILA_FONTS)
+	$(VOILA) notebooks/demo.ipynb
 
 demo-en: $(VENV)/.installed
-	$(PY) -m voila notebooks/en/demo.ipynb $(VOILA_FONTS)
+	$(VOILA) notebooks/en/demo.ipynb
+
+# The course site: every lesson of both editions with saved outputs and live explorers, static files in
+# site/ (open site/index.html, or serve the folder); needs no kernel, no network. Sphinx: requirements-site.txt.
+$(VENV)/.installed-site: requirements-site.txt $(VENV)/.installed
+	$(PY) -m pip install -r requirements-site.txt
+	@touch $@
+
+site: $(VENV)/.installed-site
+	$(PY) tools/build_site.py
+
+# The board without Python: board/ (index.html + its font), for a USB stick; double-click board/index.html.
+board: $(VENV)/.installed
+	$(PY) tools/build_board.py
+
+board-en: $(VENV)/.installed
+	$(PY) tools/build_board.py --lang en
 
 # Every printed digit must hold on a learner's laptop too, so `make test` runs the notebooks a second time
 # on the most different machine this one can pretend to be: OpenBLAS's pre-FMA kernel (Prescott), one

@@ -3,18 +3,25 @@
     from attn_viz.board import DemoBoard
     DemoBoard()           # in notebooks/demo.ipynb; `make demo` serves it with Voilà
 
-Each tab holds one explorer and one question to ask the room. The explorers are the lessons' own (same
-code, same speed); only the page around them is bigger: the board's style sheet (``STYLE``) sets the
-text to ``TEXT_PX`` (questions ``QUESTION_PX``), puts the controls and readouts on the left and scales
-the picture to fill the right ``PICTURE_SHARE`` of the width, as high as the screen allows. The README
-(For teachers, "In class") gives the sizes this makes at 1920×1080 and why.
+    from attn_viz.board import standalone_html
+    standalone_html()     # the same board as one HTML page without Python (`make board`)
 
-A language switch on top rebuilds the board in Chinese or English (the explorers keep the language they
-were built in). The tabs are data: ``STATIONS`` lists (lesson, explorer, catalog key); a new explorer
-joins the board with one line there and its words (``board_<key>_name``, ``board_<key>_question``) in
+Each tab holds one explorer and one question to ask the room. The explorers are the lessons' own (same
+code; they compute and draw in the page); only the page around them is bigger: the board's style sheet
+(:func:`board_css`) sets the text to ``TEXT_PX`` (questions ``QUESTION_PX``), puts the controls and
+readouts on the left and gives the picture the right ``PICTURE_SHARE`` of the width in a box of fixed
+height (the rest of the screen): the picture scales inside it, so changing a setting never moves the
+page, and nothing runs off the bottom. The README (For teachers, "In class") gives the sizes at 1920×1080.
+
+In Voilà a language switch on top rebuilds the board in Chinese or English (the explorers keep the
+language they were built in). :func:`standalone_html` carries both languages and switches between them
+in the page. The tabs are data: ``STATIONS`` lists (lesson, explorer, catalog key); a new explorer joins
+the board with one line there and its words (``board_<key>_name``, ``board_<key>_question``) in
 ``messages.py``.
 """
 
+import html as _html
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -23,8 +30,16 @@ import ipywidgets as widgets
 
 from attn_core import lang as _lang
 
-from .explorers import dk_explorer, head_explorer, key_explorer, mask_explorer, pipeline_explorer, position_explorer
-from .explorers.base import Explorer, Text, speaking
+from .explorers import (
+    dk_explorer,
+    head_explorer,
+    key_explorer,
+    kv_cache_explorer,
+    mask_explorer,
+    pipeline_explorer,
+    position_explorer,
+)
+from .explorers.base import Text, speaking
 from .messages import msg
 from .svg import esc
 
@@ -34,7 +49,7 @@ class Station:
     """One tab of the board: the lesson it belongs to, the explorer it shows, its catalog key."""
 
     lesson: int
-    explorer: Callable[[], Explorer]
+    explorer: Callable[[], widgets.Widget]
     key: str
 
 
@@ -45,61 +60,78 @@ STATIONS = (
     Station(7, mask_explorer, "mask"),
     Station(8, head_explorer, "head"),
     Station(12, position_explorer, "position"),
+    Station(14, kv_cache_explorer, "kv"),
 )
 LANGUAGES = (("中文", "zh"), ("English", "en"))
+HTML_LANG = {"zh": "zh-CN", "en": "en"}
 
 # ---------------------------------------------------------------- sizes for a projector at 1920×1080 (px)
 TEXT_PX = 28  # controls, readouts, tab titles
 QUESTION_PX = 32  # the question for the room
 TITLE_PX = 36  # the board's title
 PICTURE_SHARE = 72  # % of the width for the picture; controls and readouts get the rest
-CHROME_PX = 250  # title, tabs, question and margins: the picture may use the rest of the screen's height
+CHROME_PX = 380  # Voilà: title, tabs (two rows if they wrap), a two-line question, margins; the picture: the rest
 BOARD_CLASS = "attn-board"
+FONT_FILE = "NotoSansSC-Subset.otf"  # attn_viz/fonts, copied beside the standalone board
 
-STYLE = f"""<style>
-.{BOARD_CLASS} {{ --jp-widgets-font-size: {TEXT_PX}px; --jp-widgets-inline-height: {TEXT_PX + 20}px;
-  --jp-widgets-slider-handle-size: {TEXT_PX}px; font-size: {TEXT_PX}px; }}
-.{BOARD_CLASS} .widget-label, .{BOARD_CLASS} .widget-readout, .{BOARD_CLASS} button,
-.{BOARD_CLASS} select, .{BOARD_CLASS} .widget-checkbox, .{BOARD_CLASS} .widget-html-content div,
-.{BOARD_CLASS} .lm-TabBar-tab {{ font-size: {TEXT_PX}px !important; line-height: 1.35 !important; }}
-.{BOARD_CLASS} .lm-TabBar-tab {{ min-height: {TEXT_PX + 24}px; padding: 6px 18px !important;
-  max-width: none !important; flex: 0 0 auto !important; }}
+
+def board_css(picture_height: str) -> str:
+    """The board's style for the in-page explorers (``.attn-explorer-live``): controls and readout lines
+    on the left, the picture on the right in a box ``picture_height`` high (it scales inside: no jump)."""
+    b = f".{BOARD_CLASS}"
+    return f"""
+{b} {{ font-size: {TEXT_PX}px; }}
+{b} .attn-board-title {{ font-size: {TITLE_PX}px; font-weight: bold; margin: 0; }}
+{b} .attn-board-question {{ font-size: {QUESTION_PX}px; margin: 4px 0 12px; line-height: 1.35; }}
+{b} .attn-explorer-live {{ display: grid; column-gap: 32px; row-gap: 12px; align-items: start;
+  grid-template-columns: minmax(0, {100 - PICTURE_SHARE}fr) minmax(0, {PICTURE_SHARE}fr);
+  grid-template-rows: auto 1fr; }}
+{b} .attn-explorer-live .attn-controls {{ grid-column: 1; grid-row: 1; font-size: {TEXT_PX}px; gap: 18px; }}
+{b} .attn-explorer-live .attn-figure {{ display: contents; }}
+{b} .attn-explorer-live .attn-picture {{ grid-column: 2; grid-row: 1 / span 2; height: {picture_height};
+  min-height: 240px; }}
+{b} .attn-explorer-live .attn-picture svg {{ display: block; width: 100%; height: 100%; }}
+{b} .attn-explorer-live .attn-lines {{ grid-column: 1; grid-row: 2; font-size: {TEXT_PX}px; line-height: 1.35;
+  align-self: stretch; min-height: 0; overflow-y: auto; }}
+{b} .attn-explorer-live input[type=range] {{ height: {TEXT_PX}px; }}
+{b} .attn-explorer-live input[type=checkbox], {b} .attn-explorer-live input[type=radio]
+  {{ width: {TEXT_PX - 4}px; height: {TEXT_PX - 4}px; }}
+{b} .attn-explorer-live .attn-choice {{ padding: 4px 12px 4px 6px; }}
+"""
+
+
+# ipywidgets' own parts of the board in Voilà: the tab bar wraps instead of cutting "Lesson 12" off, and
+# its labels are tall enough for the underscore of d_k (lumino's fixed tab height clipped it: "√d k").
+VOILA_CSS = f"""
+.{BOARD_CLASS} {{ --jp-widgets-font-size: {TEXT_PX}px; --jp-widgets-inline-height: {TEXT_PX + 20}px; }}
+.{BOARD_CLASS} .widget-label, .{BOARD_CLASS} button, .{BOARD_CLASS} .lm-TabBar-tab
+  {{ font-size: {TEXT_PX}px !important; }}
+.{BOARD_CLASS} .widget-tab > .lm-TabBar {{ height: auto !important; min-height: 0 !important; overflow: visible; }}
+.{BOARD_CLASS} .widget-tab > .lm-TabBar > .lm-TabBar-content {{ flex-wrap: wrap; }}
+.{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tab {{ height: auto !important; min-height: {TEXT_PX + 24}px;
+  max-width: none !important; flex: 0 0 auto !important; padding: 6px 18px !important; line-height: 1.5 !important;
+  min-width: 0; }}
+.{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tabLabel
+  {{ overflow: visible; line-height: 1.5; padding-bottom: 2px; }}
 .{BOARD_CLASS} .attn-board-header {{ justify-content: space-between; align-items: center; width: 100%; }}
-.{BOARD_CLASS} input[type="checkbox"] {{ width: {TEXT_PX}px; height: {TEXT_PX}px; }}
-.{BOARD_CLASS} .attn-board-title {{ font-size: {TITLE_PX}px; font-weight: bold; }}
-.{BOARD_CLASS} .attn-board-question {{ font-size: {QUESTION_PX}px; margin: 4px 0 12px; }}
-.{BOARD_CLASS} .attn-explorer-live {{ display: grid !important; column-gap: 32px; align-items: start;
-  grid-template-columns: minmax(0, {100 - PICTURE_SHARE}fr) minmax(0, {PICTURE_SHARE}fr); }}
-.{BOARD_CLASS} .attn-explorer-live > :nth-child(1) {{ grid-column: 1; grid-row: 1; }}
-.{BOARD_CLASS} .attn-explorer-live > :nth-child(2) {{ grid-column: 2; grid-row: 1 / span 3; }}
-.{BOARD_CLASS} .attn-explorer-live > :nth-child(3) {{ grid-column: 1; grid-row: 2; }}
-.{BOARD_CLASS} .attn-explorer-live > :nth-child(4) {{ grid-column: 1; grid-row: 3; }}
-.{BOARD_CLASS} .attn-explorer-live .widget-hbox, .{BOARD_CLASS} .attn-explorer-live .widget-vbox
-  {{ flex-wrap: wrap; width: 100% !important; }}
-.{BOARD_CLASS} .attn-explorer-live .widget-slider, .{BOARD_CLASS} .attn-explorer-live .widget-dropdown
-  {{ width: 100% !important; max-width: 100% !important; }}
-.{BOARD_CLASS} .attn-explorer-live .widget-toggle-buttons .widget-toggle-button {{ width: auto !important; }}
-.{BOARD_CLASS} .widget-html-content svg {{ width: 100%; height: auto;
-  max-height: calc(100vh - {CHROME_PX}px); }}
-</style>"""
+"""
+STYLE = f"<style>{board_css(f'calc(100vh - {CHROME_PX}px)')}{VOILA_CSS}</style>"
 
 
 class DemoBoard(widgets.VBox):
     """The board: a title and a language switch, then one tab per station (question + explorer).
 
-    ``.explorers`` (station key -> Explorer) and ``.tabs`` (the ``ipywidgets.Tab``) are there for tests
+    ``.explorers`` (station key -> explorer) and ``.tabs`` (the ``ipywidgets.Tab``) are there for tests
     and for a teacher who wants to set a value from code, e.g. ``board.explorers["dk"].set(d_k=512)``.
     """
 
     def __init__(self, lang: str | None = None):
         """``lang``: "zh" or "en"; default: the notebook's language (``set_lang``)."""
-        lang = lang or _lang.get_lang()
-        if lang not in _lang.LANGS:
-            raise ValueError(msg("board_bad_lang", language=lang, languages=", ".join(_lang.LANGS)))
+        lang = check_lang(lang or _lang.get_lang())
         self.language = widgets.ToggleButtons(options=LANGUAGES, value=lang, style={"button_width": "auto"})
         self._title = widgets.HTML()
         self.tabs = widgets.Tab()
-        self.explorers: dict[str, Explorer] = {}
+        self.explorers: dict[str, widgets.Widget] = {}
         header = widgets.HBox([self._title, self.language])
         header.add_class("attn-board-header")
         super().__init__(children=[widgets.HTML(STYLE), header, self.tabs])
@@ -111,8 +143,7 @@ class DemoBoard(widgets.VBox):
         text = Text(lang)
         self.language.description = text("board_language")
         self._title.value = f'<div class="attn-board-title">{esc(text("board_title"))}</div>'
-        with speaking(lang):  # the explorers read the language when they are built
-            self.explorers = {station.key: station.explorer() for station in STATIONS}
+        self.explorers = build_explorers(lang)
         self.tabs.children = [
             widgets.VBox([widgets.HTML(question_html(station, text)), self.explorers[station.key]])
             for station in STATIONS
@@ -134,7 +165,8 @@ class DemoBoard(widgets.VBox):
 
     # ------------------------------------------------------------ display without a kernel
     def static_html(self) -> str:
-        """Every station's question and static picture (deterministic), for viewers without a kernel."""
+        """Every station's question and explorer as saved HTML (deterministic): a static picture where no
+        JavaScript runs, a live explorer on a page that loads ``attn_viz.explorers.bundle()`` (the site)."""
         text = Text(self.language.value)
         parts = [f'<div class="attn-board-title">{esc(text("board_title"))}</div>']
         for station in STATIONS:
@@ -152,10 +184,164 @@ class DemoBoard(widgets.VBox):
         return data
 
 
+def check_lang(lang: str) -> str:
+    if lang not in _lang.LANGS:
+        raise ValueError(msg("board_bad_lang", language=lang, languages=", ".join(_lang.LANGS)))
+    return lang
+
+
+def build_explorers(lang: str) -> dict:
+    with speaking(lang):  # the explorers read the language when they are built
+        return {station.key: station.explorer() for station in STATIONS}
+
+
 def tab_title(station: Station, text: Text) -> str:
     return text("board_tab", lesson=station.lesson, name=text(f"board_{station.key}_name"))
+
+
+def tab_title_html(station: Station, text: Text) -> str:
+    """The tab title with d_k drawn as d with a subscript k."""
+    return esc(tab_title(station, text)).replace("d_k", "d<sub>k</sub>")
 
 
 def question_html(station: Station, text: Text) -> str:
     question = text("board_question", question=text(f"board_{station.key}_question"))
     return f'<div class="attn-board-question" style="color:inherit">{esc(question)}</div>'
+
+
+# ---------------------------------------------------------------- the board without Python (`make board`)
+STANDALONE_CSS = f"""
+@font-face {{ font-family: "Noto Sans SC"; src: url("fonts/{FONT_FILE}") format("opentype"); }}
+html, body {{ margin: 0; height: 100%; background: #fff; color: #222; }}
+body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans CJK SC", "Source Han Sans SC",
+  "Noto Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif; }}
+.{BOARD_CLASS} {{ box-sizing: border-box; height: 100vh; padding: 16px 28px; display: flex; flex-direction: column; }}
+.attn-board-header {{ display: flex; justify-content: space-between; align-items: center; gap: 24px; }}
+.attn-board-switch {{ display: flex; gap: 8px; align-items: center; margin: 0; padding: 0; border: 0; }}
+.attn-board-switch button, .attn-board-tabs button {{ font: inherit; font-size: {TEXT_PX}px; cursor: pointer;
+  border: 2px solid #31688e; background: #fff; color: #1d3f57; border-radius: 6px; padding: 4px 16px; }}
+.attn-board-switch button[aria-pressed="true"] {{ background: #31688e; color: #fff; }}
+.attn-board-tabs {{ display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0 8px; }}
+.attn-board-tabs button {{ line-height: 1.5; }}
+.attn-board-tabs button[aria-selected="true"] {{ background: #31688e; color: #fff; }}
+.attn-board :focus-visible {{ outline: 4px solid #c05a00; outline-offset: 2px; }}
+.attn-board-edition {{ flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }}
+.attn-board-edition[hidden], .attn-board-panel[hidden] {{ display: none; }}
+.attn-board-panel {{ flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }}
+.attn-board-panel [data-attn-explorer] {{ flex: 1 1 auto; min-height: 0; }}
+.attn-board-panel .attn-explorer-live {{ height: 100%; overflow-y: auto; }}
+"""
+
+# tabs (arrow keys, Home, End, as the WAI-ARIA tabs pattern) and the language switch, which keeps the tab
+STANDALONE_JS = """(() => {
+  const board = document.querySelector('.attn-board');
+  const editions = [...board.querySelectorAll('.attn-board-edition')];
+  const show = (edition, index, focus) => {
+    const tabs = [...edition.querySelectorAll('[role="tab"]')];
+    index = (index + tabs.length) % tabs.length;
+    tabs.forEach((tab, i) => {
+      const on = i === index;
+      tab.setAttribute('aria-selected', String(on));
+      tab.tabIndex = on ? 0 : -1;
+      document.getElementById(tab.getAttribute('aria-controls')).hidden = !on;
+    });
+    if (focus) tabs[index].focus();
+    board.dataset.tab = String(index);
+  };
+  for (const edition of editions) {
+    const tabs = [...edition.querySelectorAll('[role="tab"]')];
+    tabs.forEach((tab, i) => {
+      tab.addEventListener('click', () => show(edition, i, false));
+      tab.addEventListener('keydown', (e) => {
+        const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+        if (step) show(edition, i + step, true);
+        else if (e.key === 'Home') show(edition, 0, true);
+        else if (e.key === 'End') show(edition, tabs.length - 1, true);
+        else return;
+        e.preventDefault();
+      });
+    });
+    show(edition, 0, false);
+  }
+  const titles = JSON.parse(board.dataset.titles);
+  for (const button of board.querySelectorAll('[data-attn-lang]')) {
+    button.addEventListener('click', () => {
+      const lang = button.dataset.attnLang, index = Number(board.dataset.tab || 0);
+      for (const b of board.querySelectorAll('[data-attn-lang]')) b.setAttribute('aria-pressed', String(b === button));
+      for (const edition of editions) edition.hidden = edition.dataset.lang !== lang;
+      show(editions.find((e) => e.dataset.lang === lang), index, false);
+      document.documentElement.lang = button.dataset.htmlLang;
+      document.title = board.querySelector('.attn-board-title').textContent = titles[lang];
+    });
+  }
+})();
+"""
+
+
+def _edition_html(lang: str, hidden: bool) -> str:
+    text = Text(lang)
+    explorers = build_explorers(lang)
+    try:
+        tabs, panels = [], []
+        for k, station in enumerate(STATIONS):
+            tab_id, panel_id = f"attn-tab-{lang}-{station.key}", f"attn-panel-{lang}-{station.key}"
+            tabs.append(
+                f'<button type="button" role="tab" id="{tab_id}" aria-controls="{panel_id}" '
+                f'aria-selected="{str(k == 0).lower()}" tabindex="{0 if k == 0 else -1}">'
+                f"{tab_title_html(station, text)}</button>"
+            )
+            panels.append(
+                f'<section class="attn-board-panel" role="tabpanel" id="{panel_id}" aria-labelledby="{tab_id}"'
+                f"{'' if k == 0 else ' hidden'}>{question_html(station, text)}"
+                f"{explorers[station.key].static_html()}</section>"
+            )
+    finally:
+        for explorer in explorers.values():
+            explorer.close()
+    label = esc(text("board_title"))
+    return (
+        f'<div class="attn-board-edition" data-lang="{lang}" lang="{HTML_LANG[lang]}"{" hidden" if hidden else ""}>'
+        f'<div class="attn-board-tabs" role="tablist" aria-label="{label}">{"".join(tabs)}</div>'
+        f"{''.join(panels)}</div>"
+    )
+
+
+def standalone_html(lang: str | None = None) -> str:
+    """The whole board as one HTML page that needs no Python and no network: both languages (a switch on
+    top; ``lang`` is the one shown first), every station live through ``attn_viz.explorers.bundle()``,
+    inlined as a classic script (so it runs from ``file://``). The page expects ``fonts/`` + FONT_FILE
+    beside it (tools/build_board.py copies it): the Chinese is drawn on a PC without a Chinese font too."""
+    from .explorers import bundle
+
+    first = check_lang(lang or _lang.get_lang())
+    titles = {code: Text(code)("board_title") for _, code in LANGUAGES}
+    switch = "".join(
+        f'<button type="button" data-attn-lang="{code}" data-html-lang="{HTML_LANG[code]}" lang="{HTML_LANG[code]}" '
+        f'aria-pressed="{str(code == first).lower()}">{esc(name)}</button>'
+        for name, code in LANGUAGES
+    )
+    editions = "".join(_edition_html(code, code != first) for _, code in LANGUAGES)
+    group = " / ".join(Text(code)("board_language") for _, code in LANGUAGES)
+    script = bundle().replace("</script", "<\\/script")
+    titles_attr = _html.escape(json.dumps(titles, ensure_ascii=False), quote=True)
+    return f"""<!DOCTYPE html>
+<html lang="{HTML_LANG[first]}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{esc(titles[first])}</title>
+<style>{STANDALONE_CSS}{board_css("100%")}</style>
+</head>
+<body>
+<main class="{BOARD_CLASS}" data-titles="{titles_attr}">
+<div class="attn-board-header"><h1 class="attn-board-title">{esc(titles[first])}</h1>
+<div class="attn-board-switch" role="group" aria-label="{esc(group)}">{switch}</div></div>
+{editions}
+</main>
+<script>{STANDALONE_JS}</script>
+<script data-attn-bundle="1">
+{script}
+</script>
+</body>
+</html>
+"""

@@ -62,3 +62,73 @@ def test_the_board_leaves_the_pipelines_shape_table_out_to_draw_the_rest_larger(
     finally:
         full.close()
         board.close()
+
+
+def test_tab_titles_keep_the_subscript_of_d_k():
+    from attn_viz.board import tab_title_html
+    from attn_viz.explorers.base import Text
+
+    dk = STATIONS[0]
+    assert dk.key == "dk"
+    assert tab_title_html(dk, Text("en")) == "Lesson 3 · why divide by √d<sub>k</sub>"
+    assert tab_title_html(dk, Text("zh")) == "第 3 课 · 为什么除以 √d<sub>k</sub>"
+
+
+@pytest.fixture(scope="module")
+def standalone():
+    from attn_viz.board import standalone_html
+
+    return standalone_html("zh")
+
+
+def _states(page: str) -> list[dict]:
+    import json
+    import re
+
+    return [json.loads(s) for s in re.findall(r'<script type="application/json">(.*?)</script>', page)]
+
+
+def test_the_board_without_python_has_every_station_in_both_languages(standalone):
+    import re
+
+    states = _states(standalone)
+    assert len(states) == 2 * len(STATIONS)
+    assert [s["lang"] for s in states] == ["zh"] * len(STATIONS) + ["en"] * len(STATIONS)
+    for lang in ("zh", "en"):
+        for station in STATIONS:
+            tab, panel = f"attn-tab-{lang}-{station.key}", f"attn-panel-{lang}-{station.key}"
+            assert f'id="{tab}" aria-controls="{panel}"' in standalone
+            assert f'id="{panel}" aria-labelledby="{tab}"' in standalone
+    assert "问全班：" in standalone and "Ask the room: " in standalone
+    assert '<html lang="zh-CN">' in standalone and 'data-attn-lang="en"' in standalone
+    # one inline classic script with every explorer (file:// cannot import modules)
+    assert standalone.count("data-attn-bundle") == 1 and "globalThis.attnExplorers" in standalone
+    assert not re.search(r'<script[^>]+type="module"', standalone)
+
+
+def test_the_board_without_python_asks_no_other_host_for_anything(standalone):
+    import re
+
+    assert not re.search(r'(src|href)\s*=\s*"(https?:)?//', standalone)
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", standalone) and "@import" not in standalone
+    assert 'url("fonts/NotoSansSC-Subset.otf")' in standalone  # the font beside the page
+
+
+def test_build_board_writes_a_folder_with_the_page_and_its_font(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "usb"
+    subprocess.run(
+        [sys.executable, str(root / "tools" / "build_board.py"), "--out", str(out), "--lang", "en"],
+        check=True,
+        capture_output=True,
+        cwd=root,
+    )
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en">' in page and "Self-attention · classroom board" in page
+    font = out / "fonts" / "NotoSansSC-Subset.otf"
+    assert font.read_bytes() == (root / "attn_viz" / "fonts" / "NotoSansSC-Subset.otf").read_bytes()
+    assert (out / "fonts" / "OFL.txt").exists()  # the font's licence travels with it

@@ -131,11 +131,16 @@ class Voila:
 
     def __enter__(self):
         env = dict(
-            os.environ, JUPYTER_RUNTIME_DIR=str(self.tmp / "runtime"), JUPYTER_CONFIG_DIR=str(self.tmp / "config")
+            os.environ,
+            JUPYTER_RUNTIME_DIR=str(self.tmp / "runtime"),
+            JUPYTER_CONFIG_DIR=str(self.tmp / "config"),
+            JUPYTER_PATH=str(ROOT / "share" / "jupyter"),  # the board's template, as `make demo` uses it
         )
         cmd = [sys.executable, "-m", "voila", str(self.root / self.notebook), "--no-browser", f"--port={self.port}"]
+        cmd += ["--template=attn-board"]
         cmd += ["--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *self.extra_args]
-        self.proc = start(cmd, env, self.tmp, self.url, cwd=self.tmp)
+        # ready when it serves a static file: a request for the page itself would start a kernel each time
+        self.proc = start(cmd, env, self.tmp, self.url + "voila/static/voila.js", cwd=self.tmp)
         return self
 
     def __exit__(self, *exc):

@@ -2,8 +2,10 @@
 projector's 1920×1080, and JupyterLab opened as `make lab` / `make lab-en` open it.
 
 On the board, tab by tab: every control is reached with Tab and changes the picture from the keyboard,
-then every control is moved to its ends; no picture turns into an error; the text is at least the size
-the board promises; a keypress shows the new picture as fast as in JupyterLab; a screenshot is kept.
+then every control is moved to its ends; no picture turns into an error; the picture keeps its place and
+size whatever the setting (no jump) and ends above the bottom of the screen; the text is at least the size
+the board promises; a keypress shows the new picture as fast as in JupyterLab; a screenshot is kept. The
+tab bar shows every tab whole in both languages (no "Lesson 12" cut off, no d_k cut to "d k").
 Then axe-core finds no serious or critical violation, the Chinese is drawn as glyphs, and the language
 switch rebuilds the board in English. For JupyterLab: each edition opens with its menus in its own
 language, and axe-core finds no serious or critical violation in the saved outputs of every lesson and
@@ -28,26 +30,43 @@ pytestmark = pytest.mark.browser
 
 BOARD = ".attn-board"
 EXPLORER = f"{BOARD} .attn-explorer-live:visible"
-PICTURE = ":is(.widget-html-content, .attn-picture) svg"  # an explorer's picture: old design, or live
+SVG = ".attn-picture svg, .widget-html-content svg"
 SMALLEST_TEXT_PX = 16  # the smallest text of any picture on the board, rendered at 1920×1080 (README: sizes)
 MENUS = {"zh": ["文件", "编辑", "查看", "运行", "内核"], "en": ["File", "Edit", "View", "Run", "Kernel"]}
 EDITION_DIR = {"zh": NB_DIR, "en": NB_DIR / "en"}
 
-# The smallest and the largest text of the picture as drawn on the screen (px): font size × scale.
+# The smallest and the largest text of the picture as drawn on the screen (px): font size × scale (the
+# picture is fitted into its box, keeping its proportions).
 JS_TEXT_SIZES = """o => {
-  const svg = o.querySelector(':is(.widget-html-content, .attn-picture) svg');
-  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const svg = o.querySelector('.attn-picture svg, .widget-html-content svg');
+  const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+  const scale = Math.min(box.width / view.width, box.height / view.height);
   const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size')) * scale);
   return [Math.min(...sizes), Math.max(...sizes), scale];
 }"""
+
+
+# Where the picture's box is on the page (left, top, right, bottom in px, the page scrolled to the top).
+JS_PICTURE_BOX = """o => {
+  const box = o.querySelector('.attn-picture, .widget-html-content').getBoundingClientRect();
+  return [box.left, box.top + scrollY, box.right, box.bottom + scrollY].map(v => Math.round(v));
+}"""
+# Tabs cut off: past the right end of the bar, or a label whose text does not fit its box.
+JS_CUT_TABS = f"""() => {{
+  const bar = document.querySelector('{BOARD} .lm-TabBar').getBoundingClientRect();
+  return [...document.querySelectorAll('{BOARD} .lm-TabBar-tab')].filter(t => {{
+    const r = t.getBoundingClientRect(), l = t.querySelector('.lm-TabBar-tabLabel');
+    return r.right > bar.right + 1 || l.scrollWidth > l.clientWidth + 1 || l.scrollHeight > l.clientHeight + 1;
+  }}).map(t => t.innerText);
+}}"""
 
 
 @pytest.fixture(scope="module")
 def board(browser):
     with Voila("demo.ipynb") as server:
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
-        page.goto(server.url)
-        page.locator(f"{EXPLORER} {PICTURE}").wait_for(timeout=120_000)
+        page.goto(server.url, timeout=120_000)  # Voilà sends the page as the notebook runs
+        page.locator(f"{EXPLORER} :is({SVG})").first.wait_for(timeout=120_000)
         yield page
         page.close()
 
@@ -62,7 +81,10 @@ def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_
         label = f"board tab {k + 1} ({station.key})"
         tabs.nth(k).click()
         explorer = page.locator(EXPLORER)
-        explorer.locator(PICTURE).wait_for()
+        explorer.locator(SVG).first.wait_for()
+        place = explorer.evaluate(JS_PICTURE_BOX)
+        if place[3] > 1080:
+            problems.append(f"{label}: the picture runs off the bottom of the screen (ends at {place[3]:.0f} px)")
         smallest, largest, scale = explorer.evaluate(JS_TEXT_SIZES)
         record_property(f"board text {station.key}", (smallest, largest, scale))
         if smallest < SMALLEST_TEXT_PX:
@@ -76,6 +98,9 @@ def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_
             exercise_controls(SimpleNamespace(name="demo board"), explorer, label)
         except pytest.fail.Exception as e:
             problems.append(str(e))
+        moved = explorer.evaluate(JS_PICTURE_BOX)
+        if moved != place:
+            problems.append(f"{label}: the picture moved or changed size with a setting: {place} -> {moved}")
         if explorer.locator(SLIDERS).count():
             record_property(f"latency board {station.key}", measure_latency(explorer, presses=10))
         shot = shots_dir / f"demo_board_{k + 1}_{station.key}.png"
@@ -92,11 +117,13 @@ def test_demo_board_draws_chinese_and_switches_to_english(board):
     tofu = page.evaluate(JS_TOFU, [HANZI, CSS_FAMILY])
     assert not tofu, f"these characters render as boxes on the board: {''.join(tofu)}"
     assert "第 3 课" in page.locator(f"{BOARD} .lm-TabBar").inner_text()
+    assert not page.evaluate(JS_CUT_TABS)
     page.locator(f"{BOARD} .widget-toggle-buttons button", has_text="English").click()
     page.locator(f"{BOARD} .lm-TabBar-tab", has_text="Lesson 3").wait_for(timeout=30_000)
+    assert not page.evaluate(JS_CUT_TABS), "tabs cut off in English"
     page.locator(f"{BOARD} .lm-TabBar-tab").first.click()
     explorer = page.locator(EXPLORER)
-    explorer.locator(PICTURE).wait_for()
+    explorer.locator(SVG).first.wait_for()
     assert "divide by √d_k" in explorer.inner_text()
     assert "Ask the room" in page.locator(f"{BOARD} .attn-board-question:visible").inner_text()
     assert not axe_problems(page, BOARD)

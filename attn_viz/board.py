@@ -40,6 +40,7 @@ from .explorers import (
     position_explorer,
 )
 from .explorers.base import Text, speaking
+from .fonts import CSS_FAMILY, VOILA_STYLESHEET
 from .messages import msg
 from .svg import esc
 
@@ -114,8 +115,10 @@ VOILA_CSS = f"""
 .{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tabLabel
   {{ overflow: visible; line-height: 1.5; padding-bottom: 2px; }}
 .{BOARD_CLASS} .attn-board-header {{ justify-content: space-between; align-items: center; width: 100%; }}
+.{BOARD_CLASS}, .{BOARD_CLASS} button, .{BOARD_CLASS} .lm-TabBar-tab {{ font-family: {CSS_FAMILY} !important; }}
 """
-STYLE = f"<style>{board_css(f'calc(100vh - {CHROME_PX}px)')}{VOILA_CSS}</style>"
+# the course's fonts as `make demo` serves them (a projector PC may have no CJK font); harmless elsewhere
+STYLE = f"{VOILA_STYLESHEET}<style>{board_css(f'calc(100vh - {CHROME_PX}px)')}{VOILA_CSS}</style>"
 
 
 class DemoBoard(widgets.VBox):

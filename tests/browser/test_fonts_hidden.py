@@ -190,7 +190,7 @@ def test_demo_board_is_glyphs_on_a_projector_without_cjk_fonts(bare_browser):
     with Voila("demo.ipynb", extra_args=makefile_flags("VOILA_FONTS")) as server:
         page = bare_browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(server.url)
-        page.locator(".attn-board .attn-explorer-live:visible .widget-html-content svg").wait_for(timeout=120_000)
+        page.locator(".attn-board .attn-explorer-live:visible .attn-picture svg").first.wait_for(timeout=120_000)
         page.evaluate("() => document.fonts.ready")
         found = boxes(page, ".attn-board")
         page.close()

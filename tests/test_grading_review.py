@@ -324,3 +324,26 @@ def test_rejecting_a_copied_notebook_leaves_the_byte_identical_original_counted(
     decisions = {review.key(copy): ("accept", "", "2026017")}
     out = review.apply([own, copy], decisions, r)
     assert sorted(x.student.id for x in out) == ["2026001", "2026017"] and not any(x.held for x in out)
+
+
+def test_a_held_file_under_a_shared_name_shows_review_for_both_students_even_one_with_his_own_file(tmp_path):
+    """Class trial 4: 王伟 2026014 handed in his own ex02 (100 %), and an e-mailed 王伟_ex02 with no ID is held
+    (ambiguous_name). README §3: both 王伟 show `review` for ex02 in the gradebook, no total, until review.csv
+    decides."""
+    r = _two_wang()
+    own = Graded("moodle/王伟_14/ex02_scores.ipynb", "own", "ex02_scores", r.by("id", "2026014"))
+    who = roster.identify(r, None, None, "王伟_ex02_scores.ipynb", "ex02_scores")
+    mailed = Graded(
+        "mailed/王伟_ex02_scores.ipynb", "w", "ex02_scores", who.student, notes=[Note(who.problem, detail=who.detail)]
+    )
+    records = reports.current([own, mailed], r)
+    rows, names = reports.gradebook_rows(records, marks.Points(), marks.LateRule(), r)
+    reports.write_gradebook(rows, names, tmp_path / "gradebook.csv")
+    table = {
+        row["student_id"]: row
+        for row in csv.DictReader(io.StringIO((tmp_path / "gradebook.csv").read_text("utf-8-sig")))
+    }
+    for number in ("2026014", "2026015"):
+        assert table[number]["ex02_scores"] == "review", table[number]
+        assert table[number]["held_for_review"] == "ex02" and table[number][reports.TOTAL_COLUMN] == ""
+    assert table["2026016"]["ex02_scores"] == ""

@@ -115,11 +115,15 @@ MESSAGES = {
     "sm_how": (
         "代码比较用 copydetect {version}（winnowing，与 MOSS 同一方法；变量名、函数名和字符串先被替换，所以只改名"
         "也能看出来），k = {k} 个字符，窗口 {window}；一对提交至少有 {tokens} 个共同字符、且较高一方的重合比例不低于 "
-        "{similarity} 才列出。",
+        "{similarity} 才列出。比较前，每个代码格里起始代码和老师解答里有的行（包括直接写在 ... 位置上的解答）都先去掉，"
+        "每格分开去掉；去掉后自己写的代码不到 {lines} 行或不到 {tokens} 个字符的提交不参加比较（比如只改了一行 axis=0）。",
         "Code is compared with copydetect {version} (winnowing, the method of MOSS; names and strings are "
         "replaced first, so renamed variables still match), k = {k} characters, window {window}; a pair is "
         "listed when it shares at least {tokens} characters and the higher of its two overlaps is at least "
-        "{similarity}.",
+        "{similarity}. Before that, every line the starter code or the teacher's solution has (a solution "
+        "written in place of the ... included) is taken out of each code cell, cell by cell; a submission "
+        "left with fewer than {lines} lines or {tokens} characters of its own code is not compared (a one-line "
+        "axis=0, say).",
     ),
     "sm_no_copydetect": (
         "没有安装 copydetect（pip install copydetect），所以没有比较代码；其余两类提示照常。",

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from attn_homework import exercises
-from attn_homework.grading import classreport
+from attn_homework.grading import classreport, integrity
 from attn_homework.grading.classreport import LESSON_SECTIONS, explain, headings, lesson_folder
 
 from . import grading_class as cls
@@ -92,11 +92,14 @@ def test_every_csv_is_utf8_with_a_byte_order_mark_like_the_others(graded):
 def test_right_rates_and_diagnoses_match_a_count_from_submissions_csv(graded):
     _, out, _ = graded
     counted = {}
+    id_only = ("student number", "学号")
     for row in rows_of(out / "submissions.csv"):
-        if not row["exercise"]:
-            continue
+        if not row["exercise"] or set(re.findall(r"\w+", row["status"])) & set(integrity.REVIEW):
+            continue  # held or reviewed: integrity, not a misconception (said on the page)
         for task in exercises.tasks(row["exercise"]):
             code = re.sub(r"\(\d+(,\d+)*\)$", "", row.get(task.id) or "not_attempted")
+            if code == "cell_error" and "no_student_id" in row["status"] and any(w in row["details"] for w in id_only):
+                continue  # failed only for want of the ID cell
             entry = counted.setdefault((row["exercise"], task.id), {"n": 0, "right": 0, "codes": Counter(), "who": {}})
             entry["n"] += 1
             if code in ("correct", "carried_forward"):
@@ -252,3 +255,137 @@ def test_report_on_a_folder_without_results_says_so(tmp_path):
     run = _report(tmp_path, "--lang", "en")
     assert run.returncode == 1 and "has no grading results" in run.stderr
     assert not any(Path(tmp_path).iterdir())
+
+
+# ---------------------------------------------------------------- the report's numbers and words (no kernel)
+
+from attn_homework.grading import marks  # noqa: E402
+from attn_homework.grading.checking import TaskResult  # noqa: E402
+from attn_homework.grading.results import Graded, Note  # noqa: E402
+from attn_homework.grading.roster import Student  # noqa: E402
+from attn_homework.messages.grading import MESSAGES  # noqa: E402
+
+ID_MESSAGE = MESSAGES["student_id_needed"][0]
+
+
+def _student(number, name):
+    return Student(number, number, name, in_roster=True)
+
+
+def _ex02(number, name, codes, notes=(), edition="zh", messages=None):
+    tasks = [
+        TaskResult(t, c, (messages or {}).get(t, "ok" if c == "correct" else f"{edition}:{c}"), None)
+        for t, c in zip(("2.1", "2.2", "2.3"), codes)
+    ]
+    return Graded(
+        f"m/{number}/ex02_scores.ipynb",
+        number,
+        "ex02_scores",
+        _student(number, name),
+        edition,
+        notes=list(notes),
+        tasks=tasks,
+    )
+
+
+def _page(records, tmp_path):
+    report = classreport.compute(records, marks.Points(), marks.LateRule())
+    return report, html.unescape(classreport.html_page(report, tmp_path, marks.Points(), marks.LateRule()))
+
+
+def test_a_student_is_counted_once_per_diagnosis_however_many_tasks(tmp_path):
+    """Class trial 4: 贾平 transposed 2.1 and 2.2, three others 2.1 only: "transposed … 4 人", not 5."""
+    records = [_ex02("2026037", "贾平", ["transposed", "transposed", "correct"])]
+    records += [_ex02(f"202600{i}", f"S{i}", ["transposed", "correct", "correct"]) for i in (1, 2, 3)]
+    report, page = _page(records, tmp_path)
+    (item,) = classreport.next_time(report.stats)
+    assert item[:3] == ("transposed", 4, [("2.1", 4), ("2.2", 1)])
+    assert "2.1 (4)、2.2 (1)：4 人" in page
+
+
+def test_held_submissions_and_id_only_errors_are_not_in_rates_diagnoses_or_examples(tmp_path):
+    """The teacher's notebook (2.2 wrong_values with the ID cell's message) and the unidentified 王伟 file
+    (2.2 cell_error, the ID cell's message) are integrity noise; an honest student's own 2.2 error counts."""
+    teacher = _ex02(
+        "2026018",
+        "罗刚",
+        ["correct", "wrong_values", "correct"],
+        [Note("teacher_version")],
+        messages={"2.2": ID_MESSAGE},
+    )
+    wang = _ex02(
+        "2026013", "王伟", ["correct", "cell_error", "correct"], [Note("no_student_id")], messages={"2.2": ID_MESSAGE}
+    )
+    wang.notes.append(Note("runtime_error", detail=f"ValueError: {ID_MESSAGE}"))
+    unnamed = _ex02("2026099", "无名", ["correct", "cell_error", "correct"], messages={"2.2": ID_MESSAGE})
+    honest = _ex02("2026030", "萧红", ["correct", "wrong_values", "correct"], messages={"2.2": "数不对：第 0 行"})
+    others = [_ex02(f"202600{i}", f"S{i}", ["correct"] * 3) for i in (1, 2)]
+    report, page = _page([teacher, wang, unnamed, honest, *others], tmp_path)
+    t22 = next(t for t in report.stats[0].tasks if t.task == "2.2")
+    assert (t22.n, t22.right) == (3, 2)  # honest + the two others; held and ID-only left out
+    assert t22.diagnoses == [("wrong_values", 1, ["萧红 2026030"])]
+    assert t22.messages == {"wrong_values": "数不对：第 0 行"} and ID_MESSAGE not in page.split("<h2>")[-1]
+    assert msg_zh("cr_counted_note") in page
+
+
+def msg_zh(key):
+    from attn_homework.messages.classreport import MESSAGES as CR
+
+    return CR[key][0]
+
+
+def test_an_example_hint_is_in_the_reports_language_or_not_shown(tmp_path):
+    en = _ex02("2026003", "刘洋", ["correct", "correct", "missing_transpose"], edition="en")
+    report, page = _page([en, _ex02("2026001", "张伟", ["correct"] * 3)], tmp_path)
+    item = page.split("<li><code>missing_transpose</code>")[1].split("</li>")[0]
+    assert "en:missing_transpose" not in item and msg_zh("cr_example") not in item
+    zh = _ex02("2026004", "陈静", ["correct", "correct", "missing_transpose"])
+    report, page = _page([en, zh], tmp_path)
+    assert "zh:missing_transpose" in page and "en:missing_transpose" not in page
+
+
+def test_lesson_links_point_at_a_section_that_explains_the_mistake_and_show_no_latex(tmp_path):
+    # 06's "classic mistakes" has no missing √d_k; no section explains keepdims: the whole lesson 04
+    assert explain("unscaled", "ex06_full_pipeline", "zh").path.name == "03_scaling.ipynb"
+    assert explain("unscaled", "ex06_full_pipeline", "en").path.name == "03_scaling.ipynb"
+    keepdims = explain("keepdims", "ex04_softmax", "zh")
+    assert keepdims.path.name == "04_softmax.ipynb" and keepdims.heading == ""
+    records = [_ex02("2026003", "刘洋", ["correct", "correct", "missing_transpose"])]
+    _, page = _page(records, tmp_path)
+    text = re.findall(r'<a class="lesson"[^>]*>([^<]*)</a>', page)
+    assert text and all("$" not in t and "\\top" not in t for t in text)
+    assert "为什么是 Kᵀ，而不是 K？" in text[0]
+
+
+def test_flags_say_what_happened_unreadable_blank_and_whose_notebook(tmp_path):
+    unreadable = _ex02("2026025", "韩雪", ["not_attempted"] * 3, [Note("unreadable", detail="not_json")])
+    blank = _ex02(
+        "2026024", "唐明", ["not_attempted"] * 3, [Note("runtime_error", (9, 13), f"ValueError: {ID_MESSAGE}")]
+    )
+    blank.notes.append(Note("no_student_id"))
+    crashed = _ex02(
+        "2026026",
+        "冯刚",
+        ["correct", "not_attempted", "not_attempted"],
+        [Note("runtime_error", (9,), "ZeroDivisionError")],
+    )
+    copy = _ex02(
+        "2026017", "郭敏", ["correct"] * 3, [Note("identity_conflict", detail="id_cell=2026001; lms_number=2026017")]
+    )
+    zhang = _ex02("2026001", "张伟", ["correct"] * 3)
+    report, page = _page([unreadable, blank, crashed, copy, zhang], tmp_path)
+    kinds = {r.student.name: [k for k, _ in f] for r, f in report.flagged}
+    why = {r.student.name: " ".join(w for _, w in f) for r, f in report.flagged}
+    assert kinds["韩雪"] == [msg_zh("cr_flag_unreadable")]  # never run: not a crash
+    assert kinds["唐明"] == [msg_zh("cr_flag_blank")] and "学号" in why["唐明"]
+    assert kinds["冯刚"] == ["运行出错"]  # the student's own code raised: an error still
+    assert "张伟 2026001" in why["郭敏"] and "郭敏 2026017" in why["郭敏"] and "lms_number" not in why["郭敏"]
+
+
+def test_the_readme_names_the_canvas_columns_the_code_writes():
+    from attn_homework.grading import reports
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    without_login = ", ".join(c for c in reports.CANVAS_STUDENT if c != "SIS Login ID")
+    assert f"`{', '.join(reports.CANVAS_STUDENT)}`" not in text  # never "always SIS Login ID"
+    assert f"`{without_login}`" in text and "`SIS Login ID`" in text

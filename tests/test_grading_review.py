@@ -197,7 +197,7 @@ def test_a_review_decision_can_file_a_shared_name_under_its_student(tmp_path):
     )
     (decided,) = review.apply([record], review.read(tmp_path), r)
     assert decided.student.id == "20240023" and not decided.held
-    (tmp_path / "review.csv").write_text("decision,student_id,sha256\nreject,,abc\n", encoding="utf-8-sig")
+    (tmp_path / "review.csv").write_text("decision,student_id,file,sha256\nreject,,w.ipynb,abc\n", encoding="utf-8-sig")
     assert review.apply([record], review.read(tmp_path), r) == []
 
 
@@ -236,7 +236,7 @@ def test_a_shared_name_with_a_mistyped_or_missing_id_is_held_and_holds_both_stud
     assert table["2026015"]["ex02_scores"] == "review" and table["2026015"]["held_for_review"] == "ex02"
     assert table["2026015"]["missing"] == ""
     # the teacher files it under 2026015: it counts for 2026015 alone
-    decisions = {"w": ("accept", "", "2026015")}
+    decisions = {review.key(record): ("accept", "", "2026015")}
     rows, _ = reports.gradebook_rows(review.apply(records, decisions, r), marks.Points(), marks.LateRule(), r)
     by_id = {row.student.id: row for row in rows}
     assert "ex02_scores" in by_id["2026015"].finals and not by_id["2026015"].held and not by_id["2026014"].held
@@ -267,14 +267,14 @@ def test_reassigning_a_held_file_keeps_the_number_and_never_replaces_the_student
         r.by("id", "2026009"),
         notes=[Note("identity_conflict", detail="id_cell=2026012; lms_number=2026009")],
     )
-    decisions = {"copy": ("accept", "", "2026012")}
+    decisions = {review.key(copy): ("accept", "", "2026012")}
     out = review.apply([own, copy], decisions, r)
     assert sorted(x.sha256 for x in out) == ["copy", "own"] and all(x.held for x in out)  # both kept, held
     table = review.rows([own, copy], decisions, lambda x: reports.mark(x, marks.Points(), marks.LateRule()), r)
     by_sha = {row[7]: row for row in table[1:]}
     assert by_sha["copy"][:2] == ["accept", "2026012"]  # the teacher's edit is kept in the rewritten file
     assert "identity_conflict" in by_sha["own"][5] and "moodle/甲/ex02_scores.ipynb" in by_sha["own"][5]
-    decisions["own"] = ("reject", "", "2026012")  # the teacher rejects one of the two: the other counts
+    decisions[review.key(own)] = ("reject", "", "2026012")  # the teacher rejects one of the two: the other counts
     (kept,) = review.apply([own, copy], decisions, r)
     assert (kept.sha256, kept.student.id, kept.held) == ("copy", "2026012", False)
 
@@ -294,3 +294,56 @@ def test_an_unknown_release_says_what_its_mark_was_graded_against(english):
     own = reports.note_text(Note("unknown_release", detail="graded_with_own:2026031"))
     assert "matches none of the releases" in own and "per-student data of number 2026031" in own
     assert "class's shared data" in reports.note_text(Note("unknown_release", detail="graded_with_shared"))
+
+
+def test_rejecting_a_copied_notebook_leaves_the_byte_identical_original_counted(tmp_path):
+    """Class trial 4: 郭敏 hands in 张伟's ex04 byte for byte; the teacher rejects 郭敏's held copy in
+    review.csv. 张伟's own submission (same SHA-256, his own LMS folder) still counts, for him alone."""
+    r = roster.Roster([roster.Student(k, k, n, in_roster=True) for k, n in (("2026001", "张伟"), ("2026017", "郭敏"))])
+    sha = "d" * 64
+    own = Graded("moodle.zip/张伟_5001_assignsubmission_file_/ex04.ipynb", sha, "ex04_softmax", r.by("id", "2026001"))
+    copy = Graded(
+        "moodle.zip/郭敏_5017_assignsubmission_file_/ex04.ipynb",
+        sha,
+        "ex04_softmax",
+        r.by("id", "2026017"),
+        notes=[Note("identity_conflict", detail="id_cell=2026001; lms_number=2026017")],
+    )
+    mark = lambda x: reports.mark(x, marks.Points(), marks.LateRule())  # noqa: E731
+    reports._write(tmp_path / "review.csv", review.rows([own, copy], {}, mark, r))
+    text = (tmp_path / "review.csv").read_text("utf-8-sig")
+    (tmp_path / "review.csv").write_text(text.replace("\n,", "\nreject,", 1), encoding="utf-8-sig")
+    decisions = review.read(tmp_path)
+    assert list(decisions.values()) == [("reject", "", "2026017")]
+    (kept,) = review.apply([own, copy], decisions, r)
+    assert kept is own and kept.student.id == "2026001" and not kept.held
+    rows, _ = reports.gradebook_rows([kept], marks.Points(), marks.LateRule(), r)
+    by_id = {row.student.id: row for row in rows}
+    assert "ex04_softmax" in by_id["2026001"].finals and "ex04_softmax" not in by_id["2026017"].finals
+    # accepting the copy instead gives it to 郭敏 and still leaves 张伟's own file his
+    decisions = {review.key(copy): ("accept", "", "2026017")}
+    out = review.apply([own, copy], decisions, r)
+    assert sorted(x.student.id for x in out) == ["2026001", "2026017"] and not any(x.held for x in out)
+
+
+def test_a_held_file_under_a_shared_name_shows_review_for_both_students_even_one_with_his_own_file(tmp_path):
+    """Class trial 4: 王伟 2026014 handed in his own ex02 (100 %), and an e-mailed 王伟_ex02 with no ID is held
+    (ambiguous_name). README §3: both 王伟 show `review` for ex02 in the gradebook, no total, until review.csv
+    decides."""
+    r = _two_wang()
+    own = Graded("moodle/王伟_14/ex02_scores.ipynb", "own", "ex02_scores", r.by("id", "2026014"))
+    who = roster.identify(r, None, None, "王伟_ex02_scores.ipynb", "ex02_scores")
+    mailed = Graded(
+        "mailed/王伟_ex02_scores.ipynb", "w", "ex02_scores", who.student, notes=[Note(who.problem, detail=who.detail)]
+    )
+    records = reports.current([own, mailed], r)
+    rows, names = reports.gradebook_rows(records, marks.Points(), marks.LateRule(), r)
+    reports.write_gradebook(rows, names, tmp_path / "gradebook.csv")
+    table = {
+        row["student_id"]: row
+        for row in csv.DictReader(io.StringIO((tmp_path / "gradebook.csv").read_text("utf-8-sig")))
+    }
+    for number in ("2026014", "2026015"):
+        assert table[number]["ex02_scores"] == "review", table[number]
+        assert table[number]["held_for_review"] == "ex02" and table[number][reports.TOTAL_COLUMN] == ""
+    assert table["2026016"]["ex02_scores"] == ""

@@ -154,3 +154,94 @@ def test_both_languages_and_without_copydetect(graded, tmp_path):
     assert run.returncode == 0, run.stderr
     assert "copydetect is not installed" in (copy / similarity.HTML_NAME).read_text(encoding="utf-8")
     assert found(rows_of(copy / similarity.CSV_NAME)) == {p for p in planted() if p[0] != "code"}
+
+
+# ---------------------------------------------------------------- hints from kept evidence (no kernel)
+
+from attn_homework.grading.checking import TaskResult  # noqa: E402
+from attn_homework.grading.results import Graded  # noqa: E402
+from attn_homework.grading.roster import Student  # noqa: E402
+from attn_homework.student import BEGIN, END  # noqa: E402
+
+
+def _in_place(source):
+    """A teacher cell as a student writes it: the solution replacing the starter's ``...`` line in place."""
+    lines = [line for line in source.splitlines() if line.strip() not in (BEGIN, END) and " = ...  #" not in line]
+    return "\n".join(lines)
+
+
+def _ex06(change=None, edition="zh"):
+    """The teacher's ex06 written in place; ``change`` (old, new) made once, in the first answer it fits."""
+    teacher = nbformat.read(lesson_folder(edition) / "exercises" / "teacher" / "ex06_full_pipeline.ipynb", as_version=4)
+    cells = [_in_place(c.source) if BEGIN in c.source else c.source for c in teacher.cells if c.cell_type == "code"]
+    if change:
+        i = next(i for i, c in enumerate(cells) if change[0] in c and "### BEGIN" not in c and "O = " in c)
+        cells[i] = cells[i].replace(*change, 1)
+    return cells
+
+
+def _class(codes, exercise="ex06_full_pipeline", tasks=()):
+    group, evidence = [], {}
+    for i, code in enumerate(codes):
+        number = f"20260{i + 1:02d}"
+        record = Graded(f"m/{number}/{exercise}.ipynb", f"h{i}", exercise, Student(number, number, f"S{i}"))
+        record.tasks = list(tasks[i]) if tasks else []
+        group.append(record)
+        evidence[(record.sha256, exercise)] = {"code": code, "wrong": {}, "data_id": None}
+    return group, evidence
+
+
+def test_students_who_all_wrote_the_teachers_solution_in_place_make_no_pair():
+    """Class trial 4: ten students' ex06 was the teacher's solution written over the ``...`` (three with one
+    line changed, one in the English edition); 45 pairs were listed at 100 %. None is a student's own code."""
+    pytest.importorskip("copydetect")
+    one_line = ("S.max(axis=1", "np.max(S, axis=1")
+    codes = [_ex06(), _ex06(), _ex06(), _ex06(edition="en"), _ex06(one_line), _ex06(one_line)]
+    group, evidence = _class(codes)
+    assert similarity.code_hints(group, evidence) == []
+
+
+def test_a_one_line_common_mistake_is_never_a_code_pair():
+    pytest.importorskip("copydetect")
+    wrong = ("E.sum(axis=1, keepdims=True)", "E.sum(axis=0, keepdims=True)")
+    group, evidence = _class([_ex06(wrong), _ex06(wrong), _ex06()])
+    assert similarity.code_hints(group, evidence) == []
+
+
+def test_a_renamed_helper_copied_between_two_students_is_still_found():
+    pytest.importorskip("copydetect")
+    helper = (
+        "def {f}({a}, {b}, {c}):\n    {d} = {a}.shape[1]\n    {s} = ({a} @ {b}.T) / np.sqrt({d})\n"
+        "    {m} = {s}.max(axis=1, keepdims=True)\n    {e} = np.exp({s} - {m})\n"
+        "    {t} = {e}.sum(axis=1, keepdims=True)\n    {w} = {e} / {t}\n    return {w} @ {c}\n"
+        "O = ...  # ← 把 ... 换成你的答案\nO = {f}(Q, K, V)\n"
+    )
+    first = dict(f="attend", a="q", b="k", c="v", d="dk", s="scores", m="top", e="ex", t="tot", w="wts")
+    second = dict(f="my_attn", a="qq", b="kk", c="vv", d="dim", s="sc", m="mx", e="ee", t="ss", w="ww")
+    codes = [_ex06(), _ex06(), _ex06()]
+    codes[1][2], codes[2][2] = helper.format(**first), helper.format(**second)
+    group, evidence = _class(codes)
+    (hint,) = similarity.code_hints(group, evidence)
+    assert {hint.a.student.id, hint.b.student.id} == {"2026002", "2026003"}
+    assert "O = ..." not in hint.left and "set_lang" not in hint.left  # the handout's lines are not evidence
+
+
+def _wrong(task_id, code, data):
+    return TaskResult(task_id, code, "", None), {"kind": "array", "shape": [len(data)], "data": data}
+
+
+def test_a_shared_unusual_wrong_answer_is_flagged_even_with_a_symptom_label_but_never_for_nan_only():
+    """Class trial 4: 梁宇 and 谢婷 share ``E / (E.sum(...) + 1)`` on the same data; the checker calls it
+    ``not_normalized`` (a symptom, not a mechanism that forces everyone's numbers), and the pair was missed.
+    冯刚 and 魏来's overflow gives only NaN: listed as a shared answer, wrongly."""
+    numbers = [[0.1, 0.2, 0.3], [0.1, 0.2, 0.3], [float("nan")] * 3, [float("nan")] * 3, [0.5, 0.5, 0.0]]
+    labels = ["not_normalized", "not_normalized", "wrong_values", "wrong_values", "ok"]
+    group, evidence = _class([[]] * 5, "ex04_softmax")
+    for record, code, data in zip(group, labels, numbers):
+        result, answer = _wrong("4.1", code, data)
+        record.tasks = [result]
+        if code != "ok":
+            evidence[(record.sha256, record.exercise)]["wrong"] = {"4.1": answer}
+    group += _class([[]] * 20, "ex04_softmax")[0][5:]  # 25 submissions: 10 % is 2
+    pairs = {(h.a.student.id, h.b.student.id) for h in similarity.wrong_hints(group, evidence)}
+    assert pairs == {("2026001", "2026002")}

@@ -33,8 +33,9 @@ from attn_viz import svg as kit
 
 from .. import exercises
 from ..messages import msg
+from ..messages.grading import MESSAGES
 from . import reports
-from .integrity import REVIEW
+from .integrity import REVIEW, needs_review
 from .marks import rounded
 
 HTML_NAME = "class_report.html"
@@ -42,7 +43,8 @@ TASKS_CSV = "class_report_tasks.csv"
 EXERCISES_CSV = "class_report_exercises.csv"
 TOTALS_CSV = "class_report_totals.csv"
 NOT_MISTAKES = ("correct", "carried_forward", "not_attempted", "cell_error")
-CRASH = ("crashed", "worker_died", "memory_limit", "could_not_start", "grader_error", "unreadable", "too_large")
+CRASH = ("crashed", "worker_died", "memory_limit", "could_not_start", "grader_error")
+UNREADABLE = ("unreadable", "too_large")  # never run: not a crash
 ERROR = ("syntax_error", "runtime_error")
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 EDITION_FOLDER = {"zh": "", "en": "en"}
@@ -63,9 +65,9 @@ LESSON_SECTIONS = {
         ("02_scores_qkt.ipynb", "为什么是 $K^\\top$", "Why $K^\\top$"),
         ("06_full_pipeline.ipynb", "经典错误清单", "The classic mistakes"),
     ],
+    # 06's "classic mistakes" table covers the transpose, the axis and d_v, not the missing √d_k
     "unscaled": [
-        ("03_scaling.ipynb", "分数太大，softmax 会怎样", "What does softmax do when the scores are too large"),
-        ("06_full_pipeline.ipynb", "经典错误清单", "The classic mistakes"),
+        ("03_scaling.ipynb", "分数太大，softmax 会怎样", "What does softmax do when the scores are too large")
     ],
     "scaled_by_dk": [("03_scaling.ipynb", "在例子上算出", "Computing $S = QK^\\top / \\sqrt{d_k}$")],
     "scale_multiplied": [("03_scaling.ipynb", "在例子上算出", "Computing $S = QK^\\top / \\sqrt{d_k}$")],
@@ -75,7 +77,7 @@ LESSON_SECTIONS = {
         ("04_softmax.ipynb", "方向做错了", "What if you go the wrong way"),
         ("06_full_pipeline.ipynb", "经典错误清单", "The classic mistakes"),
     ],
-    "keepdims": [("04_softmax.ipynb", "数值稳定的写法", "The numerically stable version")],
+    # keepdims: no lesson section explains it (04's stable version only uses it in a line): the whole lesson
     "overflow": [("04_softmax.ipynb", "数值稳定的写法", "The numerically stable version")],
     "not_normalized": [("04_softmax.ipynb", "一行分数 → 一个分布", "One row of scores → one distribution")],
     "negative_weight": [("04_softmax.ipynb", "一行分数 → 一个分布", "One row of scores → one distribution")],
@@ -188,11 +190,32 @@ def student_label(student):
     return reports._student_label(student)
 
 
+def _id_messages():
+    return {text for pair in [MESSAGES["student_id_needed"], MESSAGES["student_id_missing"]] for text in pair}
+
+
+def id_only(task):
+    """Whether a task's result is only the missing ID cell's doing (its data cell raised, or its numbers were
+    drawn, without a student number): no sign of what the student understood."""
+    return task is not None and not task.ok and task.message.strip() in _id_messages()
+
+
+def counted(records):
+    """The records the per-task rates and diagnoses are over: none held for review or reviewed (a teacher's
+    notebook, a file whose owner is in doubt, another student's data: integrity, not a misconception)."""
+    return [r for r in records if not needs_review(r)]
+
+
 def task_stats(exercise, records):
+    """Per task: right and diagnoses over ``counted(records)``, a result due only to a missing ID cell
+    (``id_only``) left out of both; an example of what the students were told, from a student of the teacher's
+    language only."""
+    records = counted(records)
     ids = [t.id for t in exercises.tasks(exercise)] if exercise in exercises.EXERCISES else reports.task_ids(records)
     out = []
     for task_id in ids:
         results = [(r, next((t for t in r.tasks if t.id == task_id), None)) for r in records]
+        results = [(r, t) for r, t in results if not id_only(t)]
         right = sum(1 for _, t in results if t is not None and t.ok)
         counts, who, told = Counter(), {}, {}
         for record, t in results:
@@ -201,10 +224,10 @@ def task_stats(exercise, records):
                 continue
             counts[code] += 1
             who.setdefault(code, []).append(student_label(record.student))
-            if t is not None and t.message and (code not in told or told[code][0] != lang.get_lang()):
-                told[code] = (record.edition, t.message)  # in the teacher's language when a student had it
+            if t is not None and t.message and code not in told and record.edition == lang.get_lang():
+                told[code] = t.message
         diagnoses = [(code, count, who[code]) for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-        out.append(TaskStats(exercise, task_id, len(records), right, diagnoses, {c: m for c, (_, m) in told.items()}))
+        out.append(TaskStats(exercise, task_id, len(results), right, diagnoses, told))
     return out
 
 
@@ -240,24 +263,70 @@ def histogram(totals):
     return counts
 
 
-def flags(record, late):
-    """[(kind, reason)] of a record: integrity (held, or reviewed), crash, timeout, error, late."""
+def flags(record, late, names=None):
+    """[(kind, reason)] of a record: integrity (held, or reviewed), unreadable, crash, timeout, error, blank
+    (an untouched notebook, even when its data cells raised for want of the ID), late."""
     found = []
+    blank = is_blank(record)
     for note in reports.with_late_note(record, late):
         if note.code in REVIEW:
             kind = msg("cr_flag_decided", decision=record.decision) if record.decision else msg("cr_flag_integrity")
+        elif note.code in UNREADABLE:
+            kind = msg("cr_flag_unreadable")
         elif note.code in CRASH:
             kind = msg("cr_flag_crash")
+        elif note.code in ERROR and blank:
+            found.append((msg("cr_flag_blank"), msg("cr_blank_why")))
+            continue
+        elif note.code in ERROR and _id_error(note):
+            kind = msg("cr_flag_no_id")
         elif note.code == "timeout":
             kind = msg("cr_flag_timeout")
         elif note.code in ERROR:
             kind = msg("cr_flag_error")
         elif note.code == "late":
             kind = msg("cr_flag_late")
+        elif note.code == "blank":
+            kind = msg("cr_flag_blank")
         else:
             continue
-        found.append((kind, reports.note_text(note)))
+        found.append((kind, reason(note, names)))
     return found
+
+
+def is_blank(record):
+    """No task attempted, and whatever raised was only the missing ID cell: an untouched notebook (the grader's
+    ``blank``), whose data cells raise without a student number; not code of the student's that failed."""
+    if not record.tasks or any(t.code != "not_attempted" for t in record.tasks):
+        return False
+    errors = [n for n in record.notes if n.code in ERROR]
+    return bool(errors) and all(_id_error(n) for n in errors)
+
+
+def _id_error(note):
+    """An error status raised only by a data cell wanting the student number."""
+    return any(m in note.detail for m in _id_messages())
+
+
+def reason(note, names=None):
+    """A status in words; an identity_conflict names the students its numbers are (``names``: number ->
+    "name number"), and a teacher's notebook says what its mark is."""
+    if note.code == "identity_conflict":
+        parts = dict(part.strip().partition("=")[::2] for part in note.detail.split(";") if "=" in part)
+        who = lambda number: (names or {}).get(number, number)  # noqa: E731
+        said = []
+        if "id_cell" in parts:
+            said.append(msg("cr_conflict_id_cell", student=who(parts["id_cell"])))
+        lms = parts.get("lms_number") or parts.get("lms_name")
+        if lms:
+            said.append(msg("cr_conflict_lms", student=who(lms)))
+        if "student_id" in parts:
+            said.append(msg("cr_conflict_moved", student=who(parts["student_id"])))
+        if said:
+            return msg("cr_conflict", said=msg("list_separator").join(said))
+    if note.code == "teacher_version":
+        return reports.note_text(note) + msg("cr_teacher_mark")
+    return reports.note_text(note)
 
 
 # ---------------------------------------------------------------- the figures
@@ -359,6 +428,24 @@ def _table(head, rows, numeric=()):
     return f"<table><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>"
 
 
+_TEX = {"\\top": "ᵀ", "\\sqrt": "√", "\\cdot": "·", "\\times": "×", "\\to": "→", "\\infty": "∞", "\\,": " "}
+
+
+def plain(heading):
+    """A heading's text without its LaTeX: ``$K^\\top$`` reads Kᵀ, ``\\sqrt{d_k}`` √d_k."""
+    import re
+
+    def one(m):
+        t = m.group(1)
+        for tex, text in _TEX.items():
+            t = t.replace(tex, text)
+        t = re.sub(r"\\(?:mathrm|text|mathbf|operatorname)\{([^{}]*)\}", r"\1", t)
+        t = re.sub(r"\^\{?ᵀ\}?", "ᵀ", t).replace("{", "").replace("}", "")
+        return re.sub(r"\\([A-Za-z]+)", r"\1", t).replace(" ^", "^").strip()
+
+    return re.sub(r"\$([^$]*)\$", one, heading)
+
+
 def _link(section, folder):
     esc = html.escape
     try:
@@ -368,7 +455,7 @@ def _link(section, folder):
     shown = section.path.parent.name + "/" + section.path.name if section.path.parent.name == "en" else None
     lesson = shown or section.path.name
     if section.heading:
-        text = msg("cr_lesson", lesson=lesson, cell=section.cell, heading=section.heading)
+        text = msg("cr_lesson", lesson=lesson, cell=section.cell, heading=plain(section.heading))
         href += "#" + section.anchor
     else:
         text = msg("cr_lesson_whole", lesson=lesson)
@@ -391,7 +478,10 @@ def compute(records, points, late, roster=None, include=()):
     counted = [row for row in rows if not row.held and (row.records or row.student.in_roster)]
     totals = [row.total for row in counted]
     held = sum(1 for row in rows if row.held)
-    flagged = [(r, f) for r in reports.in_order(records) for f in [flags(r, late)] if f]
+    names = {r.student.id: student_label(r.student) for r in records if r.student.id and r.student.in_roster}
+    if roster is not None:
+        names.update({st.id: student_label(st) for st in getattr(roster, "students", ()) if st.id})
+    flagged = [(r, f) for r in reports.in_order(records) for f in [flags(r, late, names)] if f]
     return Report(records, stats, totals, held, flagged)
 
 
@@ -422,7 +512,7 @@ def html_page(report, folder, points, late, notebooks=NOTEBOOKS):
     else:
         parts.append(f"<p>{esc(msg('cr_flagged_none'))}</p>")
     # per exercise
-    parts.append(f"<h2>{esc(msg('cr_exercises'))}</h2>")
+    parts.append(f"<h2>{esc(msg('cr_exercises'))}</h2><p>{esc(msg('cr_counted_note'))}</p>")
     for st in report.stats:
         known = exercises.EXERCISES.get(st.exercise)
         title = st.exercise + (f" · {known.title}" if known else "")
@@ -489,19 +579,20 @@ def _task_exercises(where):
 
 
 def next_time(stats):
-    """[(code, students, [(task, count)], an example message)] of every diagnosed mistake, most frequent first."""
+    """[(code, students, [(task, count)], an example message)] of every diagnosed mistake, most frequent first;
+    ``students`` counts each student once, whatever number of tasks they made it in."""
     found = {}
     for st in stats:
         for t in st.tasks:
-            for code, count, _ in t.diagnoses:
+            for code, count, names in t.diagnoses:
                 if code in NOT_MISTAKES:
                     continue
-                entry = found.setdefault(code, [0, [], ""])
-                entry[0] += count
+                entry = found.setdefault(code, [set(), [], ""])
+                entry[0].update(names)  # a student once per diagnosis, however many tasks
                 entry[1].append((t.task, count))
                 entry[2] = entry[2] or t.messages.get(code, "")
-    ordered = sorted(found.items(), key=lambda kv: (-kv[1][0], kv[0]))
-    return [(code, n, where, told) for code, (n, where, told) in ordered]
+    ordered = sorted(found.items(), key=lambda kv: (-len(kv[1][0]), kv[0]))
+    return [(code, len(who), where, told) for code, (who, where, told) in ordered]
 
 
 # ---------------------------------------------------------------- the files

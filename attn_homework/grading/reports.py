@@ -414,7 +414,8 @@ def write_gradebook(rows, names, path):
                 row.student.id,
                 row.student.name,
                 row.student.email,
-                *[rounded(row.finals[n]) if n in row.finals else "review" if n in row.held else "" for n in names],
+                # held wins over a mark of the student's own: the held file may be theirs too (README §3)
+                *["review" if n in row.held else rounded(row.finals[n]) if n in row.finals else "" for n in names],
                 "" if row.held else rounded(row.total),
                 " ".join(n.split("_")[0] for n in row.missing if n not in row.held),
                 " ".join(n.split("_")[0] for n in row.held),

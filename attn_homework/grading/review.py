@@ -11,7 +11,9 @@ Changing a row's ``student_id`` to another rostered student's number files the s
 student (with ``accept`` or a number): the way to settle a name two students share; the rewritten file keeps
 the number written in. If that student has a file of the exercise already, neither replaces the other: both
 are listed, held (``identity_conflict``), until one of them is rejected. An empty decision keeps the
-submission held. The rows are matched by the file's SHA-256 (``sha256``), so a
+submission held. A row applies to the one submission it was written for: its ``file`` (the path in the
+LMS download or folder, which names the student's LMS folder) and its SHA-256 (``sha256``) together, so a
+decision on a copied notebook never touches the byte-identical original another student handed in, and a
 file handed in again with other bytes is held again. ``attn-grade --out FOLDER`` (no submissions) reapplies
 the decisions and rewrites the reports.
 """
@@ -29,9 +31,19 @@ COLUMNS = ("decision", "student_id", "name", "exercise", "percent", "reasons", "
 DECISIONS = ("accept", "reject")
 
 
+def key(record):
+    """What a review.csv row is matched by: the submission's file (its path, the LMS folder included) and its
+    SHA-256. Never the hash alone: two students' byte-identical notebooks are two submissions."""
+    return (record.label, record.sha256)
+
+
+def _get(decisions, record, default=("", "", "")):
+    return decisions.get(key(record), default)
+
+
 def read(folder):
-    """{sha256: (decision, comment, student number)} from a grading folder's review.csv (empty decisions left
-    out)."""
+    """{(file, sha256): (decision, comment, student number)} from a grading folder's review.csv (empty
+    decisions, and rows without their file or hash, left out)."""
     path = Path(folder) / FILE_NAME
     if not path.is_file():
         return {}
@@ -40,8 +52,11 @@ def read(folder):
     for row in rows:
         decision = (row.get("decision") or "").strip().lower().lstrip("'")
         sha = (row.get("sha256") or "").strip().lstrip("'")
-        if sha and (decision in DECISIONS or decision_percent(decision) is not None):
-            found[sha] = (decision, row.get("comment") or "", (row.get("student_id") or "").strip().lstrip("'"))
+        file = (row.get("file") or "").strip()
+        if file.startswith("'") and file[1:2] in "=+-@\t":  # written as text (reports._write)
+            file = file[1:]
+        if sha and file and (decision in DECISIONS or decision_percent(decision) is not None):
+            found[(file, sha)] = (decision, row.get("comment") or "", (row.get("student_id") or "").strip().lstrip("'"))
     return found
 
 
@@ -50,34 +65,34 @@ def _moved_to(record, decisions, roster):
     with ``accept`` or a number), or None."""
     if roster is None or not needs_review(record):
         return None
-    decision, _, number = decisions.get(record.sha256, ("", "", ""))
+    decision, _, number = _get(decisions, record)
     if not decision or decision == "reject" or not number or number == record.student.id:
         return None
     return roster.by("id", number)
 
 
 def _rejected(record, decisions):
-    return decisions.get(record.sha256, ("",))[0] == "reject"
+    return _get(decisions, record)[0] == "reject"
 
 
 def clashes(records, decisions, roster=None):
-    """{sha256: detail} of the records kept held because a reassignment in review.csv would put two files on
+    """{key: detail} of the records kept held because a reassignment in review.csv would put two files on
     one student and exercise: the moved file and the student's own, both listed, neither replacing the other,
     until one of them is rejected."""
     live = [r for r in records if not _rejected(r, decisions)]
-    moved = {r.sha256: s for r in live if (s := _moved_to(r, decisions, roster)) is not None}
+    moved = {key(r): s for r in live if (s := _moved_to(r, decisions, roster)) is not None}
     found = {}
     for record in live:
-        target = moved.get(record.sha256)
+        target = moved.get(key(record))
         if target is None:
             continue
         for other in live:
             if other is record or other.exercise != record.exercise:
                 continue
-            other_key = moved[other.sha256].key if other.sha256 in moved else other.student.key
+            other_key = moved[key(other)].key if key(other) in moved else other.student.key
             if other_key == target.key:
-                found[record.sha256] = f"student_id={target.id}; {other.label}"
-                found[other.sha256] = f"student_id={target.id}; {record.label}"
+                found[key(record)] = f"student_id={target.id}; {other.label}"
+                found[key(other)] = f"student_id={target.id}; {record.label}"
     return found
 
 
@@ -89,13 +104,13 @@ def apply(records, decisions, roster=None):
     clashing = clashes(records, decisions, roster)
     out = []
     for record in records:
-        if record.sha256 in clashing:
-            detail = clashing[record.sha256]
+        if key(record) in clashing:
+            detail = clashing[key(record)]
             notes = [n for n in record.notes if n.code != "identity_conflict"]
             out.append(replace(record, notes=notes + [Note("identity_conflict", detail=detail)], decision=""))
             continue
         reviewed = needs_review(record)
-        decision = decisions.get(record.sha256, ("", "", ""))[0] if reviewed or _rejected(record, decisions) else ""
+        decision = _get(decisions, record)[0] if reviewed or _rejected(record, decisions) else ""
         if decision == "reject":
             continue
         student = _moved_to(record, decisions, roster)
@@ -113,11 +128,11 @@ def rows(records, decisions, mark, roster=None):
     table = []
     for record in records:
         codes = needs_review(record)
-        if record.sha256 in clashing:
-            codes = [c for c in codes if c != "identity_conflict"] + [f"identity_conflict({clashing[record.sha256]})"]
+        if key(record) in clashing:
+            codes = [c for c in codes if c != "identity_conflict"] + [f"identity_conflict({clashing[key(record)]})"]
         if not codes:
             continue
-        decision, comment, number = decisions.get(record.sha256, ("", "", ""))
+        decision, comment, number = _get(decisions, record)
         m = mark(record)
         table.append(
             [

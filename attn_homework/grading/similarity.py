@@ -8,13 +8,19 @@ Three kinds:
   not a cell of the handout (the starter code, every edition) or of the teacher's notebook (solution
   included) are compared with ``copydetect`` (Stein, copydetect; the winnowing of Schleimer, Wilkerson &
   Aiken 2003, "Winnowing: local algorithms for document fingerprinting", the method of MOSS), with the
-  handout's and the solution's fingerprints as its boilerplate: what equals them does not count. copydetect
+  handout's and the solution's fingerprints as its boilerplate: what equals them does not count. The lines
+  of the handout and the solution are first taken out of each cell (``own_cells``), so a solution written
+  in place of the starter's ``...`` is the teacher's, not the student's, and no fingerprint spans two
+  cells' boilerplate. A submission with fewer than ``MIN_LINES`` lines or ``MIN_OVERLAP`` characters of its
+  own code is never compared (a one-line ``axis=0`` is everyone's mistake). copydetect
   replaces names and strings before fingerprinting, so renamed variables still match. A pair is listed when
   it shares at least ``MIN_OVERLAP`` characters of filtered code and the higher of its two overlap shares is
   at least ``MIN_SIMILARITY``: a one-line answer is below that, whoever wrote it.
 - ``wrong``: the same wrong answer, the same diagnosis and the same numbers (to 6 significant digits), that
   few others have (at most ``max(2, 10 %)`` of the exercise's submissions), when the numbers are not forced:
-  the checker could name no known mistake that makes them, or the two students' data differ.
+  the checker could name no known mistake that makes them (none, or only a symptom such as
+  ``not_normalized``: ``UNNAMED``), or the two students' data differ. Answers of only NaN or inf are never
+  one (overflow makes them from anyone's data).
 - ``data``: an answer wrong for its student's own data and right for another student's (the grader knows
   every student's data: ``task_data.student_data``): tried against the data of every other student graded
   for the exercise, and the grader's own ``other_students_data`` status (the roster's students).
@@ -54,7 +60,10 @@ K = 25  # copydetect's noise threshold: k-grams of 25 characters of filtered cod
 WINDOW = 4  # winnowing window: every common run of K + WINDOW - 1 characters is found
 MIN_OVERLAP = 60  # characters of filtered code two submissions must share
 MIN_SIMILARITY = 0.6  # and the higher of the two overlap shares
-UNNAMED = ("wrong_values", "wrong_shape", "crossed")  # wrong, with no known mistake that makes these numbers
+MIN_LINES = 3  # lines of a submission's own code (beyond the handout and the solution) before it is compared
+# wrong, with no known mistake that makes these numbers: either no diagnosis at all, or one that names a
+# symptom of the result (rows not summing to 1, a wrong dtype), not a mechanism that forces the same numbers
+UNNAMED = ("wrong_values", "wrong_shape", "crossed", "not_normalized", "int_dtype", "wrong_type")
 MAX_NUMBERS = 4096  # numbers of one answer kept as evidence
 MAX_CODE = 200_000  # characters of a submission's code cells kept
 SHOWN_NUMBERS = 12
@@ -174,11 +183,35 @@ def template(exercise, notebooks=NOTEBOOKS):
 ID_CELL = re.compile(r"^(?:\s*#[^\n]*\n|\s*\n)*\s*(?:homework\.)?set_student_id\([^)\n]*\)[^\n]*\s*$")
 
 
-def answer_text(code, forced):
-    """A submission's own code: its code cells that are not a cell the task hands out or solves, nor the ID
-    cell of a per-student release (the same cell with each student's number)."""
+def _line(text):
+    return " ".join(text.split())
+
+
+def own_cells(code, forced):
+    """A submission's own code, cell by cell: its code cells that are not a cell the task hands out or solves,
+    nor the ID cell of a per-student release (the same cell with each student's number), each with the lines
+    the handout or the solution has (the starter line, its comment, the solution written in place of the
+    ``...``, in any edition) taken out. What is left of a cell is what the student wrote."""
     known = {_normal(c) for c in forced}
-    return "\n\n".join(c for c in code if _normal(c) and _normal(c) not in known and not ID_CELL.match(c))
+    lines = {_line(line) for c in forced for line in str(c).splitlines()}
+    cells = []
+    for c in code:
+        if not _normal(c) or _normal(c) in known or ID_CELL.match(c):
+            continue
+        kept = [line.rstrip() for line in str(c).splitlines() if _line(line) and _line(line) not in lines]
+        if kept:
+            cells.append("\n".join(kept))
+    return cells
+
+
+def answer_text(code, forced):
+    """A submission's own code (``own_cells``), its cells one after another."""
+    return "\n\n".join(own_cells(code, forced))
+
+
+def own_lines(text):
+    """The lines of code (not blank, not only a comment) in a submission's own text."""
+    return [line for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
 
 
 # ---------------------------------------------------------------- the hints
@@ -278,7 +311,8 @@ def code_hints(group, evidence, notebooks=NOTEBOOKS):
     for record in group:
         entry = evidence.get((record.sha256, record.exercise))
         text = answer_text(entry["code"], forced) if entry else ""
-        if len(text) >= K:
+        code = own_lines(text)
+        if len(code) >= MIN_LINES and len("".join(code)) >= MIN_OVERLAP:  # a short answer is never compared
             texts.append((record, text))
     if len({record.student.key for record, _ in texts}) < 2:
         return []
@@ -333,6 +367,8 @@ def wrong_hints(group, evidence):
         for task_id, answer in entry.get("wrong", {}).items():
             if codes.get(task_id) in (None, *NOT_MISTAKES):
                 continue
+            if not np.isfinite(np.asarray(answer.get("data") or [], dtype=float)).any():
+                continue  # only NaN or inf: overflow makes them from anyone's data, no sign of a shared answer
             by_answer.setdefault((task_id, codes[task_id], _digest(answer)), []).append((record, entry, answer))
     rare = max(2, len(group) // 10)
     hints = []
@@ -504,7 +540,9 @@ def html_page(hints, evidence_missing, has_copydetect):
 
         similarity = f"{100 * MIN_SIMILARITY:.0f} %"
         version = copydetect.__version__
-        how = msg("sm_how", version=version, k=K, window=WINDOW, tokens=MIN_OVERLAP, similarity=similarity)
+        how = msg(
+            "sm_how", version=version, k=K, window=WINDOW, tokens=MIN_OVERLAP, similarity=similarity, lines=MIN_LINES
+        )
         parts.append(f"<p>{esc(how)}</p>")
     else:
         parts.append(f"<p>{esc(msg('sm_no_copydetect'))}</p>")

@@ -105,7 +105,7 @@ MESSAGES = {
         "first, with the lesson section that explains it.",
     ),
     "cr_next_none": ("没有出现可归类的错误。", "No diagnosed mistake occurred."),
-    "cr_next_item": ("{tasks}：{count} 人", "{tasks}: {count} students"),
+    "cr_next_item": ("{tasks}：{count} 人", "{tasks}: {count} {students}"),
     "cr_lesson": ("讲解：{lesson} · 第 {cell} 格 · {heading}", "Explained in: {lesson} · cell {cell} · {heading}"),
     "cr_lesson_whole": ("讲解：{lesson}（整课）", "Explained in: {lesson} (the whole lesson)"),
     "cr_example": ("学生看到的提示：", "What the students were told: "),

@@ -567,7 +567,9 @@ def html_page(report, folder, points, late, notebooks=NOTEBOOKS):
                 sections.append(section)
         links = "<br>".join(_link(s, folder) for s in sections)
         example = f'<br><span class="muted">{esc(msg("cr_example"))}{esc(told)}</span>' if told else ""
-        said = esc(msg("cr_next_item", tasks=tasks, count=count, students="student" if count == 1 else "students"))
+        said = esc(
+            msg("cr_next_item", tasks=tasks, count=count, students=msg("cr_student" if count == 1 else "cr_students"))
+        )
         items.append(f"<li><code>{esc(code)}</code> — {said}<br>{links}{example}</li>")
     if items:
         parts.append("<ul>" + "".join(items) + "</ul>")

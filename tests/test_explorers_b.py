@@ -26,6 +26,7 @@ from attn_core.positions import (
     sinusoidal_positions,
     with_even_width,
 )
+from attn_viz.svg import FONT_FAMILY  # noqa: E402
 
 JS = Path(__file__).resolve().parents[1] / "attn_viz" / "explorers" / "js"
 NODE = shutil.which("node")
@@ -39,8 +40,12 @@ def node(module: str, body: str, data) -> object:
         if os.environ.get("CI") == "true":
             pytest.fail("node is missing: .ci/run installs nodejs in CI")
         pytest.skip("node is not installed")
+    # draw.js reads PAGE_CONFIG, which esm.py writes in before the modules; set it first (a dynamic import
+    # runs after this line, a static one would run before it)
+    config = f"globalThis.PAGE_CONFIG = {json.dumps({'fontFamily': FONT_FAMILY})};\n"
     script = (
-        f"import * as m from {json.dumps((JS / module).as_uri())};\nconst data = JSON.parse(require_stdin());\n{body}\n"
+        config + f"const m = await import({json.dumps((JS / module).as_uri())});\n"
+        f"const data = JSON.parse(require_stdin());\n{body}\n"
     ).replace(
         "require_stdin()",
         "await new Promise((ok) => { let s = ''; process.stdin.on('data', (c) => (s += c)); "
@@ -243,7 +248,7 @@ def test_the_roofline_time_is_the_slower_of_computing_and_reading():
 # picture's description word for word (so every printed digit agrees).
 
 PAGE = """
-import { frame, translator } from %s;
+const { frame, translator } = await import(%s);
 const { data: page, words, grid, numbers } = data;
 const t = translator(words);
 const out = grid.map((values) => {

@@ -204,11 +204,21 @@ def _extent(ticks, size, along, renderer):
     return max(getattr(t.get_window_extent(renderer), along) for t in ticks)
 
 
+def _counting(labels):
+    """Whether the labels count 0, 1, 2, ... (or from another start) in order: then every 2nd one is enough."""
+    try:
+        numbers = [int(label) for label in labels]
+    except ValueError:
+        return False
+    return numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+
+
 def _fit_ticks(fig, axes):
     """Tick labels that can be read on a projector: at their size, or at MIN_TICK_SIZE where a cell is too
-    narrow. Where even that does not fit, more than FEW_TICKS labels are thinned (only every 2nd, 3rd, ...
-    is written, starting from the first, none rotated); up to FEW_TICKS long words along x all stay, slanted
-    by 45°, since a missing word among a few is a real loss. Measured on the laid-out figure: call it last."""
+    narrow. Where even that does not fit, more than FEW_TICKS labels that count in order (0, 1, 2, ...) are
+    thinned (only every 2nd, 3rd, ... is written, starting from the first, none rotated); words and numbers out
+    of order all stay, slanted by 45° along x, since a missing word cannot be guessed from its neighbours.
+    Measured on the laid-out figure: call it last."""
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     gap = 0.5 * MIN_TICK_SIZE * fig.dpi / 72  # between neighbouring labels, in pixels
@@ -227,8 +237,12 @@ def _fit_ticks(fig, axes):
                 size = MIN_TICK_SIZE
             shown, rotation = [t.get_text() for t in ticks], 0
             if (width := _extent(ticks, size, along, renderer) + gap) > spacing * room:
-                if along == "width" and len(labels) <= FEW_TICKS:
-                    rotation = 45  # a few long words: keep every one, slanted
+                if not _counting(labels):
+                    # words, or numbers out of order (a permuted axis): a missing label cannot be inferred
+                    # from its neighbours, so every one stays (slanted along x; at the smallest size along y)
+                    rotation = 45 if along == "width" else 0
+                elif along == "width" and len(labels) <= FEW_TICKS:
+                    rotation = 45  # a few long labels: keep every one, slanted
                 else:
                     step = math.ceil(width / room)
                     shown = [label if k % step == 0 else "" for k, label in enumerate(labels)]

@@ -156,6 +156,8 @@ def test_scores_get_their_own_diverging_scale_centred_on_zero_and_label():
 
 
 def test_tick_labels_are_at_least_12_pt_and_never_overlap_and_many_are_thinned_not_rotated():
+    """Counting labels (0, 1, 2, ...) may be thinned; words never (lesson 08's 10 words: 动物 and 累了 were
+    dropped when every other label was written): they stay, slanted when crowded."""
     words = ["the", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "tired"]
     six = ["I", "like", "studying", "languages", "and", "maths"]  # 11 (en): three panels, long words
     A = np.random.default_rng(1).dirichlet(np.ones(10), size=10)
@@ -182,6 +184,14 @@ def test_tick_labels_are_at_least_12_pt_and_never_overlap_and_many_are_thinned_n
     shown = ticks(first.get_xticklabels())
     assert shown[0] == "0" and "" in shown  # crowded: every other label, starting from the first
     assert ticks(figures["english words"].axes[0].get_xticklabels()) == words  # room enough: every word
+    crowded = ["那只", "动物", "没", "过", "街", "因为", "它", "太", "累", "了了了"]
+    fig = draw(plots.heatmaps([A, A, A, A], list("abcd"), crowded, crowded))
+    for ax in images(fig):
+        assert ticks(ax.get_xticklabels()) == crowded  # every word written, none thinned away
+    permuted = draw(
+        plots.heatmaps([A] * 4, list("abcd"), [str(k) for k in range(10)], [str((3 * k) % 10) for k in range(10)])
+    )
+    assert ticks(images(permuted)[0].get_xticklabels()) == [str((3 * k) % 10) for k in range(10)]
     for ax in images(figures["english panels"]):  # a few long words: every one stays, slanted
         assert ticks(ax.get_xticklabels()) == six
         assert all(t.get_rotation() == 45 for t in ax.get_xticklabels())

@@ -419,8 +419,12 @@ msg = Catalog(
         "kv_control_bandwidth": ("假设：内存带宽 GB/s", "assumed memory bandwidth, GB/s"),
         "kv_control_peak": ("假设：峰值 TFLOP/s", "assumed peak, TFLOP/s"),
         "kv_heading": (
-            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，上下文 {context} 个词元",
-            "{model}: {n_heads} query heads, {kv_heads} K/V heads, a context of {context} tokens",
+            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，{context} 个词元（上限 {max}）",
+            "{model}: {n_heads} query heads, {kv_heads} K/V heads, {context} tokens (max {max})",
+        ),
+        "kv_heading_changed": (
+            "{model}，改动：{kv_heads} 个 K/V 头（原为 {own}），{context} 个词元（上限 {max}）",
+            "{model}, changed: {kv_heads} K/V heads (own {own}), {context} tokens (max {max})",
         ),
         "kv_cache_panel": ("一个序列 {context} 个词元的缓存", "the cache of one sequence of {context} tokens"),
         "kv_heads_mha": ("{kv_heads} 个 K/V 头（多头）", "{kv_heads} K/V heads (multi-head)"),
@@ -432,12 +436,17 @@ msg = Catalog(
         "kv_memory_bound": ("（受内存带宽限制）", "(memory-bound)"),
         "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
         "kv_assumption": (
-            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（默认是 A100 80GB SXM 数据手册的数），两者完美重叠；\n"
+            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（{source}），两者完美重叠；\n"
             "只计注意力层：用缓存时读四个投影的权重和缓存各一次；重算时读权重一次、不读缓存，\n"
             "K、V 由所有词元的激活重新乘出来（激活的读写、前馈网络、归一化、嵌入和 softmax 都不计，所以真实的一步更慢）。",
-            "Assumed: {bandwidth} GB/s, {peak} TFLOP/s (by default the A100 80GB SXM datasheet's), overlapping perfectly;\n"
+            "Assumed: {bandwidth} GB/s, {peak} TFLOP/s ({source}), overlapping perfectly;\n"
             "attention layers only: with the cache, the four projections' weights and the cache read once each; recomputing,\n"
             "the weights read once and no cache: K and V are multiplied again from every token's activations (activations, feed-forward, norms, embeddings, softmax not counted, so a real step is slower).",
+        ),
+        "kv_source_a100": ("A100 80GB SXM 数据手册的数", "the A100 80GB SXM datasheet's"),
+        "kv_source_own": (
+            "你的假设，不是 A100 80GB SXM 数据手册的数",
+            "your assumption, not the A100 80GB SXM datasheet's",
         ),
         "kv_size": ("{value} {unit}", "{value} {unit}"),
         "kv_cache_line": (

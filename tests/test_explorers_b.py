@@ -374,6 +374,99 @@ def test_kv_cache_explorer_in_the_page_prints_what_attn_core_gives():
     ex.close()
 
 
+CLICKS = """
+const { afterInput, frame, translator } = await import(%s);
+const t = translator(data.words);
+let choices = data.choices;
+const out = data.clicks.map(([name, value]) => {
+  choices = afterInput(m.explorer, data.data, choices, name, value);
+  const f = frame(m.explorer, data.data, choices, t);
+  return { choices, svg: f.svg, error: f.error };
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def page_clicks(explorer, clicks):
+    """The page after each of ``clicks`` ((control, value), one after another from the explorer's
+    choices, as the learner's inputs): its choices and its picture."""
+    body = CLICKS % json.dumps((JS / "runtime.js").as_uri())
+    data = {"data": explorer.data, "words": explorer.words, "choices": explorer.choices, "clicks": clicks}
+    return node(f"{explorer.kind}.js", body, data)
+
+
+def english_kv_explorer(**kwargs):
+    from attn_core import set_lang
+    from attn_viz.explorers.kv import kv_cache_explorer
+
+    set_lang("en")
+    try:
+        return kv_cache_explorer(**kwargs)
+    finally:
+        set_lang("zh")
+
+
+def same_in_the_page(ex, clicks):
+    """Each click in the page and, one after another, ``ex.set`` of the same control in Python: the same
+    choices and the very same picture. Returns Python's pictures and choices, click by click."""
+    pictures = []
+    for (name, value), page in zip(clicks, page_clicks(ex, clicks)):
+        ex.set(**{name: value})
+        assert page["error"] is None and ex.error is None, (name, value, page["error"], ex.error)
+        assert page["choices"] == ex.choices, (name, value)
+        assert page["svg"] == ex.svg, (name, value)
+        pictures.append((ex.svg, dict(ex.choices)))
+    return pictures
+
+
+def test_choosing_a_model_sets_its_own_kv_heads_in_the_page_and_in_python():
+    from attn_viz.explorers.kv import MODELS
+
+    ex = english_kv_explorer()
+    clicks = [("model", m) for m in ("GPT-2 small", "Llama 2 7B", "Llama 3 8B", "GPT-2 small", "Llama 3 8B")]
+    for (_, m), (svg, choices) in zip(clicks, same_in_the_page(ex, clicks)):
+        assert "cannot be shared" not in svg and "changed" not in svg, m  # the newcomer's one click: no error box
+        assert choices["kv_heads"] == MODELS[m][2], m
+    ex.set(model="GPT-2 small", kv_heads=3)  # given together, the learner's own count stays
+    assert ex.values["kv_heads"] == 3
+    ex.close()
+
+
+def test_the_heading_gives_the_models_own_context_limit():
+    ex = english_kv_explorer()
+    assert "4,096 tokens (max 8,192)" in ex.svg  # Llama 3 8B: 8k
+    ((svg, _),) = same_in_the_page(ex, [("model", "GPT-2 small")])
+    assert ex.values["context"] == 1024 and "1,024 tokens (max 1,024)" in svg  # GPT-2's n_ctx
+    assert "4,096" not in ex.description
+    ex.set(context=4096)  # the learner may go past it: the limit stays GPT-2's, and the note says so
+    assert "(max 1,024)" in ex.svg and "takes at most 1,024 tokens" in ex.svg
+    ex.close()
+    gpt2 = english_kv_explorer(model="GPT-2 small")
+    assert gpt2.values["context"] == 1024 and "takes at most" not in gpt2.svg
+    gpt2.close()
+
+
+def test_the_heading_says_when_the_kv_heads_are_not_the_models_own():
+    ex = english_kv_explorer()
+    assert "Llama 3 8B: 32 query heads, 8 K/V heads" in ex.svg
+    svgs = [svg for svg, _ in same_in_the_page(ex, [("kv_heads", 32), ("kv_heads", 8), ("kv_heads", 1)])]
+    assert "Llama 3 8B, changed: 32 K/V heads (own 8)," in svgs[0] and "changed" not in svgs[1]
+    assert "Llama 3 8B, changed: 1 K/V heads (own 8)," in svgs[2]
+    assert "Llama 3 8B: 32 query heads, 8 K/V heads" not in svgs[0] + svgs[2]
+    ex.close()
+
+
+def test_the_note_calls_changed_rates_the_learners_assumption():
+    ex = english_kv_explorer()
+    assert "the A100 80GB SXM datasheet" in ex.svg and "your assumption" not in ex.svg
+    clicks = [("bandwidth_gb_s", 1000), ("bandwidth_gb_s", 2039), ("peak_tflop_s", 100)]
+    svgs = [svg for svg, _ in same_in_the_page(ex, clicks)]
+    for svg in (svgs[0], svgs[2]):
+        assert "your assumption, not the A100 80GB SXM datasheet" in svg
+    assert "your assumption" not in svgs[1]
+    ex.close()
+
+
 # ================================================================ what a learner sees (Python side)
 
 

@@ -408,9 +408,11 @@ class Explorer(anywidget.AnyWidget):
         *,
         text: Text,
         title: str,
+        linked: Callable[[str, Any, dict[str, Any]], dict[str, Any]] | None = None,
     ):
         self.name, self.text, self.title = name, text, title
         self._compute, self._render = compute, render
+        self._linked = linked  # (name, value, choices) -> the other controls that value fixes (js: `linked`)
         self.svg, self.readouts, self.labels, self.lines, self.description = "", {}, {}, [], ""
         self.error: str | None = None
         self.state: dict[str, Any] = {}
@@ -469,7 +471,9 @@ class Explorer(anywidget.AnyWidget):
             self.update()
 
     def set(self, **values):
-        """Set several controls at once (one redraw), e.g. ``ex.set(d_k=512, scaled=False)``."""
+        """Set several controls at once (one redraw), e.g. ``ex.set(d_k=512, scaled=False)``. A value that
+        fixes other controls (a model preset: its own head count) sets them too, as the page does, unless
+        they are given here as well."""
         unknown = [k for k in values if k not in self.controls]
         if unknown:
             raise ValueError(
@@ -482,9 +486,15 @@ class Explorer(anywidget.AnyWidget):
             )
         for k, value in values.items():
             check_choice(self.controls[k].spec, value, self.text)
+        fixed: dict[str, Any] = {}
+        if self._linked is not None:
+            for k, value in values.items():
+                if value != self.choices[k]:  # a choice made again changes nothing (as in the page)
+                    fixed.update(self._linked(k, value, {**self.choices, **values}))
+        fixed = {k: v for k, v in fixed.items() if k not in values}
         self._holding = True
         try:
-            self.choices = {**self.choices, **plain(values)}
+            self.choices = {**self.choices, **plain(fixed), **plain(values)}
         finally:
             self._holding = False
         self.update()

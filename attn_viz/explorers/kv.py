@@ -8,7 +8,8 @@ K/V-head choice of that model (the chosen one in orange), and one generated toke
 and without it (every row of every layer recomputed from the activations, no cache read), both from
 attn_core.decoding's counts and the Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and
 bytes read ÷ bandwidth. The two rates are the learner's assumption (by default the A100 80GB SXM
-datasheet's, as in lesson 14); attention layers only.
+datasheet's, as in lesson 14, and the note says which); attention layers only. Choosing a model sets the
+K/V heads to its own (``linked``); the heading says when the learner has changed them.
 """
 
 from attn_core.decoding import decode_token_cost, kv_cache_bytes, roofline_seconds
@@ -46,6 +47,9 @@ WORDS = tuple(
     f"kv_{key}"
     for key in (
         "heading",
+        "heading_changed",
+        "source_a100",
+        "source_own",
         "cache_panel",
         "heads_mha",
         "heads_gqa",
@@ -68,13 +72,15 @@ WORDS = tuple(
 )
 
 
-def kv_cache_explorer(model: str = "Llama 3 8B", context: int = 4096) -> Explorer:
+def kv_cache_explorer(model: str = "Llama 3 8B", context: int | None = None) -> Explorer:
     """Lesson 14: K/V heads and context length -> the cache's size and a lower bound on the time per token.
 
     ``model`` is one of "GPT-2 small", "Llama 2 7B", "Llama 3 8B" (lesson 14's published configurations,
     sources there); ``context`` the tokens a new token's query sees (itself included), one of 1, 16, 64,
-    256, 512, 1024, 2048, 4096. Controls: ``model``, ``kv_heads`` (1 … 32; it must divide the model's
-    query heads, else the picture says which counts can share them; it starts at the model's own),
+    256, 512, 1024, 2048, 4096 (by default 4,096, or the model's limit if that is shorter). Controls:
+    ``model``, ``kv_heads`` (1 … 32; it must divide the model's query heads, else the picture says which
+    counts can share them; it starts at the model's own, and choosing a model sets it to that model's own
+    and the context to at most the model's limit: ``linked``; the heading says when it is changed),
     ``context``, ``bytes_per_value`` (1, 2 or 4), ``bandwidth_gb_s`` and ``peak_tflop_s`` (the chip: an
     assumption, by default the A100 80GB SXM datasheet's 2,039 GB/s and 312 TFLOP/s).
     The time is the Roofline lower bound (``decoding.roofline_seconds``) of ``decoding.decode_token_cost``:
@@ -85,6 +91,7 @@ def kv_cache_explorer(model: str = "Llama 3 8B", context: int = 4096) -> Explore
     text = Text()
     if model not in MODELS:
         raise ValueError(text("not_a_choice", name="model", value=model, allowed=list(MODELS)))
+    context = min(CONTEXTS[-1], MODELS[model][5]) if context is None else context
     if context not in CONTEXTS:
         raise ValueError(text("not_a_choice", name="context", value=context, allowed=list(CONTEXTS)))
     specs = [
@@ -101,13 +108,31 @@ def kv_cache_explorer(model: str = "Llama 3 8B", context: int = 4096) -> Explore
         choice("bandwidth_gb_s", text("kv_control_bandwidth"), BANDWIDTHS, A100["bandwidth_gb_s"], slider=True),
         choice("peak_tflop_s", text("kv_control_peak"), PEAKS, A100["peak_tflop_s"], slider=True),
     ]
-    models = {
+    models = {  # the page's copy (kv.js), plus the A100 figures the note compares the rates with
         name: dict(layers=m[0], nHeads=m[1], kvHeads=m[2], dHead=m[3], dModel=m[4], maxContext=m[5])
         for name, m in MODELS.items()
     }
     return Explorer(
-        "kv_cache_explorer", "kv", specs, dict(models=models), WORDS, compute, render, text=text, title=text("kv_title")
+        "kv_cache_explorer",
+        "kv",
+        specs,
+        dict(models=models, a100=A100),
+        WORDS,
+        compute,
+        render,
+        text=text,
+        title=text("kv_title"),
+        linked=linked,
     )
+
+
+def linked(name: str, value, choices: dict) -> dict:
+    """The controls a choice fixes (as kv.js ``linked``): a model sets the K/V heads to its own and the
+    context to at most its limit, so a preset shows the model as published."""
+    if name != "model":
+        return {}
+    _, _, kv_heads, _, _, max_context = MODELS[value]
+    return dict(kv_heads=kv_heads, context=min(choices["context"], max_context))  # each limit is in CONTEXTS or above
 
 
 def kv_options(model: str) -> tuple[int, ...]:
@@ -120,10 +145,15 @@ def kv_options(model: str) -> tuple[int, ...]:
 
 
 def compute(values: dict) -> dict:
-    layers, n_heads, _, d_head, d_model, max_context = MODELS[values["model"]]
+    layers, n_heads, own_kv, d_head, d_model, max_context = MODELS[values["model"]]
     kv, t, b = int(values["kv_heads"]), int(values["context"]), int(values["bytes_per_value"])
     state = dict(model=values["model"], kv_heads=kv, context=t, bytes_per_value=b, n_heads=n_heads, layers=layers)
-    state.update(max_context=max_context, bandwidth_gb_s=values["bandwidth_gb_s"], peak_tflop_s=values["peak_tflop_s"])
+    state.update(
+        own_kv_heads=own_kv,
+        max_context=max_context,
+        bandwidth_gb_s=values["bandwidth_gb_s"],
+        peak_tflop_s=values["peak_tflop_s"],
+    )
     state["error"] = "kv_not_divisor" if n_heads % kv else None
     if state["error"]:  # a learner's setting, said in the picture (attn_core's group_size would raise)
         return state
@@ -185,7 +215,15 @@ def full_height(bars: int) -> float:
 def render(explorer: Explorer, state: dict) -> Frame:
     text = explorer.text
     t, kv, n_heads = state["context"], state["kv_heads"], state["n_heads"]
-    heading = text("kv_heading", model=state["model"], kv_heads=kv, n_heads=n_heads, context=f"{t:,}")
+    heading = text(
+        "kv_heading" if kv == state["own_kv_heads"] else "kv_heading_changed",
+        model=state["model"],
+        kv_heads=kv,
+        own=state["own_kv_heads"],
+        n_heads=n_heads,
+        context=f"{t:,}",
+        max=f"{state['max_context']:,}",
+    )
     pic = explorer.picture(heading, WIDTH)
     if state["error"]:
         divisors = text("list_sep").join(str(d) for d in kv_options(state["model"]))
@@ -216,7 +254,15 @@ def render(explorer: Explorer, state: dict) -> Frame:
         bound = text("kv_memory_bound" if state[f"memory_bound_{key}"] else "kv_compute_bound")
         pic.text(MARGIN + LABEL_W + length + 6, row_y + 14, f"{time_text(seconds, text)} {bound}", size=15)
     y = y + 12 + 2 * ROW_H + 16
-    notes = text("kv_assumption", bandwidth=f"{state['bandwidth_gb_s']:,}", peak=f"{state['peak_tflop_s']:,}")
+    own = (state["bandwidth_gb_s"], state["peak_tflop_s"]) != (A100["bandwidth_gb_s"], A100["peak_tflop_s"])
+    source = text(
+        "kv_source_own" if own else "kv_source_a100",
+        bandwidth=f"{A100['bandwidth_gb_s']:,}",
+        peak=f"{A100['peak_tflop_s']:,}",
+    )
+    notes = text(
+        "kv_assumption", bandwidth=f"{state['bandwidth_gb_s']:,}", peak=f"{state['peak_tflop_s']:,}", source=source
+    )
     notes = notes.split("\n")
     if t > state["max_context"]:
         notes.append(text("kv_beyond", model=state["model"], max=f"{state['max_context']:,}"))

@@ -128,7 +128,15 @@ export function grouped(n) {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-// data: models {name: {layers, nHeads, kvHeads, dHead, dModel, maxContext}}
+// linked(data, name, value, choices) -> the controls a choice fixes (kv.linked): a model sets the K/V heads
+// to its own and the context to at most its limit, so a preset shows the model as published
+export function linked(data, name, value, choices) {
+  if (name !== "model") return {};
+  const config = data.models[value];
+  return { kv_heads: config.kvHeads, context: Math.min(Number(choices.context), config.maxContext) };
+}
+
+// data: models {name: {layers, nHeads, kvHeads, dHead, dModel, maxContext}}, a100 {bandwidth_gb_s, peak_tflop_s}
 export function compute(data, values) {
   const config = data.models[values.model];
   const kv = Number(values.kv_heads);
@@ -149,7 +157,14 @@ export function render(data, values, state, t) {
   const { config } = state;
   const kv = Number(values.kv_heads);
   const context = Number(values.context);
-  const heading = t("kv_heading", { model: values.model, kv_heads: kv, n_heads: config.nHeads, context: grouped(context) });
+  const heading = t(kv === config.kvHeads ? "kv_heading" : "kv_heading_changed", {
+    model: values.model,
+    kv_heads: kv,
+    own: config.kvHeads,
+    n_heads: config.nHeads,
+    context: grouped(context),
+    max: grouped(config.maxContext),
+  });
   const pic = draw.picture(data.title, heading, WIDTH);
   if (state.error) {
     const divisors = kvOptions(config.nHeads).join(t("list_sep"));
@@ -183,7 +198,10 @@ export function render(data, values, state, t) {
     pic.text(draw.MARGIN + LABEL_W + length + 6, rowY + 14, `${timeText(seconds, t)} ${bound}`, { size: 15 });
   });
   y += 12 + 2 * ROW_H + 16;
-  const assumption = t("kv_assumption", { bandwidth: grouped(state.bandwidth_gb_s), peak: grouped(state.peak_tflop_s) }).split("\n");
+  const a100 = data.a100;
+  const own = state.bandwidth_gb_s !== a100.bandwidth_gb_s || state.peak_tflop_s !== a100.peak_tflop_s;
+  const source = t(own ? "kv_source_own" : "kv_source_a100", { bandwidth: grouped(a100.bandwidth_gb_s), peak: grouped(a100.peak_tflop_s) });
+  const assumption = t("kv_assumption", { bandwidth: grouped(state.bandwidth_gb_s), peak: grouped(state.peak_tflop_s), source }).split("\n");
   if (context > config.maxContext) assumption.push(t("kv_beyond", { model: values.model, max: grouped(config.maxContext) }));
   assumption.forEach((line, k) => pic.text(draw.MARGIN, y + NOTE_LINE * k, line, { size: 14, fill: draw.MUTED }));
   pic.height = Math.max(y + NOTE_LINE * assumption.length + 6, fullHeight(state.caches.length));
@@ -202,4 +220,4 @@ export function render(data, values, state, t) {
   return { picture: pic, lines, description: t("desc_sentences", { first: heading, second: body }) };
 }
 
-export const explorer = { compute, render };
+export const explorer = { compute, render, linked };

@@ -39,6 +39,14 @@ export function frame(explorer, data, values, t) {
   }
 }
 
+// the choices after the learner sets `name` to `value`: a value that fixes other controls (a model preset:
+// its own head count) sets them too, through the explorer's optional `linked` (Python: Explorer's `linked`)
+export function afterInput(explorer, data, choices, name, value) {
+  const next = { ...choices, [name]: value };
+  if (!explorer.linked || value === choices[name]) return next;
+  return { ...next, ...explorer.linked(data, name, value, next), [name]: value };
+}
+
 function ensureStyle(el) {
   const doc = el.ownerDocument;
   if (doc.getElementById("attn-explorer-style")) return;
@@ -81,7 +89,7 @@ export function mount(model, el, explorers) {
     picture.dataset.attnError = out.error ? "1" : "0";
   };
   const onInput = (name, value) => {
-    model.set("choices", { ...model.get("choices"), [name]: value }); // fires change:choices → redraw
+    model.set("choices", afterInput(explorer, data, model.get("choices"), name, value)); // fires change:choices → redraw
     model.save_changes();
   };
   const controls = buildControls(data.controls, model.get("choices"), onInput);

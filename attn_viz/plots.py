@@ -589,11 +589,19 @@ def line(xs, ys_by_label, *, logx=False, logy=False, xlabel=None, ylabel=None, t
         raise ValueError(msg("plot_logx"))
     fig, ax = _axes(ax, (6.8, 4.6))
     for k, (label, ys) in enumerate(curves):
-        ax.plot(xs, ys, marker="osD^v"[k % 5], linestyle=("-", "--", "-.", ":")[k % 4], linewidth=2, label=label)
+        # each later curve thinner and on top: one that runs on an earlier one leaves it visible beneath
+        width = max(1.2, 3.2 - 0.8 * k)
+        ax.plot(xs, ys, marker="osD^v"[k % 5], linestyle=("-", "--", "-.", ":")[k % 4], linewidth=width, label=label)
     if logx:
         ax.set_xscale("log")
     if logy:
         ax.set_yscale("log")
+        finite = np.concatenate([ys[np.isfinite(ys)] for _, ys in curves])
+        if finite.size and np.log10(finite.max() / finite.min()) <= 2.5:
+            # a range of a decade or two: 1, 2, 5 in each decade, as plain numbers (10⁰ and 10¹ alone say little)
+            ax.yaxis.set_major_locator(mpl.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(mpl.ticker.NullFormatter())
     ax.grid(True, alpha=0.3)
     for setter, text in ((ax.set_xlabel, xlabel), (ax.set_ylabel, ylabel), (ax.set_title, title)):
         if text:

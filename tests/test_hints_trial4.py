@@ -489,3 +489,33 @@ def test_a_fix_kept_under_the_buggy_name_is_told_to_be_renamed(lang):
     with contextlib.redirect_stdout(out):  # the notebook's own buggy function: nothing about a rename
         exec('homework.check("2.3")', {"homework": homework, "fixed_scores": ..., "buggy_scores": lambda Q, K: Q @ K})
     assert out.getvalue().startswith("⏳ 2.3") and "buggy_scores" not in out.getvalue()
+
+
+# ---------------------------------------------------------------- fifth trial: a NaN row the task's mask does not make
+
+
+def test_a_nan_row_made_by_a_column_max_is_told_as_the_column_max_not_the_mask(lang):
+    """Trial 5, 13.2: the mask was right, the max ran down the columns and met the all −∞ padding column; the
+    hint blamed the mask. The answer is what a column max makes, so that is what is said."""
+    d = inputs("13.2")
+    Q, K, pad = d["Q"], d["K"], d["key_padding_mask"]
+    S = np.where(~pad[None, :], Q @ K.T / np.sqrt(3), -np.inf)
+    with np.errstate(all="ignore"):
+        E = np.exp(S - S.max(axis=0, keepdims=True))
+        answer = E / E.sum(axis=1, keepdims=True)
+    got = diagnose_task("13.2", answer)
+    assert not got.ok
+    assert words(lang, "沿列取的", "taken down the columns") in got.message
+    assert words(lang, "一个键也看不到", "sees no key at all") not in got.message
+
+
+def test_a_row_the_learners_own_mask_empties_is_still_told_as_an_empty_row(lang):
+    """13.2 with a mask that also blocks the first key: the learner's mask leaves row 0 nothing to see."""
+    d = inputs("13.2")
+    Q, K, pad = d["Q"], d["K"], d["key_padding_mask"]
+    mine = ~pad[None, :] & np.array([[False, True, True, True]] * 4)
+    mine[0] = False
+    with np.errstate(all="ignore"):
+        answer = softmax(np.where(mine, Q @ K.T / np.sqrt(3), -np.inf))
+    got = diagnose_task("13.2", answer)
+    assert words(lang, "一个键也看不到", "sees no key at all") in got.message

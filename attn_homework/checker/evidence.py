@@ -44,6 +44,21 @@ def _scores_of(g):
     return g.Q @ np.swapaxes(g.K, -1, -2) / (np.sqrt(g.d_k) if g.scaled else 1.0)
 
 
+def _max_down_the_columns(a, g, scores, keep):
+    """Whether ``a`` is the task's masked softmax with each row's max replaced by its column's (axis -2),
+    then ·V for an output step: the NaN rows then come from an all −∞ key column, not from the mask."""
+    try:
+        S = np.where(np.broadcast_to(keep, scores.shape), scores, -np.inf)
+        with np.errstate(all="ignore"):
+            E = np.exp(S - S.max(axis=-2, keepdims=True))
+            made = E / E.sum(axis=-1, keepdims=True)
+            if g.stage is Stage.OUTPUT:
+                made = made @ g.V
+        return made.shape == a.shape and np.allclose(made, a, rtol=1e-9, atol=1e-12, equal_nan=True)
+    except (ValueError, TypeError, AttributeError):
+        return False
+
+
 def not_finite(a, g):
     """(code, message key, the first bad index, the row that is NaN throughout or None) for an answer with
     NaN or ∞ where the right answer has none; None if it has none."""
@@ -59,8 +74,13 @@ def not_finite(a, g):
         empty = np.isnan(a).all(axis=-1)
         if empty.any():
             keep = g.mask if g.mask is not None else ~np.isneginf(g.S)
+            row = tuple(np.argwhere(empty)[0])
+            if _max_down_the_columns(a, g, scores, keep):
+                # the task's mask lets the row see keys; the answer is what a max taken down the columns makes
+                # when it meets a key column that is all −∞ (a padding key): the mask is not the cause
+                return "empty_row", "empty_row_column_max", first, row
             key = "empty_row" if _is_causal(keep) else "empty_row_any_mask"  # the diagonal: causal masks only
-            return "empty_row", key, first, tuple(np.argwhere(empty)[0])
+            return "empty_row", key, first, row
     return "not_finite", "not_finite", first, None
 
 

@@ -127,6 +127,14 @@ MESSAGES = {
         "score of the row is −∞) and softmax computes 0/0. As lesson 7 shows, each position must see at "
         "least one key; a causal mask keeps the diagonal (the position itself). Check your mask.",
     ),
+    "empty_row_column_max": (
+        "{sym} 的{row}整行都是 NaN，可是按这道题的掩码，这个位置能看到键：减去的最大值是沿列取的。"
+        "被挡住的键那一列全是 −∞，它的“最大值”也是 −∞，−∞ − (−∞) 得到 NaN，再经过求和传到整行。"
+        "每一行要减去它自己这一行的最大值。",
+        "{row} of {sym} is NaN throughout, yet under this task's mask that position does see keys: the maximum "
+        'you subtracted was taken down the columns. The blocked key\'s column is all −∞, so its "maximum" is −∞ '
+        "too, −∞ − (−∞) is NaN, and the sum carries it into the whole row. Each row must subtract its own maximum.",
+    ),
     "empty_row_any_mask": (
         "{sym} 的{row}整行都是 NaN：在你用的掩码下，这个位置一个键也看不到（这一行的分数全是 −∞），"
         "softmax 只能算 0/0。每个位置至少要能看到一个键：检查你的掩码挡住的是哪些键（列）。",

@@ -32,14 +32,21 @@ def lab():
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright_session():
+    """One Playwright per test process: a second ``sync_playwright()`` while one runs is refused, so every
+    browser of the suite (the plain one, the one without CJK fonts) is launched from this one."""
     _need_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_session):
+    b = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    yield b
+    b.close()
 
 
 @pytest.fixture(scope="session")

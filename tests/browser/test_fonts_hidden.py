@@ -18,7 +18,6 @@ import pytest
 
 from attn_viz import fonts
 
-from .conftest import _need_browser
 from .jupyterlab import PANEL, Notebook
 from .lab import CHROMIUM, CHROMIUM_ARGS, ROOT, Lab, Voila, makefile_flags
 
@@ -73,19 +72,15 @@ def boxes(page, selector, probe=""):
 
 
 @pytest.fixture(scope="module")
-def bare_browser():
+def bare_browser(playwright_session):
     """Chromium that sees no CJK and no emoji font: only matplotlib's DejaVu fonts."""
-    _need_browser()  # skips on a laptop without Chromium, fails in CI
-    from playwright.sync_api import sync_playwright
-
     tmp = Path(tempfile.mkdtemp(prefix="attn-fonts-"))
     dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     (tmp / "fonts.conf").write_text(FONTS_CONF.format(dejavu=dejavu, cache=tmp / "cache"))
     env = dict(os.environ, FONTCONFIG_FILE=str(tmp / "fonts.conf"))
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, env=env)
-        yield b
-        b.close()
+    b = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, env=env)
+    yield b
+    b.close()
 
 
 def open_saved(page, lab, name, workspace):

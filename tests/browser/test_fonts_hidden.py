@@ -48,7 +48,10 @@ window.attnBoxesIn = async (selector, probe) => {
     for (const el of [root, ...root.querySelectorAll('*')]) {
       const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('');
       if (!own.trim() || el.closest('style, script')) continue;
-      const font = getComputedStyle(el).font;
+      const st = getComputedStyle(el);
+      // the shorthand is '' where it cannot be serialised (e.g. a font-variant or line-height set apart):
+      // the canvas must then get the parts, not its default 10px sans-serif
+      const font = st.font || `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
       groups.set(font, (groups.get(font) || '') + own);
     }
   }

@@ -106,6 +106,7 @@ export const STYLE = `
 .attn-explorer-live .attn-controls{flex:0 1 250px;min-width:200px;display:flex;flex-direction:column;gap:10px}
 .attn-explorer-live .attn-figure{flex:1 1 520px;min-width:0}
 .attn-explorer-live .attn-picture svg{display:block;width:100%;height:auto;max-height:calc(100vh - 160px)}
+.attn-explorer-live input,.attn-explorer-live select,.attn-explorer-live button,.attn-explorer-live option{font-family:inherit}
 .attn-explorer-live .attn-control{margin:0;padding:0;border:0;display:flex;flex-direction:column;gap:4px}
 .attn-explorer-live fieldset.attn-control{flex-direction:row;flex-wrap:wrap;gap:4px}
 .attn-explorer-live legend{padding:0;margin-bottom:4px;width:100%}

@@ -161,8 +161,9 @@ def test_check_lines_lesson00_verdict_and_an_explorers_labels_are_glyphs(bare_br
         nb.restart_and_run_all()
         explorer = nb.explorers()[0]
         assert explorer.locator("svg text").count()
-        problems += [f"03 explorer: {b}" for b in boxes(page, f"{PANEL} .jp-OutputArea-output .widget-html-content")]
-        problems += [f"03 explorer controls: {b}" for b in boxes(page, f"{PANEL} .jp-OutputArea-output .widget-label")]
+        # the in-page explorer: its picture (SVG text), its readout lines and its controls' labels
+        problems += [f"03 explorer: {b}" for b in boxes(page, f"{PANEL} .jp-OutputArea-output .attn-picture")]
+        problems += [f"03 explorer controls: {b}" for b in boxes(page, f"{PANEL} .jp-OutputArea-output .attn-controls")]
         page.close()
     assert not problems, "\n".join(map(str, problems))
 

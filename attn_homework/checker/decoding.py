@@ -16,14 +16,14 @@ import numpy as np
 
 from attn_core import core, decoding, rope
 
-from .givens import labels, real_copy, unless_right, whole
+from .givens import OwnGivens, labels, real_copy, unless_right, whole
 
 ARRAYS = ("q", "k", "v", "K_cache", "V_cache", "Q_heads", "K_heads", "V_heads")
 WHOLE = ("layers", "n_heads", "kv_heads", "d_head", "bytes_per_value")
 
 
 @dataclass(frozen=True, eq=False)
-class DecodingGivens:
+class DecodingGivens(OwnGivens):
     """The inputs of a lesson-14 check (float64 copies; None when the step does not take them).
 
     One cached step: the new token's q (1, d_k), k (1, d_k), v (1, d_v) and the cache K_cache (t, d_k),
@@ -43,20 +43,6 @@ class DecodingGivens:
     kv_heads: int | None = None
     d_head: int | None = None
     bytes_per_value: int | None = None
-    name: str | None = None
-    tokens: tuple[str, ...] = ()
-    # derived by the step
-    expected: np.ndarray | None = None
-    unmasked: np.ndarray | None = None  # nothing is masked in these steps
-    # read by the checks every step shares (evidence.py): no scores, weights or mask are given here
-    stage: None = None
-    Q: None = None
-    K: None = None
-    S: None = None
-    A: None = None
-    mask: None = None
-    d_k: float = 1.0
-    scaled: bool = True
 
 
 def read_givens(given):

@@ -165,7 +165,31 @@ def _mask(mask):
     return mask
 
 
-# ---------------------------------------------------------------- read by the lessons 12, 14 and 15 checkers
+# ---------------------------------------------------------------- the givens of the lessons 12, 14 and 15 checkers
+
+
+@dataclass(frozen=True, eq=False)
+class OwnGivens:
+    """What the lessons 12, 14 and 15 givens share: the labels, what the step derives, and the fields the
+    checks every step shares read (evidence.py), which these steps never have: no scores, weights or mask."""
+
+    name: str | None = None
+    tokens: tuple[str, ...] = ()
+    # derived by the step
+    expected: np.ndarray | None = None
+    unmasked: np.ndarray | None = None  # nothing is masked in these steps
+    # read by the checks every step shares (evidence.py)
+    stage: None = None
+    Q: None = None
+    K: None = None
+    S: None = None
+    A: None = None
+    mask: None = None
+    d_k: float = 1.0
+    scaled: bool = True
+
+
+# reading one given (same for the three)
 # Their steps take givens of their own (positions, a cache, trained weights) and keep their own dataclass;
 # the reading of one given is the same for all three and lives here.
 

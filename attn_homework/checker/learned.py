@@ -17,13 +17,13 @@ import numpy as np
 from attn_core import trained
 
 from ..messages import msg
-from .givens import labels, unless_right, whole
+from .givens import OwnGivens, labels, unless_right, whole
 
 WHOLE = ("query", "start", "length")
 
 
 @dataclass(frozen=True, eq=False)
-class LearnedGivens:
+class LearnedGivens(OwnGivens):
     """The inputs of a lesson-15 check (float64 copies; None when the step does not take them).
 
     ``weights`` (heads, n, n): causal attention weights of one layer, one block per head. ``query``,
@@ -34,20 +34,6 @@ class LearnedGivens:
     query: int | None = None
     start: int | None = None
     length: int | None = None
-    name: str | None = None
-    tokens: tuple[str, ...] = ()
-    # derived by the step
-    expected: np.ndarray | None = None
-    unmasked: np.ndarray | None = None  # nothing is masked in these answers
-    # read by the checks every step shares (evidence.py): no scores, weights or mask of attention's steps
-    stage: None = None
-    Q: None = None
-    K: None = None
-    S: None = None
-    A: None = None
-    mask: None = None
-    d_k: float = 1.0
-    scaled: bool = True
 
 
 def read_givens(given):

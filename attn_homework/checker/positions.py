@@ -20,14 +20,14 @@ from attn_core import core
 from attn_core import positions as pos
 
 from ..messages import msg
-from .givens import labels, real_copy, whole
+from .givens import OwnGivens, labels, real_copy, whole
 
 ARRAYS = ("X", "W_q", "W_k", "W_v", "q", "k")
 WHOLE = ("n", "d", "i", "j")  # whole numbers
 
 
 @dataclass(frozen=True, eq=False)
-class PositionGivens:
+class PositionGivens(OwnGivens):
     """The inputs of a lesson-12 check (float64 copies; None when the step does not take them).
 
     ``order``: the new sentence's rows as indices of the old ones (X[order]); ``positions``: one per row
@@ -48,20 +48,6 @@ class PositionGivens:
     j: int | None = None
     base: float = float(pos.BASE)
     layout: str = "interleaved"
-    name: str | None = None
-    tokens: tuple[str, ...] = ()
-    # derived by the step
-    expected: np.ndarray | None = None
-    unmasked: np.ndarray | None = None  # nothing is masked in these steps
-    # read by the checks every step shares (evidence.py): none of these steps has scores, weights or a mask
-    stage: None = None
-    Q: None = None
-    K: None = None
-    S: None = None
-    A: None = None
-    mask: None = None
-    d_k: float = 1.0
-    scaled: bool = True
 
 
 def read_givens(given):

@@ -456,6 +456,22 @@ def test_the_heading_says_when_the_kv_heads_are_not_the_models_own():
     ex.close()
 
 
+def test_with_k_v_heads_the_model_cannot_share_every_other_control_still_changes_the_picture():
+    """A keyboard walk moves the K/V heads from Llama 3 8B's 8 to 12 (no divisor of 32): the picture says
+    so in the time panel's place, and the cache bars (context, bytes) and the notes (the chip's rates)
+    still follow their controls, in the page as in Python."""
+    ex = english_kv_explorer()
+    clicks = [("kv_heads", 12), ("context", 2048), ("bytes_per_value", 4), ("bandwidth_gb_s", 3000), ("peak_tflop_s", 1000)]
+    pictures = [svg for svg, _ in same_in_the_page(ex, clicks)]
+    for svg in pictures:
+        assert "32 query heads cannot be shared equally by 12 K/V heads" in svg
+        assert "one generated token, a lower bound" not in svg  # no time without a valid grouping
+    assert len(set(pictures)) == len(pictures), "a control left the picture as it was"
+    assert "2,048 tokens" in pictures[1] and "3,000 GB/s" in pictures[3]
+    assert ex.readouts == {}
+    ex.close()
+
+
 def test_the_note_calls_changed_rates_the_learners_assumption():
     ex = english_kv_explorer()
     assert "the A100 80GB SXM datasheet" in ex.svg and "your assumption" not in ex.svg

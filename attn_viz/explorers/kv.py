@@ -154,12 +154,12 @@ def compute(values: dict) -> dict:
         bandwidth_gb_s=values["bandwidth_gb_s"],
         peak_tflop_s=values["peak_tflop_s"],
     )
+    state["caches"] = {g: kv_cache_bytes(layers, g, d_head, b, t) for g in kv_options(values["model"])}
     state["error"] = "kv_not_divisor" if n_heads % kv else None
     if state["error"]:  # a learner's setting, said in the picture (attn_core's group_size would raise)
         return state
     peak, band = values["peak_tflop_s"] * 1e12, values["bandwidth_gb_s"] * 1e9
     state["per_token"] = kv_cache_bytes(layers, kv, d_head, b)
-    state["caches"] = {g: kv_cache_bytes(layers, g, d_head, b, t) for g in kv_options(values["model"])}
     for cached, key in ((True, "cached"), (False, "recompute")):
         mads, reads = decode_token_cost(t, layers, n_heads, kv, d_head, d_model, b, cached=cached)
         state[f"mads_{key}"], state[f"bytes_{key}"] = mads, reads
@@ -225,12 +225,6 @@ def render(explorer: Explorer, state: dict) -> Frame:
         max=f"{state['max_context']:,}",
     )
     pic = explorer.picture(heading, WIDTH)
-    if state["error"]:
-        divisors = text("list_sep").join(str(d) for d in kv_options(state["model"]))
-        message = text("kv_not_divisor", n_heads=n_heads, kv_heads=kv, divisors=divisors).split("\n")
-        draw.notice(pic, MARGIN, PANELS_TOP, WIDTH - 2 * MARGIN, message)
-        pic.height = full_height(len(kv_options(state["model"])))
-        return Frame(pic, {}, message, describe(heading, " ".join(message), text))
     y = PANELS_TOP + 20
     pic.text(MARGIN, y, text("kv_cache_panel", context=f"{t:,}"), size=PANEL_TITLE_SIZE, bold=True)
     caches, top = state["caches"], max(state["caches"].values())
@@ -243,16 +237,22 @@ def render(explorer: Explorer, state: dict) -> Frame:
         pic.rect(MARGIN + LABEL_W, row_y, length, BAR_H, fill=draw.ACCENT if chosen else draw.BAR)
         pic.text(MARGIN + LABEL_W + length + 6, row_y + 14, size_text(n_bytes, text), size=15, bold=chosen)
     y = y + 12 + len(caches) * ROW_H + GAP
-    pic.text(MARGIN, y, text("kv_time_panel"), size=PANEL_TITLE_SIZE, bold=True)
-    times = [(key, state[f"seconds_{key}"]) for key in ("cached", "recompute")]
-    slowest = max(s for _, s in times)
-    for k, (key, seconds) in enumerate(times):
-        row_y = y + 12 + k * ROW_H
-        pic.text(MARGIN, row_y + 14, text(f"kv_time_{key}"), size=15)
-        length = BAR_MAX * seconds / slowest
-        pic.rect(MARGIN + LABEL_W, row_y, length, BAR_H, fill=draw.ACCENT if key == "cached" else draw.BAR)
-        bound = text("kv_memory_bound" if state[f"memory_bound_{key}"] else "kv_compute_bound")
-        pic.text(MARGIN + LABEL_W + length + 6, row_y + 14, f"{time_text(seconds, text)} {bound}", size=15)
+    message = None
+    if state["error"]:  # the time panel's place says why there is no time; the bars and the notes stay live
+        divisors = text("list_sep").join(str(d) for d in kv_options(state["model"]))
+        message = text("kv_not_divisor", n_heads=n_heads, kv_heads=kv, divisors=divisors).split("\n")
+        draw.notice(pic, MARGIN, y - 14, WIDTH - 2 * MARGIN, message)
+    else:
+        pic.text(MARGIN, y, text("kv_time_panel"), size=PANEL_TITLE_SIZE, bold=True)
+        times = [(key, state[f"seconds_{key}"]) for key in ("cached", "recompute")]
+        slowest = max(s for _, s in times)
+        for k, (key, seconds) in enumerate(times):
+            row_y = y + 12 + k * ROW_H
+            pic.text(MARGIN, row_y + 14, text(f"kv_time_{key}"), size=15)
+            length = BAR_MAX * seconds / slowest
+            pic.rect(MARGIN + LABEL_W, row_y, length, BAR_H, fill=draw.ACCENT if key == "cached" else draw.BAR)
+            bound = text("kv_memory_bound" if state[f"memory_bound_{key}"] else "kv_compute_bound")
+            pic.text(MARGIN + LABEL_W + length + 6, row_y + 14, f"{time_text(seconds, text)} {bound}", size=15)
     y = y + 12 + 2 * ROW_H + 16
     own = (state["bandwidth_gb_s"], state["peak_tflop_s"]) != (A100["bandwidth_gb_s"], A100["peak_tflop_s"])
     source = text(
@@ -269,6 +269,8 @@ def render(explorer: Explorer, state: dict) -> Frame:
     for k, line in enumerate(notes):
         pic.text(MARGIN, y + NOTE_LINE * k, line, size=14, fill=draw.MUTED)
     pic.height = max(y + NOTE_LINE * len(notes) + 6, full_height(len(caches)))
+    if message is not None:
+        return Frame(pic, {}, message, describe(heading, " ".join(message), text))
 
     cache = caches[kv]
     readouts = {

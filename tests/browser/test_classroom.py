@@ -71,15 +71,6 @@ def board(browser):
         page.close()
 
 
-# Open problems found by this test and not fixed yet; each skips the keyboard walk of its station only (its
-# page, layout and axe checks still run; the same explorer's keyboard is tested on a static page in
-# test_explorers_page.py). Remove an entry when it is fixed.
-KNOWN_KEYBOARD_PROBLEMS = {
-    "kv": "in Voilà, after the K/V heads are set to a count the model's heads do not divide, the next slider's "
-    "ArrowRight leaves the picture as it was (not reproduced in Python or on the static page)",
-}
-
-
 def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_from_the_back(
     board, shots_dir, record_property
 ):
@@ -102,14 +93,11 @@ def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_
         reached, count = tab_order(page, explorer, question)
         if len(reached) != count:
             problems.append(f"{label}: Tab reaches {len(reached)} of {count} controls")
-        if station.key in KNOWN_KEYBOARD_PROBLEMS:  # reported, open: see KNOWN_KEYBOARD_PROBLEMS
-            record_property(f"keyboard walk skipped {station.key}", KNOWN_KEYBOARD_PROBLEMS[station.key])
-        else:
-            problems += operate_by_keyboard(page, explorer, picture, label)
-            try:
-                exercise_controls(SimpleNamespace(name="demo board"), explorer, label)
-            except pytest.fail.Exception as e:
-                problems.append(str(e))
+        problems += operate_by_keyboard(page, explorer, picture, label)
+        try:
+            exercise_controls(SimpleNamespace(name="demo board"), explorer, label)
+        except pytest.fail.Exception as e:
+            problems.append(str(e))
         moved = explorer.evaluate(JS_PICTURE_BOX)
         if moved != place:
             problems.append(f"{label}: the picture moved or changed size with a setting: {place} -> {moved}")

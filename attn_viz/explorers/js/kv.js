@@ -140,7 +140,6 @@ export function linked(data, name, value, choices) {
 export function compute(data, values) {
   const config = data.models[values.model];
   const kv = Number(values.kv_heads);
-  if (config.nHeads % kv !== 0) return { config, error: "kv_not_divisor", kv };
   const v = {
     kv_heads: kv,
     context: Number(values.context),
@@ -148,8 +147,10 @@ export function compute(data, values) {
     bandwidth_gb_s: Number(values.bandwidth_gb_s),
     peak_tflop_s: Number(values.peak_tflop_s),
   };
-  const state = kvState(config, v);
   const caches = kvOptions(config.nHeads).map((g) => [g, kvCacheBytes(config.layers, g, config.dHead, v.bytes_per_value, v.context)]);
+  // a learner's setting, said in the picture (attn_core's group_size would raise); the bars and notes stay live
+  if (config.nHeads % kv !== 0) return { ...v, config, caches: caches.reverse(), error: "kv_not_divisor" };
+  const state = kvState(config, v);
   return { ...state, ...v, config, caches: caches.reverse(), error: null };
 }
 
@@ -166,13 +167,6 @@ export function render(data, values, state, t) {
     max: grouped(config.maxContext),
   });
   const pic = draw.picture(data.title, heading, WIDTH);
-  if (state.error) {
-    const divisors = kvOptions(config.nHeads).join(t("list_sep"));
-    const message = t("kv_not_divisor", { n_heads: config.nHeads, kv_heads: kv, divisors }).split("\n");
-    draw.notice(pic, draw.MARGIN, draw.PANELS_TOP, WIDTH - 2 * draw.MARGIN, message);
-    pic.height = fullHeight(kvOptions(config.nHeads).length); // the same height as a picture with numbers
-    return { picture: pic, lines: message, description: t("desc_sentences", { first: heading, second: message.join(" ") }) };
-  }
   let y = draw.PANELS_TOP + 20;
   pic.text(draw.MARGIN, y, t("kv_cache_panel", { context: grouped(context) }), { size: draw.PANEL_TITLE_SIZE, bold: true });
   const top = Math.max(...state.caches.map(([, b]) => b));
@@ -186,17 +180,25 @@ export function render(data, values, state, t) {
     pic.text(draw.MARGIN + LABEL_W + length + 6, rowY + 14, sizeText(bytes, t), { size: 15, bold: chosen });
   });
   y += 12 + state.caches.length * ROW_H + GAP;
-  pic.text(draw.MARGIN, y, t("kv_time_panel"), { size: draw.PANEL_TITLE_SIZE, bold: true });
-  const times = [["cached", state.secondsCached, state.memoryBoundCached], ["recompute", state.secondsRecompute, state.memoryBoundRecompute]];
-  const slowest = Math.max(state.secondsCached, state.secondsRecompute);
-  times.forEach(([key, seconds, memoryBound], k) => {
-    const rowY = y + 12 + k * ROW_H;
-    pic.text(draw.MARGIN, rowY + 14, t(`kv_time_${key}`), { size: 15 });
-    const length = (BAR_MAX * seconds) / slowest;
-    pic.rect(draw.MARGIN + LABEL_W, rowY, length, BAR_H, { fill: key === "cached" ? draw.ACCENT : draw.BAR });
-    const bound = t(memoryBound ? "kv_memory_bound" : "kv_compute_bound");
-    pic.text(draw.MARGIN + LABEL_W + length + 6, rowY + 14, `${timeText(seconds, t)} ${bound}`, { size: 15 });
-  });
+  let message = null;
+  if (state.error) {
+    // the time panel's place says why there is no time; the bars and the notes stay live
+    const divisors = kvOptions(config.nHeads).join(t("list_sep"));
+    message = t("kv_not_divisor", { n_heads: config.nHeads, kv_heads: kv, divisors }).split("\n");
+    draw.notice(pic, draw.MARGIN, y - 14, WIDTH - 2 * draw.MARGIN, message);
+  } else {
+    pic.text(draw.MARGIN, y, t("kv_time_panel"), { size: draw.PANEL_TITLE_SIZE, bold: true });
+    const times = [["cached", state.secondsCached, state.memoryBoundCached], ["recompute", state.secondsRecompute, state.memoryBoundRecompute]];
+    const slowest = Math.max(state.secondsCached, state.secondsRecompute);
+    times.forEach(([key, seconds, memoryBound], k) => {
+      const rowY = y + 12 + k * ROW_H;
+      pic.text(draw.MARGIN, rowY + 14, t(`kv_time_${key}`), { size: 15 });
+      const length = (BAR_MAX * seconds) / slowest;
+      pic.rect(draw.MARGIN + LABEL_W, rowY, length, BAR_H, { fill: key === "cached" ? draw.ACCENT : draw.BAR });
+      const bound = t(memoryBound ? "kv_memory_bound" : "kv_compute_bound");
+      pic.text(draw.MARGIN + LABEL_W + length + 6, rowY + 14, `${timeText(seconds, t)} ${bound}`, { size: 15 });
+    });
+  }
   y += 12 + 2 * ROW_H + 16;
   const a100 = data.a100;
   const own = state.bandwidth_gb_s !== a100.bandwidth_gb_s || state.peak_tflop_s !== a100.peak_tflop_s;
@@ -205,6 +207,7 @@ export function render(data, values, state, t) {
   if (context > config.maxContext) assumption.push(t("kv_beyond", { model: values.model, max: grouped(config.maxContext) }));
   assumption.forEach((line, k) => pic.text(draw.MARGIN, y + NOTE_LINE * k, line, { size: 14, fill: draw.MUTED }));
   pic.height = Math.max(y + NOTE_LINE * assumption.length + 6, fullHeight(state.caches.length));
+  if (message) return { picture: pic, lines: message, description: t("desc_sentences", { first: heading, second: message.join(" ") }) };
 
   const full = state.caches.find(([g]) => g === config.nHeads)[1];
   const lines = [

@@ -465,6 +465,16 @@ msg = Catalog(
             "在这个模型下，重算的时间下界是用缓存的 {ratio} 倍",
             "under this model recomputing takes {ratio}× as long",
         ),
+        "kv_speedup_even": (
+            "在这个模型下，两个时间下界相差不到 5%（重算是用缓存的 {ratio} 倍）：这么短的上下文，缓存省不了多少",
+            "under this model the two lower bounds are within 5% (recomputing {ratio}× as long): at this context the cache saves little",
+        ),
+        "kv_speedup_slower": (
+            "在这个模型下，重算反而更快（时间下界是用缓存的 {ratio} 倍）：按假设的带宽读缓存，比按假设的峰值重新乘出 K、V 还慢；"
+            "重算要读写的激活没有计入",
+            "under this model recomputing is faster ({ratio}× the cached time): reading the cache at the assumed bandwidth takes "
+            "longer than multiplying K and V again at the assumed peak; the activations recomputing reads are not counted",
+        ),
         "kv_desc": (
             "上面的条形图：一个序列 {context} 个词元的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
             "Bars on top: the cache of one sequence of {context} tokens by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",

@@ -374,6 +374,31 @@ def test_kv_cache_explorer_in_the_page_prints_what_attn_core_gives():
     ex.close()
 
 
+def test_the_speedup_line_says_what_the_ratio_means_in_the_page_and_in_python():
+    """At a short context both bounds are the weights' read (a "0.999×" speed-up told a newcomer the cache
+    makes it slower); with a slow memory and a fast chip recomputing wins under this model, and the line
+    says so with the model's blind spot. Page and Python print the same lines."""
+    ex = english_kv_explorer()
+    grid = [
+        dict(model="Llama 3 8B", kv_heads=8, context=16, bytes_per_value=2, bandwidth_gb_s=2039, peak_tflop_s=312),
+        dict(model="Llama 3 8B", kv_heads=8, context=4096, bytes_per_value=2, bandwidth_gb_s=2039, peak_tflop_s=312),
+        dict(model="GPT-2 small", kv_heads=12, context=4096, bytes_per_value=4, bandwidth_gb_s=100, peak_tflop_s=1000),
+    ]
+    compare(ex, grid, page_frames(ex, grid, []), lambda page, state: None)
+    said = []
+    for values in grid:
+        ex.set(**values)
+        said.append(ex.lines[-1])
+    assert said[0] == (
+        "under this model the two lower bounds are within 5% (recomputing 0.999× as long): "
+        "at this context the cache saves little"
+    )
+    assert said[1] == "under this model recomputing takes 40.2× as long"
+    assert said[2].startswith("under this model recomputing is faster (0.273× the cached time)")
+    assert "not counted" in said[2]
+    ex.close()
+
+
 CLICKS = """
 const { afterInput, frame, translator } = await import(%s);
 const t = translator(data.words);
@@ -461,7 +486,8 @@ def test_with_k_v_heads_the_model_cannot_share_every_other_control_still_changes
     so in the time panel's place, and the cache bars (context, bytes) and the notes (the chip's rates)
     still follow their controls, in the page as in Python."""
     ex = english_kv_explorer()
-    clicks = [("kv_heads", 12), ("context", 2048), ("bytes_per_value", 4), ("bandwidth_gb_s", 3000), ("peak_tflop_s", 1000)]
+    clicks = [("kv_heads", 12), ("context", 2048), ("bytes_per_value", 4)]
+    clicks += [("bandwidth_gb_s", 3000), ("peak_tflop_s", 1000)]
     pictures = [svg for svg, _ in same_in_the_page(ex, clicks)]
     for svg in pictures:
         assert "32 query heads cannot be shared equally by 12 K/V heads" in svg

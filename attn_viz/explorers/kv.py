@@ -66,6 +66,8 @@ WORDS = tuple(
         "cost_line_cached",
         "cost_line_recompute",
         "speedup",
+        "speedup_even",
+        "speedup_slower",
         "desc",
         "not_divisor",
     )
@@ -187,6 +189,13 @@ def time_text(seconds: float, text: Text) -> str:
     return text("kv_size", value=_digits(seconds / 1e-9), unit="ns")
 
 
+def speedup_text(ratio: float, text: Text) -> str:
+    """Recomputing's time over the cached one, said as what it means: the cache's gain (1.05 and more),
+    no real difference (within 5 %), or recomputing faster under this model (0.95 and less)."""
+    key = "kv_speedup" if ratio >= 1.05 else "kv_speedup_slower" if ratio <= 0.95 else "kv_speedup_even"
+    return text(key, ratio=_digits(ratio))
+
+
 def count_text(n: float) -> str:
     """A large count with three significant digits and an SI prefix: 1.23 G, 45.6 M."""
     for unit, scale in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
@@ -298,7 +307,7 @@ def render(explorer: Explorer, state: dict) -> Frame:
             )
             for key in ("cached", "recompute")
         ),
-        text("kv_speedup", ratio=_digits(state["seconds_recompute"] / state["seconds_cached"])),
+        speedup_text(state["seconds_recompute"] / state["seconds_cached"], text),
     ]
     body = text(
         "kv_desc",

@@ -107,6 +107,13 @@ export function timeText(seconds, t) {
   return t("kv_size", { value: digits(seconds / 1e-9), unit: "ns" });
 }
 
+// recomputing's time over the cached one, said as what it means (kv.speedup_text): the cache's gain
+// (1.05 and more), no real difference (within 5 %), or recomputing faster under this model (0.95 and less)
+export function speedupText(ratio, t) {
+  const key = ratio >= 1.05 ? "kv_speedup" : ratio <= 0.95 ? "kv_speedup_slower" : "kv_speedup_even";
+  return t(key, { ratio: digits(ratio) });
+}
+
 // "2.42 G", "9.9 T" (kv.count_text)
 export function countText(n) {
   for (const [unit, scale] of [["T", 1e12], ["G", 1e9], ["M", 1e6], ["k", 1e3]]) {
@@ -216,7 +223,7 @@ export function render(data, values, state, t) {
       const K = key === "cached" ? "Cached" : "Recompute";
       return t(`kv_cost_line_${key}`, { mads: countText(state[`mads${K}`]), bytes: sizeText(state[`bytes${K}`], t), time: timeText(state[`seconds${K}`], t) });
     }),
-    t("kv_speedup", { ratio: digits(state.secondsRecompute / state.secondsCached) }),
+    speedupText(state.secondsRecompute / state.secondsCached, t),
   ];
   const caches = state.caches.map(([g, b]) => t("token_value", { token: String(g), value: sizeText(b, t) })).join(t("list_sep"));
   const body = t("kv_desc", { context: grouped(context), caches, cached: timeText(state.secondsCached, t), recompute: timeText(state.secondsRecompute, t) });

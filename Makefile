@@ -21,9 +21,14 @@ $(VENV)/.installed: requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	@touch $@
 
-# lesson 13 (PyTorch, ~750 MB installed): not part of `make lab`; `make torch` adds it, the tests install it
+# lesson 13 (PyTorch, ~750 MB installed): not part of `make lab`; `make torch` adds it, the tests install it.
+# On Linux PyPI's default torch is the CUDA build (several GB with its NVIDIA libraries): PyTorch's CPU index
+# is asked too, and its CPU build (~190 MB) wins; where that index cannot be reached pip says so and goes on.
+ifeq ($(shell uname -s 2>/dev/null),Linux)
+  TORCH_CPU := --extra-index-url https://download.pytorch.org/whl/cpu
+endif
 $(VENV)/.installed-torch: requirements-torch.txt $(VENV)/.installed
-	$(PY) -m pip install -r requirements-torch.txt
+	$(PY) -m pip install -r requirements-torch.txt $(TORCH_CPU)
 	@touch $@
 
 # The test tools go into .venv too, but nbgrader (a teacher's tool, with JupyterLab and server extensions)

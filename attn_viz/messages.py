@@ -412,21 +412,27 @@ msg = Catalog(
         "kv_control_model": ("模型", "model"),
         "kv_control_kv_heads": ("K/V 头数", "K/V heads"),
         "kv_control_context": ("上下文长度（词元）", "context (tokens)"),
-        "kv_control_bytes": ("每个数的字节数", "bytes per value"),
+        "kv_control_bytes": ("每个数的字节数（权重和缓存）", "bytes per value (weights and cache)"),
+        "kv_tokens": ("{n} 个词元", "{n} tokens"),
+        "kv_tokens_one": ("1 个词元", "1 token"),
+        "kv_kv_heads": ("{n} 个 K/V 头", "{n} K/V heads"),
+        "kv_kv_heads_one": ("1 个 K/V 头", "1 K/V head"),
+        "kv_bar_value": ("{kv_heads} 个头 {value}", "{kv_heads}: {value}"),
+        "kv_time_bound": ("{time}{bound}", "{time} {bound}"),
         "kv_bytes_1": ("1（8 位）", "1 (8-bit)"),
         "kv_bytes_2": ("2（float16）", "2 (float16)"),
         "kv_bytes_4": ("4（float32）", "4 (float32)"),
         "kv_control_bandwidth": ("假设：内存带宽 GB/s", "assumed memory bandwidth, GB/s"),
         "kv_control_peak": ("假设：峰值 TFLOP/s", "assumed peak, TFLOP/s"),
         "kv_heading": (
-            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，{context} 个词元（上限 {max}）",
-            "{model}: {n_heads} query heads, {kv_heads} K/V heads, {context} tokens (max {max})",
+            "{model}：{n_heads} 个查询头、{kv_heads} 个 K/V 头，{tokens}（上限 {max}）",
+            "{model}: {n_heads} query heads, {kv_heads} K/V heads, {tokens} (max {max})",
         ),
         "kv_heading_changed": (
-            "{model}，改动：{kv_heads} 个 K/V 头（原为 {own}），{context} 个词元（上限 {max}）",
-            "{model}, changed: {kv_heads} K/V heads (own {own}), {context} tokens (max {max})",
+            "{model}，改动：{kv_heads_text}（原为 {own}），{tokens}（上限 {max}）",
+            "{model}, changed: {kv_heads_text} (own {own}), {tokens} (max {max})",
         ),
-        "kv_cache_panel": ("一个序列 {context} 个词元的缓存", "the cache of one sequence of {context} tokens"),
+        "kv_cache_panel": ("一个序列 {tokens}的缓存", "the cache of one sequence of {tokens}"),
         "kv_heads_mha": ("{kv_heads} 个 K/V 头（多头）", "{kv_heads} K/V heads (multi-head)"),
         "kv_heads_gqa": ("{kv_heads} 个 K/V 头（GQA）", "{kv_heads} K/V heads (GQA)"),
         "kv_heads_mqa": ("1 个 K/V 头（MQA）", "1 K/V head (MQA)"),
@@ -450,8 +456,8 @@ msg = Catalog(
         ),
         "kv_size": ("{value} {unit}", "{value} {unit}"),
         "kv_cache_line": (
-            "每个词元 {per_token}；{context} 个词元 {cache}（{n_heads} 个 K/V 头的多头注意力是 {full}）",
-            "per token {per_token}; {context} tokens {cache} ({n_heads} K/V heads, multi-head: {full})",
+            "每个词元 {per_token}；{tokens} {cache}（{n_heads} 个 K/V 头的多头注意力是 {full}）",
+            "per token {per_token}; {tokens} {cache} ({n_heads} K/V heads, multi-head: {full})",
         ),
         "kv_cost_line_cached": (
             "用缓存：{mads} 次乘加，读 {bytes} → 至少 {time}",
@@ -469,6 +475,10 @@ msg = Catalog(
             "在这个模型下，两个时间下界相差不到 5%（重算是用缓存的 {ratio} 倍）：这么短的上下文，缓存省不了多少",
             "under this model the two lower bounds are within 5% (recomputing {ratio}× as long): at this context the cache saves little",
         ),
+        "kv_speedup_unknown": (
+            "在这个模型下，重算受内存带宽限制，而它的字节数没有计入激活的读写，所以这个模型判断不了哪个更快",
+            "under this model recomputing is memory-bound, and its bytes leave out the activations it reads, so this model cannot tell which is faster",
+        ),
         "kv_speedup_slower": (
             "在这个模型下，重算反而更快（时间下界是用缓存的 {ratio} 倍）：按假设的带宽读缓存，比按假设的峰值重新乘出 K、V 还慢；"
             "重算要读写的激活没有计入",
@@ -476,8 +486,8 @@ msg = Catalog(
             "longer than multiplying K and V again at the assumed peak; the activations recomputing reads are not counted",
         ),
         "kv_desc": (
-            "上面的条形图：一个序列 {context} 个词元的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
-            "Bars on top: the cache of one sequence of {context} tokens by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
+            "上面的条形图：一个序列 {tokens}的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
+            "Bars on top: the cache of one sequence of {tokens} by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
         ),
         "kv_not_divisor": (
             "{n_heads} 个查询头不能平均分给 {kv_heads} 个 K/V 头：每个 K/V 头要服务同样多的查询头。\n"

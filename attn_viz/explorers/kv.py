@@ -12,6 +12,8 @@ datasheet's, as in lesson 14, and the note says which); attention layers only. C
 K/V heads to its own (``linked``); the heading says when the learner has changed them.
 """
 
+import re
+
 from attn_core.decoding import decode_token_cost, kv_cache_bytes, roofline_seconds
 
 from .. import svg as draw
@@ -41,6 +43,7 @@ ROW_H = 26  # one bar and its gap
 BAR_H = 18
 GAP = 28  # between the two panels
 NOTE_LINE = 19  # the assumptions under the bars
+NOTE_SIZE = 14
 
 # the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
 WORDS = tuple(
@@ -68,6 +71,13 @@ WORDS = tuple(
         "speedup",
         "speedup_even",
         "speedup_slower",
+        "speedup_unknown",
+        "tokens",
+        "tokens_one",
+        "kv_heads",
+        "kv_heads_one",
+        "bar_value",
+        "time_bound",
         "desc",
         "not_divisor",
     )
@@ -118,7 +128,7 @@ def kv_cache_explorer(model: str = "Llama 3 8B", context: int | None = None) -> 
         "kv_cache_explorer",
         "kv",
         specs,
-        dict(models=models, a100=A100),
+        dict(models=models, a100=A100, bandwidths=list(BANDWIDTHS), peaks=list(PEAKS)),
         WORDS,
         compute,
         render,
@@ -189,11 +199,25 @@ def time_text(seconds: float, text: Text) -> str:
     return text("kv_size", value=_digits(seconds / 1e-9), unit="ns")
 
 
-def speedup_text(ratio: float, text: Text) -> str:
-    """Recomputing's time over the cached one, said as what it means: the cache's gain (1.05 and more),
-    no real difference (within 5 %), or recomputing faster under this model (0.95 and less)."""
-    key = "kv_speedup" if ratio >= 1.05 else "kv_speedup_slower" if ratio <= 0.95 else "kv_speedup_even"
+def speedup_text(ratio: float, recompute_memory_bound: bool, text: Text) -> str:
+    """Recomputing's time over the cached one, said as what it means. While recomputing is memory-bound
+    the model cannot compare them (its bytes leave out the activations); else the cache's gain (1.05 and
+    more), no real difference (within 5 %), or recomputing faster under this model (0.95 and less)."""
+    if recompute_memory_bound:
+        key = "kv_speedup_unknown"
+    else:
+        key = "kv_speedup" if ratio >= 1.05 else "kv_speedup_slower" if ratio <= 0.95 else "kv_speedup_even"
     return text(key, ratio=_digits(ratio))
+
+
+def tokens_text(n: int, text: Text) -> str:
+    """ "1 token", "4,096 tokens" (Chinese: "1 个词元", "4,096 个词元")."""
+    return text("kv_tokens_one") if n == 1 else text("kv_tokens", n=f"{n:,}")
+
+
+def kv_heads_text(n: int, text: Text) -> str:
+    """ "1 K/V head", "8 K/V heads"."""
+    return text("kv_kv_heads_one") if n == 1 else text("kv_kv_heads", n=n)
 
 
 def count_text(n: float) -> str:
@@ -215,10 +239,44 @@ def _digits(x: float) -> str:
 # ---------------------------------------------------------------- render: the static picture (as kv.js)
 
 
-def full_height(bars: int) -> float:
-    """The picture's height with ``bars`` K/V-head bars and three note lines: every setting of a model
-    keeps it, so the picture does not jump."""
-    return PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + 16 + NOTE_LINE * 3 + 6
+# a token of a note line: one hanzi (or full-width mark), or a run of other characters up to its spaces
+TOKEN = re.compile(r"[^\x00-\u2e80]|[\x00-\u2e80]+?(?:\s+|(?=[^\x00-\u2e80])|$)")
+CLOSING = frozenset("，。；：、）")  # never at the start of a line
+
+
+def wrap(line: str, size: float = NOTE_SIZE, width: float = WIDTH - 2 * MARGIN) -> list[str]:
+    """``line`` broken into lines at most ``width`` px wide (``svg.text_width``'s estimate), between
+    words or between two hanzi (kv.js ``wrap``): the notes stay inside the picture in both languages."""
+    lines, current = [], ""
+    for token in TOKEN.findall(line):
+        if current.strip() and token not in CLOSING and draw.text_width((current + token).rstrip(), size) > width:
+            lines.append(current.rstrip())
+            current = token.lstrip()
+        else:
+            current += token
+    lines.append(current.rstrip())
+    return lines
+
+
+def note_lines(text: Text, model: str, bandwidth: str, peak: str, source: str, beyond: bool) -> list[str]:
+    """The notes under the bars, wrapped: the assumptions (the chip's rates and where they come from)
+    and, past the model's context limit, that the formula is only carried on."""
+    notes = text("kv_assumption", bandwidth=bandwidth, peak=peak, source=source).split("\n")
+    if beyond:
+        notes.append(text("kv_beyond", model=model, max=f"{MODELS[model][5]:,}"))
+    return [part for line in notes for part in wrap(line)]
+
+
+def most_note_lines(text: Text) -> int:
+    """The most note lines any setting has (the widest rates, the learner's own, past the limit)."""
+    source = text("kv_source_own")
+    return max(len(note_lines(text, m, f"{BANDWIDTHS[-1]:,}", f"{PEAKS[-1]:,}", source, True)) for m in MODELS)
+
+
+def full_height(bars: int, notes: int) -> float:
+    """The picture's height with ``bars`` K/V-head bars and room for ``notes`` note lines: every
+    setting of a model keeps it, so the picture does not jump."""
+    return PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + 16 + NOTE_LINE * notes + 6
 
 
 def render(explorer: Explorer, state: dict) -> Frame:
@@ -231,11 +289,13 @@ def render(explorer: Explorer, state: dict) -> Frame:
         own=state["own_kv_heads"],
         n_heads=n_heads,
         context=f"{t:,}",
+        tokens=tokens_text(t, text),
+        kv_heads_text=kv_heads_text(kv, text),
         max=f"{state['max_context']:,}",
     )
     pic = explorer.picture(heading, WIDTH)
     y = PANELS_TOP + 20
-    pic.text(MARGIN, y, text("kv_cache_panel", context=f"{t:,}"), size=PANEL_TITLE_SIZE, bold=True)
+    pic.text(MARGIN, y, text("kv_cache_panel", tokens=tokens_text(t, text)), size=PANEL_TITLE_SIZE, bold=True)
     caches, top = state["caches"], max(state["caches"].values())
     for k, (g, n_bytes) in enumerate(sorted(caches.items(), reverse=True)):
         row_y = y + 12 + k * ROW_H
@@ -261,7 +321,12 @@ def render(explorer: Explorer, state: dict) -> Frame:
             length = BAR_MAX * seconds / slowest
             pic.rect(MARGIN + LABEL_W, row_y, length, BAR_H, fill=draw.ACCENT if key == "cached" else draw.BAR)
             bound = text("kv_memory_bound" if state[f"memory_bound_{key}"] else "kv_compute_bound")
-            pic.text(MARGIN + LABEL_W + length + 6, row_y + 14, f"{time_text(seconds, text)} {bound}", size=15)
+            pic.text(
+                MARGIN + LABEL_W + length + 6,
+                row_y + 14,
+                text("kv_time_bound", time=time_text(seconds, text), bound=bound),
+                size=15,
+            )
     y = y + 12 + 2 * ROW_H + 16
     own = (state["bandwidth_gb_s"], state["peak_tflop_s"]) != (A100["bandwidth_gb_s"], A100["peak_tflop_s"])
     source = text(
@@ -269,15 +334,11 @@ def render(explorer: Explorer, state: dict) -> Frame:
         bandwidth=f"{A100['bandwidth_gb_s']:,}",
         peak=f"{A100['peak_tflop_s']:,}",
     )
-    notes = text(
-        "kv_assumption", bandwidth=f"{state['bandwidth_gb_s']:,}", peak=f"{state['peak_tflop_s']:,}", source=source
-    )
-    notes = notes.split("\n")
-    if t > state["max_context"]:
-        notes.append(text("kv_beyond", model=state["model"], max=f"{state['max_context']:,}"))
+    rates = f"{state['bandwidth_gb_s']:,}", f"{state['peak_tflop_s']:,}"
+    notes = note_lines(text, state["model"], *rates, source, t > state["max_context"])
     for k, line in enumerate(notes):
-        pic.text(MARGIN, y + NOTE_LINE * k, line, size=14, fill=draw.MUTED)
-    pic.height = max(y + NOTE_LINE * len(notes) + 6, full_height(len(caches)))
+        pic.text(MARGIN, y + NOTE_LINE * k, line, size=NOTE_SIZE, fill=draw.MUTED)
+    pic.height = max(y + NOTE_LINE * len(notes) + 6, full_height(len(caches), most_note_lines(text)))
     if message is not None:
         return Frame(pic, {}, message, describe(heading, " ".join(message), text))
 
@@ -293,7 +354,7 @@ def render(explorer: Explorer, state: dict) -> Frame:
         text(
             "kv_cache_line",
             per_token=size_text(state["per_token"], text),
-            context=f"{t:,}",
+            tokens=tokens_text(t, text),
             cache=size_text(cache, text),
             full=size_text(caches[n_heads], text),
             n_heads=n_heads,
@@ -307,13 +368,13 @@ def render(explorer: Explorer, state: dict) -> Frame:
             )
             for key in ("cached", "recompute")
         ),
-        speedup_text(state["seconds_recompute"] / state["seconds_cached"], text),
+        speedup_text(state["seconds_recompute"] / state["seconds_cached"], state["memory_bound_recompute"], text),
     ]
     body = text(
         "kv_desc",
-        context=f"{t:,}",
+        tokens=tokens_text(t, text),
         caches=text("list_sep").join(
-            text("token_value", token=str(g), value=size_text(b, text)) for g, b in sorted(caches.items(), reverse=True)
+            text("kv_bar_value", kv_heads=g, value=size_text(b, text)) for g, b in sorted(caches.items(), reverse=True)
         ),
         cached=time_text(state["seconds_cached"], text),
         recompute=time_text(state["seconds_recompute"], text),

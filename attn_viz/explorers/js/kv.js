@@ -81,9 +81,46 @@ const BAR_H = 18;
 const GAP = 28;
 const NOTE_LINE = 19;
 
-// the picture's height with `bars` K/V-head bars (and three note lines): every setting of a model keeps it
-function fullHeight(bars) {
-  return draw.PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + 16 + NOTE_LINE * 3 + 6;
+const NOTE_SIZE = 14;
+
+// a token of a note line: one hanzi (or full-width mark), or a run of other characters up to its spaces
+const TOKEN = /[^\u0000-\u2e80]|[\u0000-\u2e80]+?(?:\s+|(?=[^\u0000-\u2e80])|$)/gu;
+const CLOSING = new Set("，。；：、）"); // never at the start of a line
+
+// `line` broken into lines at most `width` px wide (draw.textWidth's estimate), between words or between
+// two hanzi (kv.wrap): the notes stay inside the picture in both languages
+export function wrap(line, size = NOTE_SIZE, width = WIDTH - 2 * draw.MARGIN) {
+  const lines = [];
+  let current = "";
+  for (const token of line.match(TOKEN) || []) {
+    if (current.trim() && !CLOSING.has(token) && draw.textWidth((current + token).trimEnd(), size) > width) {
+      lines.push(current.trimEnd());
+      current = token.trimStart();
+    } else {
+      current += token;
+    }
+  }
+  lines.push(current.trimEnd());
+  return lines;
+}
+
+// the notes under the bars, wrapped (kv.note_lines)
+function noteLines(t, data, model, bandwidth, peak, source, beyond) {
+  const notes = t("kv_assumption", { bandwidth, peak, source }).split("\n");
+  if (beyond) notes.push(t("kv_beyond", { model, max: grouped(data.models[model].maxContext) }));
+  return notes.flatMap((line) => wrap(line));
+}
+
+// the most note lines any setting has: the widest rates, the learner's own, past the limit (kv.most_note_lines)
+function mostNoteLines(t, data) {
+  const source = t("kv_source_own");
+  const widest = [grouped(Math.max(...data.bandwidths)), grouped(Math.max(...data.peaks))];
+  return Math.max(...Object.keys(data.models).map((m) => noteLines(t, data, m, ...widest, source, true).length));
+}
+
+// the picture's height with `bars` K/V-head bars and room for `notes` note lines: every setting of a model keeps it
+function fullHeight(bars, notes) {
+  return draw.PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + 16 + NOTE_LINE * notes + 6;
 }
 
 // K/V-head counts a model's query heads can be grouped into: the divisors of nHeads
@@ -107,11 +144,23 @@ export function timeText(seconds, t) {
   return t("kv_size", { value: digits(seconds / 1e-9), unit: "ns" });
 }
 
-// recomputing's time over the cached one, said as what it means (kv.speedup_text): the cache's gain
-// (1.05 and more), no real difference (within 5 %), or recomputing faster under this model (0.95 and less)
-export function speedupText(ratio, t) {
-  const key = ratio >= 1.05 ? "kv_speedup" : ratio <= 0.95 ? "kv_speedup_slower" : "kv_speedup_even";
+// recomputing's time over the cached one, said as what it means (kv.speedup_text): not comparable while
+// recomputing is memory-bound; else the cache's gain (1.05 and more), no real difference (within 5 %), or
+// recomputing faster under this model (0.95 and less)
+export function speedupText(ratio, recomputeMemoryBound, t) {
+  let key = ratio >= 1.05 ? "kv_speedup" : ratio <= 0.95 ? "kv_speedup_slower" : "kv_speedup_even";
+  if (recomputeMemoryBound) key = "kv_speedup_unknown"; // its bytes leave out the activations
   return t(key, { ratio: digits(ratio) });
+}
+
+// "1 token", "4,096 tokens" (kv.tokens_text)
+export function tokensText(n, t) {
+  return n === 1 ? t("kv_tokens_one") : t("kv_tokens", { n: grouped(n) });
+}
+
+// "1 K/V head", "8 K/V heads" (kv.kv_heads_text)
+export function kvHeadsText(n, t) {
+  return n === 1 ? t("kv_kv_heads_one") : t("kv_kv_heads", { n });
 }
 
 // "2.42 G", "9.9 T" (kv.count_text)
@@ -171,11 +220,13 @@ export function render(data, values, state, t) {
     own: config.kvHeads,
     n_heads: config.nHeads,
     context: grouped(context),
+    tokens: tokensText(context, t),
+    kv_heads_text: kvHeadsText(kv, t),
     max: grouped(config.maxContext),
   });
   const pic = draw.picture(data.title, heading, WIDTH);
   let y = draw.PANELS_TOP + 20;
-  pic.text(draw.MARGIN, y, t("kv_cache_panel", { context: grouped(context) }), { size: draw.PANEL_TITLE_SIZE, bold: true });
+  pic.text(draw.MARGIN, y, t("kv_cache_panel", { tokens: tokensText(context, t) }), { size: draw.PANEL_TITLE_SIZE, bold: true });
   const top = Math.max(...state.caches.map(([, b]) => b));
   state.caches.forEach(([g, bytes], k) => {
     const rowY = y + 12 + k * ROW_H;
@@ -203,30 +254,30 @@ export function render(data, values, state, t) {
       const length = (BAR_MAX * seconds) / slowest;
       pic.rect(draw.MARGIN + LABEL_W, rowY, length, BAR_H, { fill: key === "cached" ? draw.ACCENT : draw.BAR });
       const bound = t(memoryBound ? "kv_memory_bound" : "kv_compute_bound");
-      pic.text(draw.MARGIN + LABEL_W + length + 6, rowY + 14, `${timeText(seconds, t)} ${bound}`, { size: 15 });
+      pic.text(draw.MARGIN + LABEL_W + length + 6, rowY + 14, t("kv_time_bound", { time: timeText(seconds, t), bound }), { size: 15 });
     });
   }
   y += 12 + 2 * ROW_H + 16;
   const a100 = data.a100;
   const own = state.bandwidth_gb_s !== a100.bandwidth_gb_s || state.peak_tflop_s !== a100.peak_tflop_s;
   const source = t(own ? "kv_source_own" : "kv_source_a100", { bandwidth: grouped(a100.bandwidth_gb_s), peak: grouped(a100.peak_tflop_s) });
-  const assumption = t("kv_assumption", { bandwidth: grouped(state.bandwidth_gb_s), peak: grouped(state.peak_tflop_s), source }).split("\n");
-  if (context > config.maxContext) assumption.push(t("kv_beyond", { model: values.model, max: grouped(config.maxContext) }));
-  assumption.forEach((line, k) => pic.text(draw.MARGIN, y + NOTE_LINE * k, line, { size: 14, fill: draw.MUTED }));
-  pic.height = Math.max(y + NOTE_LINE * assumption.length + 6, fullHeight(state.caches.length));
+  const rates = [grouped(state.bandwidth_gb_s), grouped(state.peak_tflop_s)];
+  const notes = noteLines(t, data, values.model, ...rates, source, context > config.maxContext);
+  notes.forEach((line, k) => pic.text(draw.MARGIN, y + NOTE_LINE * k, line, { size: NOTE_SIZE, fill: draw.MUTED }));
+  pic.height = Math.max(y + NOTE_LINE * notes.length + 6, fullHeight(state.caches.length, mostNoteLines(t, data)));
   if (message) return { picture: pic, lines: message, description: t("desc_sentences", { first: heading, second: message.join(" ") }) };
 
   const full = state.caches.find(([g]) => g === config.nHeads)[1];
   const lines = [
-    t("kv_cache_line", { per_token: sizeText(state.perToken, t), context: grouped(context), cache: sizeText(state.cache, t), full: sizeText(full, t), n_heads: config.nHeads }),
+    t("kv_cache_line", { per_token: sizeText(state.perToken, t), tokens: tokensText(context, t), cache: sizeText(state.cache, t), full: sizeText(full, t), n_heads: config.nHeads }),
     ...["cached", "recompute"].map((key) => {
       const K = key === "cached" ? "Cached" : "Recompute";
       return t(`kv_cost_line_${key}`, { mads: countText(state[`mads${K}`]), bytes: sizeText(state[`bytes${K}`], t), time: timeText(state[`seconds${K}`], t) });
     }),
-    speedupText(state.secondsRecompute / state.secondsCached, t),
+    speedupText(state.secondsRecompute / state.secondsCached, state.memoryBoundRecompute, t),
   ];
-  const caches = state.caches.map(([g, b]) => t("token_value", { token: String(g), value: sizeText(b, t) })).join(t("list_sep"));
-  const body = t("kv_desc", { context: grouped(context), caches, cached: timeText(state.secondsCached, t), recompute: timeText(state.secondsRecompute, t) });
+  const caches = state.caches.map(([g, b]) => t("kv_bar_value", { kv_heads: g, value: sizeText(b, t) })).join(t("list_sep"));
+  const body = t("kv_desc", { tokens: tokensText(context, t), caches, cached: timeText(state.secondsCached, t), recompute: timeText(state.secondsRecompute, t) });
   return { picture: pic, lines, description: t("desc_sentences", { first: heading, second: body }) };
 }
 

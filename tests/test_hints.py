@@ -356,6 +356,7 @@ def _codes_tested():
     from .test_check_lessons import LESSON_MISTAKES
     from .test_check_positions import CODES as POSITION_CODES
     from .test_find_the_bug import BUGS, FUNCTION_FAILURES
+    from .test_hints_column_max import CODES_OF_THE_COLUMN_MAX
     from .test_hints_trial2 import CODES_OF_THE_SECOND_TRIAL
     from .test_hints_trial3 import CODES_OF_THE_THIRD_TRIAL
     from .test_hints_trial4 import CODES_OF_THE_FOURTH_TRIAL
@@ -369,6 +370,7 @@ def _codes_tested():
     tested |= CODES_OF_THE_SECOND_TRIAL  # test_hints_trial2, each with the answers that must get it
     tested |= CODES_OF_THE_THIRD_TRIAL  # test_hints_trial3, likewise
     tested |= CODES_OF_THE_FOURTH_TRIAL  # test_hints_trial4, likewise
+    tested |= CODES_OF_THE_COLUMN_MAX  # test_hints_column_max, likewise
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from attn_core import core, decoding, rope
 
 from .givens import OwnGivens, labels, real_copy, unless_right, whole
+from .mistakes import attention_with_column_max
 
 ARRAYS = ("q", "k", "v", "K_cache", "V_cache", "Q_heads", "K_heads", "V_heads")
 WHOLE = ("layers", "n_heads", "kv_heads", "d_head", "bytes_per_value")
@@ -80,6 +81,22 @@ def kv_misaligned(g):
     return [x for x in (unless_right(g.expected, m) for m in made) if x is not None]
 
 
+def _column_max_of_one_row(q, K, V):
+    """softmax(q·Kᵀ/√d_k)·V with the column maxima subtracted: with one query row each column's maximum is
+    its only score, every score becomes 0 and every key gets the same weight, so the output is the mean of
+    the rows of V. Its message hedges: equal weights have other causes too."""
+    s = q @ K.T / np.sqrt(q.shape[-1])
+    e = np.exp(s - s.max(axis=0, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)) @ V
+
+
+def cached_column_max(g):
+    """The cached step with each column's maximum subtracted instead of the row's: equal weights, the mean of
+    every value (the cache's and the new one). None where that is the right answer (all scores equal)."""
+    K, V = np.vstack([g.K_cache, g.k]), np.vstack([g.V_cache, g.v])
+    return unless_right(g.expected, _column_max_of_one_row(g.q, K, V))
+
+
 def cached_unscaled(g):
     """No division by √d_k."""
     K, V = np.vstack([g.K_cache, g.k]), np.vstack([g.V_cache, g.v])
@@ -116,6 +133,14 @@ def gqa_unscaled(g):
     h = g.Q_heads.shape[0]
     K, V = decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h)
     return unless_right(g.expected, _grouped(g, K, V, scaled=False))
+
+
+def gqa_column_max(g):
+    """Each head's softmax with each column's maximum subtracted (axis −2 of the (h, n, n) scores) instead of
+    each row's. None where that is the right answer or not finite."""
+    h = g.Q_heads.shape[0]
+    K, V = decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h)
+    return attention_with_column_max(g.Q_heads, K, V, g.expected)
 
 
 # ---------------------------------------------------------------- predict: the cache's bytes per token
@@ -198,6 +223,13 @@ def rope_unscaled(q, k, v, K_cache, V_cache):
     t = len(K_cache)
     q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
     return core.attention(q, np.vstack([K_cache, k]), np.vstack([V_cache, v]), scaled=False).O
+
+
+def rope_column_max(q, k, v, K_cache, V_cache):
+    """Turned right, but each column's maximum of the scores subtracted instead of the row's: equal weights."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return _column_max_of_one_row(q, np.vstack([K_cache, k]), np.vstack([V_cache, v]))
 
 
 def rope_k_at_the_front(q, k, v, K_cache, V_cache):

@@ -307,6 +307,7 @@ FUNCTION_STEPS = {
             Bug("kv_misaligned", decoding.rope_k_at_the_front, "kv_misaligned"),
             Bug("kv_misaligned", decoding.rope_v_at_the_front, "kv_misaligned"),
             Bug("unscaled", decoding.rope_unscaled, "unscaled"),
+            Bug("max_axis", decoding.rope_column_max, "bug_max_down_columns"),
         ),
         "axes_cached_o",
         may_call=("attn_core.rope", "attn_core.positions.rope", "attn_core.positions"),  # lesson 12's rope
@@ -396,6 +397,8 @@ def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
         d = diagnose_value(step.step, a, step.givens(*arguments))
         if a.size < 2 and d.code == "wrong_values":
             continue  # one number shows no pattern either way (rounded? scaled?): the other calls decide
+        if d.code in EITHER:
+            continue  # numbers two mistakes make alike: the other calls decide
         if d.ok or d.code in GENERAL or d.code.startswith(("not_", "masked_", "negative_")):
             return None
         named.append((d, arguments))
@@ -405,6 +408,10 @@ def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
     d, arguments = min(named, key=lambda item: item[0].code not in SAME_MISTAKE.values())  # the general words
     return d.code, "fn_mistake", {"call": describe(step, arguments), "said": d.message}
 
+
+# Codes of numbers that two mistakes make alike (the column max and K·Qᵀ on some 2 × 2 scores, or softmax down
+# the columns on scores far apart): such a call shows neither, and the function's other calls decide.
+EITHER = {"max_axis_or_transposed", "max_axis_or_softmax_axis"}
 
 # Codes that name one mistake said two ways: a hard-coded √3 is "√n_q" where n_q happens to be 3, and
 # "a fixed number" everywhere else; the general one is said.

@@ -13,7 +13,7 @@ import numpy as np
 
 from attn_core import multihead
 
-from .mistakes import softmax_rows
+from .mistakes import attention_with_column_max, softmax_rows
 
 # ---------------------------------------------------------------- right answers
 
@@ -159,6 +159,13 @@ def layer_merged_by_reshape(g):
 def layer_split_and_merged_by_reshape(g):
     """Heads made and merged with a reshape alone (no transpose either way), the rest right."""
     return _layer(g, split_fn=_reshape_split, merge_fn=_reshape_merge) if g.n_heads > 1 else None
+
+
+def layer_column_max(g):
+    """Every head's softmax with each column's maximum subtracted (axis −2 of the (h, n, n) scores) instead of
+    each row's, the rest right. None where that is the right answer or not finite."""
+    Qh, Kh, Vh = (multihead.split_heads(M, g.n_heads) for M in _projections(g))
+    return attention_with_column_max(Qh, Kh, Vh, g.expected, then=lambda O: multihead.merge_heads(O) @ g.W_o)
 
 
 def layer_with_residual(g):

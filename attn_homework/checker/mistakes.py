@@ -22,6 +22,7 @@ import numpy as np
 from attn_core import core
 
 from ..messages import msg
+from .compare import same
 from .givens import Stage
 
 BIG_NEGATIVE = -1e9  # what many learners write instead of −∞; right, except in a row with nothing to see
@@ -259,6 +260,87 @@ def mask_after_softmax(g):
 def softmax_along_columns(g):
     """softmax down each column (axis −2) instead of along each row."""
     return _carried_from_weights(g, softmax_rows(_right_scores(g), axis=-2))
+
+
+def softmax_with_column_max(S, maxima_of=None):
+    """The row-wise softmax with each column's maximum (axis −2) subtracted instead of each row's, as a
+    learner writes it (``S - S.max(axis=0, keepdims=True)`` on 2-D scores, ``axis=1`` or ``axis=-2`` on a
+    stack of heads; ``S.max(axis=0)`` without keepdims broadcasts the same way). ``maxima_of``: the scores
+    the maxima are taken from, when they are not ``S`` itself (the unmasked scores, the maximum subtracted
+    before masking). A row far below its columns' maxima underflows (every exp 0, then 0/0 = NaN): that row
+    is NaN, as it is for the learner. None when a key column is masked in every row: its "maximum" is −∞,
+    −∞ − (−∞) = NaN fills every row, and ``evidence.not_finite`` names that with its own words. A −1e9 mask
+    gives the same numbers as −∞ whenever no key column is masked throughout (its maximum is a real score)."""
+    maxima = (S if maxima_of is None else maxima_of).max(axis=-2, keepdims=True)
+    if np.isneginf(maxima).any():
+        return None
+    E = np.exp(S - maxima)
+    return E / E.sum(axis=-1, keepdims=True)
+
+
+def column_max_fields(S, A):
+    """The message fields of the column-max mistake, right for the learner's shape: the axis that runs down
+    the columns as they would write it (``axis=0`` on 2-D scores, ``axis=1`` on (h, n_q, n_k)); for
+    symmetric scores, that a row maximum taken without keepdims broadcasts into the same numbers; for
+    weights ``A`` with a NaN row, where that NaN comes from."""
+    symmetric = S.shape[-1] == S.shape[-2] and bool(np.array_equal(S, np.swapaxes(S, -1, -2)))
+    also = msg("column_max_symmetric") if symmetric else ""
+    also += "" if np.isfinite(A).all() else msg("column_max_underflow")
+    return {"axis": f"axis={S.ndim - 2}", "also": also}
+
+
+def max_down_the_columns(g):
+    """softmax along the rows with each column's maximum subtracted instead of each row's: one number per
+    column, so the entries of one row are shifted by different amounts and the weights change (one number
+    for the whole row would leave them as they are). With a mask the order matters, as it does not for the
+    row maximum: masked first, a column's maximum is over the queries that may see that key (−∞ never wins);
+    the maximum taken before masking is over every query. Both are made. None where that makes the right
+    answer (the column maxima all equal) or a key column is masked throughout (``softmax_with_column_max``),
+    and for one query row, whose every score its column's maximum turns into 0 (``decoding`` names that with
+    its own, hedged words: equal weights have other causes too)."""
+    S = _right_scores(g)
+    if S.shape[-2] == 1:
+        return None
+    made = [softmax_with_column_max(S)]
+    if g.mask is not None:
+        made.append(softmax_with_column_max(S, maxima_of=_unmasked_scores(g)))
+    right = right_weights(g)
+    return [
+        Made(_carried_from_weights(g, A), column_max_fields(S, A))
+        for A in made
+        if A is not None and not np.allclose(A, right, rtol=1e-12, atol=1e-12)
+    ]
+
+
+def _column_max_agreeing_with(other):
+    """The column max (``max_down_the_columns``) only where it makes the numbers of the mistake ``other`` too,
+    to the checker's tolerance: the two then have the same evidence, and the message names both."""
+
+    def made(g):
+        theirs = other(g)
+        return [mine for mine in max_down_the_columns(g) if same(mine.answer, np.asarray(theirs))]
+
+    return made
+
+
+# On 2 × 2 scores whose column maxima lie off the diagonal, row i gets the differences of column i: K·Qᵀ's.
+max_down_the_columns_or_scores_transposed = _column_max_agreeing_with(scores_transposed)
+# On scores far apart (exp leaves few entries that count), the row sums can be the column sums.
+max_down_the_columns_or_along_them = _column_max_agreeing_with(softmax_along_columns)
+
+
+def attention_with_column_max(Q, K, V, expected, then=None):
+    """softmax(QKᵀ/√d_k)·V (on 2-D or stacked heads) with each column's maximum subtracted instead of each
+    row's, then ``then`` applied (merging heads, ·W_O), for the steps of later lessons that build on
+    attention: a ``Made`` for the message ``max_down_columns``, or None where it is the right answer
+    (``expected``), a key column is masked throughout, or it is made from one query row (see
+    ``max_down_the_columns``)."""
+    S = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    A = softmax_with_column_max(S)
+    if A is None or S.shape[-2] == 1:
+        return None
+    made = A @ V if then is None else then(A @ V)
+    return None if np.allclose(made, expected, rtol=1e-12, atol=1e-12) else Made(made, column_max_fields(S, A))
 
 
 def keepdims_forgotten(g):

@@ -21,6 +21,7 @@ from attn_core import positions as pos
 
 from ..messages import msg
 from .givens import OwnGivens, labels, real_copy, whole
+from .mistakes import attention_with_column_max
 
 ARRAYS = ("X", "W_q", "W_k", "W_v", "q", "k")
 WHOLE = ("n", "d", "i", "j")  # whole numbers
@@ -184,6 +185,13 @@ def reordered_unscaled(g):
     """The shuffled sentence's output with the scores not divided by √d_k.
     Evidence: the answer equals that output (None when d_k = 1: then it is right)."""
     return None if g.W_q.shape[1] == 1 else _outputs(g, g.X[g.order], scaled=False)
+
+
+def reordered_column_max(g):
+    """The shuffled sentence's output with each column's maximum of the scores subtracted before exp instead
+    of each row's. Evidence: the answer equals that output (None where it is the right one)."""
+    X = g.X[g.order]
+    return attention_with_column_max(X @ g.W_q, X @ g.W_k, X @ g.W_v, g.expected)
 
 
 # ---------------------------------------------------------------- mistakes: the sinusoidal encoding

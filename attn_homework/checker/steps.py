@@ -97,6 +97,10 @@ class Step:
 # The order is the order they are tried in: when two give the same array, the first is named.
 
 SCORES_TRANSPOSED = Mistake("transposed", m.scores_transposed, "transposed_qk")
+# Before it: where the column max makes the same numbers as K·Qᵀ, both are named.
+MAX_AXIS_OR_TRANSPOSED = Mistake(
+    "max_axis_or_transposed", m.max_down_the_columns_or_scores_transposed, "max_down_columns_or_transposed"
+)
 ANSWER_TRANSPOSED = Mistake("transposed", m.answer_transposed, "transposed")
 QK_AND_SCALING = (
     Mistake("missing_transpose", m.k_not_transposed, "missing_transpose"),
@@ -108,8 +112,13 @@ QK_AND_SCALING = (
     Mistake("scaled_not_asked", m.scaled_though_not_asked, "scaled_not_asked"),
     Mistake("scaled_not_asked", m.divided_by_d_k_though_not_asked, "scaled_not_asked"),
 )
+MAX_AXIS_OR_SOFTMAX_AXIS = Mistake(  # before softmax_axis: where both make the same numbers, both are named
+    "max_axis_or_softmax_axis", m.max_down_the_columns_or_along_them, "max_down_columns_or_softmax_axis"
+)
 SOFTMAX = (
+    MAX_AXIS_OR_SOFTMAX_AXIS,
     Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
+    Mistake("max_axis", m.max_down_the_columns, "max_down_columns"),
     Mistake("keepdims", m.keepdims_forgotten, "keepdims"),
     Mistake("overflow", m.overflowed, "overflow"),
     Mistake("overflow", m.overflow_zeroed, "overflow_zeroed"),
@@ -128,6 +137,7 @@ MASKING = (
 )
 SCORES_MISTAKES = (SCORES_TRANSPOSED, ANSWER_TRANSPOSED, *QK_AND_SCALING, *MASKING)
 WEIGHTS_MISTAKES = (
+    MAX_AXIS_OR_TRANSPOSED,
     SCORES_TRANSPOSED,
     ANSWER_TRANSPOSED,
     *QK_AND_SCALING,
@@ -138,7 +148,10 @@ WEIGHTS_MISTAKES = (
     Mistake("no_softmax", m.no_softmax_nor_scaling, "no_softmax"),
 )
 OUTPUT_MISTAKES = (
-    *(replace(mistake, via_weights=True) for mistake in (SCORES_TRANSPOSED, *QK_AND_SCALING, *SOFTMAX, *MASKING)),
+    *(
+        replace(mistake, via_weights=True)
+        for mistake in (MAX_AXIS_OR_TRANSPOSED, SCORES_TRANSPOSED, *QK_AND_SCALING, *SOFTMAX, *MASKING)
+    ),
     Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores"),
     Mistake("used_scores_not_weights", m.used_unscaled_scores_as_weights, "used_scores"),
     Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
@@ -272,8 +285,10 @@ STEP_TABLE = {
         axes="axes_S",
         entry="entry_A",
         mistakes=(
+            MAX_AXIS_OR_SOFTMAX_AXIS,
             Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
             ANSWER_TRANSPOSED,
+            Mistake("max_axis", m.max_down_the_columns, "max_down_columns"),
             Mistake("keepdims", m.keepdims_forgotten, "keepdims"),
             Mistake("overflow", m.overflowed, "overflow"),
             Mistake("overflow", m.overflow_zeroed, "overflow_zeroed"),
@@ -385,6 +400,7 @@ STEP_TABLE |= {
             Mistake("no_W_O", heads.no_W_o, "no_W_O"),
             Mistake("scaled_by_d_model", heads.scaled_by_d_model, "scaled_by_d_model"),
             Mistake("unscaled", heads.layer_unscaled, "unscaled_heads"),
+            Mistake("max_axis", heads.layer_column_max, "max_down_columns"),
             Mistake("split_no_transpose", heads.layer_split_by_reshape, "layer_split_by_reshape"),
             Mistake("merge_no_transpose", heads.layer_merged_by_reshape, "layer_merged_by_reshape"),
             Mistake("split_no_transpose", heads.layer_split_and_merged_by_reshape, "layer_split_merged_by_reshape"),
@@ -711,6 +727,7 @@ STEP_TABLE |= {
             Mistake("not_reordered", pos.not_reordered, "not_reordered"),
             Mistake("inverse_order", pos.inverse_order, "inverse_order"),
             Mistake("unscaled", pos.reordered_unscaled, "unscaled"),
+            Mistake("max_axis", pos.reordered_column_max, "max_down_columns"),
         ),
         shape_hints=(ShapeHint(pos.transposed, "hint_transposed_O"),),
         columns_are_keys=False,
@@ -818,6 +835,7 @@ STEP_TABLE |= {
             Mistake("kv_misaligned", dec.kv_misaligned, "kv_misaligned"),
             Mistake("unscaled", dec.cached_unscaled, "unscaled"),
             Mistake("used_keys_not_values", dec.cached_keys_as_values, "used_keys"),
+            Mistake("max_axis", dec.cached_column_max, "max_down_columns_one_row"),
         ),
         columns_are_keys=False,
     ),
@@ -844,6 +862,7 @@ STEP_TABLE |= {
         mistakes=(
             Mistake("kv_heads_tiled", dec.kv_heads_tiled, "kv_heads_tiled"),
             Mistake("unscaled", dec.gqa_unscaled, "unscaled"),
+            Mistake("max_axis", dec.gqa_column_max, "max_down_columns"),
         ),
         shape_hints=(ShapeHint(dec.kv_heads_shape, "hint_gqa_kv_shape"),),
         columns_are_keys=False,

@@ -80,7 +80,35 @@ MESSAGES = {
         "Your answer has one block per K/V head; the output has one block per query head: repeat each K/V "
         "head for its group of query heads first, then attend.",
     ),
+    "max_down_columns_one_row": (
+        "{sym} 正好是所有值向量（V_cache 的各行和新的 v）的平均：每个键分到的权重都一样。"
+        "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：这里只有一行查询，每一列的最大值就是这一列唯一的分数，"
+        "减去之后每个分数都成了 0。如果你是这样写的：从一整行减去同一个数，这一行的 softmax 不变，"
+        "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
+        "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
+        "{sym} is exactly the mean of all the values (the rows of V_cache and the new v): every key got the same "
+        "weight. A maximum taken down the columns (axis=0 or axis=-2) gives this: with one query row, each "
+        "column's maximum is that column's only score, so subtracting it turns every score into 0. If that is "
+        "what you wrote: subtracting one number from a whole row leaves that row's softmax unchanged, which is "
+        "why the maximum may be subtracted at all (it only keeps exp from overflowing); a different number for "
+        "each column wipes out every difference between the scores. Write .max(axis=-1, keepdims=True): the "
+        "row then subtracts its own maximum.",
+    ),
     # ---------------------------------------------------------------- find the bug: RoPE with a cache
+    "bug_max_down_columns": (
+        "q 和 k 转对了，可你的函数返回的正好是所有值向量（缓存里的和新的 v）的平均：每个键分到的权重都一样。"
+        "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：q 只有一行，每一列的最大值就是这一列唯一的分数，"
+        "减去之后每个分数都成了 0。如果你是这样写的：从一整行减去同一个数，这一行的 softmax 不变，"
+        "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
+        "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
+        "q and k are turned right, but your function returns exactly the mean of all the values (the cached ones "
+        "and the new v): every key got the same weight. A maximum taken down the columns (axis=0 or axis=-2) "
+        "gives this: q has one row, so each column's maximum is that column's only score, and subtracting it "
+        "turns every score into 0. If that is what you wrote: subtracting one number from a whole row leaves "
+        "that row's softmax unchanged, which is why the maximum may be subtracted at all (it only keeps exp "
+        "from overflowing); a different number for each column wipes out every difference between the scores. "
+        "Write .max(axis=-1, keepdims=True): the row then subtracts its own maximum.",
+    ),
     "bug_rope_zero_or_none": (
         "你的函数算出的是 q、k 都没有转过时的结果：要么按位置 0 转了（位置 0 的旋转什么也不转；只有一行的 q、k 按自己的行号数位置，"
         "就是 0），要么根本没有调用 rope——两者结果一样。新词元的位置是它前面已有的词元数，也就是缓存的长度，"

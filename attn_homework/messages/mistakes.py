@@ -73,6 +73,52 @@ MESSAGES = {
         "softmax along the wrong axis: your columns sum to 1, but each row (one query's weights) "
         "should, i.e. normalise along the last axis.",
     ),
+    "max_down_columns": (
+        "减去的最大值取错了轴：你从每个分数里减去的是它所在那一列的最大值（沿倒数第二个轴，{axis} 或 axis=-2），"
+        "不是它所在那一行的最大值。从一整行减去同一个数，这一行的 softmax 不变，所以减去最大值只为防止 exp 溢出；"
+        "可每一列减去的数不同，同一行里的各个分数减去了不同的数，权重就变了。"
+        "写 .max(axis=-1, keepdims=True)，每一行减去它自己的最大值。{also}",
+        "The maximum is taken along the wrong axis: from each score you subtracted the maximum of its column "
+        "(down the second-to-last axis, {axis} or axis=-2), not the maximum of its row. Subtracting one number "
+        "from a whole row leaves that row's softmax unchanged, which is why the maximum may be subtracted at all "
+        "(it only keeps exp from overflowing); but a different number for each column shifts the scores of one "
+        "row by different amounts, and the weights change. Write .max(axis=-1, keepdims=True): each row then "
+        "subtracts its own maximum.{also}",
+    ),
+    "max_down_columns_or_transposed": (
+        "这些数有两种来历，结果完全一样：一是减去的最大值沿列取了（{axis} 或 axis=-2），不是每一行自己的最大值；"
+        "二是分数算成了 K 乘以 Q 的转置。在这道题的分数上，两者恰好一致。如果是前者：从一整行减去同一个数，"
+        "这一行的 softmax 不变，可每一列减去的数不同，权重就变了，应写 .max(axis=-1, keepdims=True)；"
+        "如果是后者：分数的行对应查询、列对应键，要用 Q 乘以 K 的转置。",
+        "Two mistakes give exactly these numbers: the maximum subtracted taken down the columns ({axis} or "
+        "axis=-2) instead of each row's own, or the scores computed as K times Q transposed; on this task's "
+        "scores the two happen to agree. If it is the first: subtracting one number from a whole row leaves that "
+        "row's softmax unchanged, but a different number for each column changes the weights; write "
+        ".max(axis=-1, keepdims=True). If it is the second: score rows belong to queries and columns to keys, "
+        "so the scores are Q times K transposed.",
+    ),
+    "max_down_columns_or_softmax_axis": (
+        "这些数有两种来历，结果完全一样：一是 softmax 整个沿列做了（每一列加起来为 1）；二是只有减去的最大值沿列取了"
+        "（{axis} 或 axis=-2），求和还是沿行的。在这道题的分数上，两者恰好一致。不管是哪一种，方向都错了："
+        "每个查询的权重在一行里，要做的是逐行 softmax：最大值和求和都沿最后一个轴，"
+        "写 .max(axis=-1, keepdims=True) 和 .sum(axis=-1, keepdims=True)。",
+        "Two mistakes give exactly these numbers: the whole softmax taken down the columns (each column adding "
+        "up to 1), or only the maximum subtracted taken down the columns ({axis} or axis=-2) with the sums along "
+        "the rows; on this task's scores the two happen to agree. Either way the axis is wrong: each query's "
+        "weights are a row, and softmax goes along each row, the maximum and the sum both along the last axis: "
+        ".max(axis=-1, keepdims=True) and .sum(axis=-1, keepdims=True).",
+    ),
+    "column_max_symmetric": (
+        "（这里的分数矩阵是对称的，第 j 列的最大值就是第 j 行的最大值：不带 keepdims=True 的 .max(axis=-1) "
+        "得到形状 (n,) 的向量，沿错误的方向广播，也会得到这些数。）",
+        " (These scores are symmetric, so column j's maximum is row j's: a .max(axis=-1) without keepdims=True "
+        "gives an (n,) vector that broadcasts along the wrong axis and makes these numbers too.)",
+    ),
+    "column_max_underflow": (
+        "（有的行整行都是 NaN：那一行的每个分数都比它所在那一列的最大值小得多，exp 全都下溢成 0，0/0 得到 NaN。）",
+        " (Some rows are NaN throughout: every score of such a row is far below its column's maximum, so every "
+        "exp underflows to 0, and 0/0 is NaN.)",
+    ),
     "keepdims": (
         "少了 keepdims=True：按行求和（或取最大值）得到形状 (n,) 的向量，除法时它沿着错误的方向广播，"
         "第 j 列都除以了第 j 行的和。写 .sum(axis=-1, keepdims=True)，最后一个轴保留为长度 1（如 (n, 1)），每行才除以自己的和。",

@@ -127,12 +127,22 @@ def _summary_lang(cell):
     return SUMMARY_HEADINGS.get(cell.source.strip().splitlines()[0].strip())
 
 
-def hold_back_summary(source, lang):
+def hold_back_summary(source, lang, predictions=False):
     """A summary cell's ``source`` as the student version has it: the heading, a note saying why the rest
-    is left out, and the lines that are only links (the next exercise). Nothing of the summary's own text."""
+    is left out (naming the predict tasks when the exercise has any), and the lines that are only links
+    (the next exercise). Nothing of the summary's own text."""
     lines = source.strip().splitlines()
     links = [line for line in lines[1:] if re.fullmatch(r"\s*(\[[^\]]*\]\([^)]*\)\s*)+", line)]
-    return "\n\n".join([lines[0].strip(), msg.text("student_summary_held_back", lang), *links])
+    note = "student_summary_held_back_predict" if predictions else "student_summary_held_back"
+    return "\n\n".join([lines[0].strip(), msg.text(note, lang), *links])
+
+
+def has_predictions(nb):
+    """Whether a notebook checks a predict task (``answer_kind="number"``) of the registry."""
+    from .exercises import TASKS
+
+    ids = {task_id for cell in nb.cells if cell.cell_type == "code" for _, task_id in _TASK_CALL.findall(cell.source)}
+    return any(TASKS[i].answer_kind == "number" for i in ids if i in TASKS)
 
 
 def make_student(teacher_nb, src_dir=None, out_dir=None):
@@ -141,6 +151,7 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
     nbgrader metadata (for teachers who use nbgrader, see tools/nbgrader_metadata.py) stays in the teacher
     version."""
     nb = copy.deepcopy(teacher_nb)
+    predictions = has_predictions(nb)
     cells = []
     for index, cell in enumerate(nb.cells, start=1):
         if TEACHER_ONLY in cell.get("metadata", {}).get("tags", []):
@@ -157,7 +168,7 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
             )
         elif cell.cell_type == "markdown":
             if _summary_lang(cell) is not None:
-                cell.source = hold_back_summary(cell.source, _summary_lang(cell))
+                cell.source = hold_back_summary(cell.source, _summary_lang(cell), predictions)
             if src_dir is not None and out_dir is not None:
                 cell.source = rebase_links(cell.source, src_dir, out_dir)
         cells.append(cell)

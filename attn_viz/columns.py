@@ -23,22 +23,26 @@ def counts(text):
     return len(str(text)) - wide, wide
 
 
-def pad(labels):
-    """The labels padded to one width, in a terminal and in a browser alike."""
+def pad(labels, right=False):
+    """The labels padded to one width, in a terminal and in a browser alike; ``right``: padded on the left, so
+    that the labels end in one column."""
     sizes = [counts(label) for label in labels]
     narrow = max((n for n, _ in sizes), default=0)
     wide = max((w for _, w in sizes), default=0)
-    return [str(label) + " " * (narrow - n) + IDEOGRAPHIC_SPACE * (wide - w) for label, (n, w) in zip(labels, sizes)]
+    fill = [" " * (narrow - n) + IDEOGRAPHIC_SPACE * (wide - w) for n, w in sizes]
+    return [f + str(label) if right else str(label) + f for label, f in zip(labels, fill)]
 
 
 def aligned(*rows, sep=" "):
     """``(label, value)`` rows as one string, each value starting in the same column; a value printed on
-    several lines (a matrix) keeps its lines under its first.
-
+    several lines (a matrix) keeps its lines under its first. Chinese labels that all end in a full-width colon
+    are right-aligned and the value follows the colon directly (nothing after “：”, docs/terminology.md).
     """
-    labels = pad([label for label, _ in rows])
+    colon = bool(rows) and all(str(label).endswith("：") for label, _ in rows)
+    labels = pad([label for label, _ in rows], right=colon)
     if not labels:
         return ""
+    sep = "" if colon else sep
     narrow, wide = counts(labels[0])
     indent = " " * narrow + IDEOGRAPHIC_SPACE * wide + sep
     lines = []

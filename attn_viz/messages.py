@@ -296,12 +296,12 @@ msg = Catalog(
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
         ),
         "mask_no_key": (
-            "{tokens}：这些行的每个键都被挡住了，\n"
-            "softmax 没有可分配权重的键，一行的和不可能是 1（attn_core 在这里报 ValueError）。\n"
-            "真实的模型从不让一行一个键都看不到，例如至少让每个词看得到它自己。",
-            "{tokens}: every key of these rows is masked,\n"
-            "so softmax has no key to share the weight among: a row cannot sum to 1 (attn_core raises ValueError).\n"
-            "A real model always leaves every row some key, e.g. the token itself.",
+            "{tokens}：这些行的每个键都被挡住了，attn_core 在这里报 ValueError。\n"
+            "如果照常计算，全是 −∞ 会得到 NaN，换成很大的负数（如 -1e9）则悄悄变成均匀权重。\n"
+            "实际的实现要么让每一行至少看得到一个键（例如它自己），要么用很大的负数并丢掉这些行的输出。",
+            "{tokens}: every key of these rows is masked.\n"
+            "attn_core raises ValueError; by hand, all −∞ gives NaN and -1e9 equal weights.\n"
+            "Real models leave each row a key (e.g. itself), or use -1e9 and drop the rows.",
         ),
         "mask_row_empty": ("没有可看的键", "no key to attend to"),
         # ================================================================ 5. heads (heads.py)
@@ -653,7 +653,7 @@ msg = Catalog(
         "alt_falls": ("下降", "falls"),
         "alt_level": ("基本持平", "stays about level"),
         "alt_step": (
-            "先平在 {first}，在 {x} 附近一下子跳到 {last}，之后又是平的",
+            "先平在 {first}，在 {x} 附近陡然跳到 {last}，之后又是平的",
             "flat at {first}, then a single jump to {last} near {x}, flat again after",
         ),
         "alt_peak": ("在 {x} 处最高", "peaks at {x}"),

@@ -244,6 +244,20 @@ def test_aligned_rows_start_every_value_and_every_matrix_line_in_one_column():
     assert columns.aligned() == ""
 
 
+def test_chinese_labels_ending_in_a_colon_are_right_aligned_with_nothing_after_the_colon():
+    row = np.array([0.1, 0.9])
+    text = columns.aligned(("核权重：", row), ("softmax 权重：", row), ("I：", np.eye(2)))
+    lines = text.split("\n")
+    assert [line.lstrip(" \u3000")[: line.lstrip(" \u3000").index("：") + 2] for line in lines[:3]] == [
+        "核权重：[",
+        "softmax 权重：[",
+        "I：[",
+    ]
+    ends = [widths(line[: line.index("：") + 1]) for line in lines[:3]]
+    assert len(set(ends)) == 1
+    assert widths(lines[3][: lines[3].index("[")]) == widths(lines[2][: lines[2].index("[") + 1])
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_each_diagram_carries_a_font_with_every_character_it_draws(name, lang):
     """As an <img> the SVG sees no page font: on a machine without a CJK font its hanzi are boxes unless

@@ -66,6 +66,14 @@ def catalog_rules(zh, en="An English text."):
         "每批 64 条序列。",
         "多了 heads = 3 这根轴。",
         "两只指针都不动。",
+        "这个文件读不出一本笔记本。",
+        "跳过读不了的 zip。",
+        "老师版在这里有一段小结。",
+        "每份作业一页反馈。",
+        "收上来的作业用 attn-grade 批改。",
+        "多数方格颜色相近，所以每格都标了数字。",
+        "权重落在向左偏 9 格的斜线上。",
+        "打分函数的列号差一格。",
     ],
 )
 def test_a_banned_variant_in_prose_is_named(bad):
@@ -84,6 +92,9 @@ def test_a_banned_variant_in_prose_is_named(bad):
         "层归一化（LayerNorm）：H = `LayerNorm(X + F)`。",
         "Vaswani 等人（2017）。",
         "每批 64 个序列，多了一个轴，两根指针都不动。",
+        "无法读取的 zip；教师版与学生版；每份提交一页反馈；这是第 7 课的课后练习。",
+        "Moodle：作业 → 查看所有提交；Canvas 里已有的作业；在 Gradescope 作业里上传。",
+        "每个方格都标了数字；向左偏 9 列；列号差 1；再运行这一格；第 3 格被修改。",
     ],
 )
 def test_the_chosen_terms_and_code_spans_pass(good):
@@ -95,6 +106,34 @@ def test_terms_are_checked_in_code_strings_comments_and_saved_outputs():
     wheres = {where for rule, where in zh_rules(cell) if rule == "term"}
     assert wheres == {"cell 0 (code)", "cell 0 (output)"}
     assert rules(code('print("被挡住的方格")\n', [stream("被挡住的方格：6 个\n")])) == []
+
+
+# ---------------------------------------------------------------------------------------------- printed Chinese
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "每行之和： [1. 1. 1. 1.]\n",  # print("每行之和：", x) puts a space after the colon
+        "Q   一致： True\n",
+        "每行之和: [1. 1.]\n",  # an ASCII colon after Chinese
+        "共5行，第 0 行\n",  # no space between Chinese and a digit
+        "与trace.O 一致：True\n",  # nor between Chinese and Latin letters
+    ],
+)
+def test_printed_chinese_takes_a_full_width_colon_and_spaces_around_latin(printed):
+    assert zh_rules(code("print(x)\n", [stream(printed)])) == [("printed", "cell 0 (output)")]
+
+
+def test_printed_chinese_that_follows_the_rules_passes():
+    good = "每行之和：[1. 1. 1. 1.]\nQ   一致：True\n分数的梯度 dS：\n [[ 0.48 -0.48]]\n共 5 行，第 0 行\n"
+    assert zh_rules(code("print(x)\n", [stream(good)])) == []
+    assert rules(md("**怎么做**：每道题先运行“数据”单元格。")) == []  # prose is not a printed output
+
+
+def test_messages_follow_the_printed_rules_and_their_fields_count_as_neither():
+    assert catalog_rules("形状： {shape}") == ["printed"]
+    assert catalog_rules("形状:{shape}") == ["printed"]
+    assert catalog_rules("共{n}行") == []  # a field may be a Chinese word
+    assert catalog_rules("{tokens}：这些行的每个键都被挡住了，共 {n} 行；attn_core 在这里报 ValueError。") == []
 
 
 # ---------------------------------------------------------------------------------------------- quotes
@@ -192,6 +231,11 @@ def test_register_phrases_are_named():
         "全押在一个键上时为 1。",
         "只是押在了错误的键上。",
         "紧跟着它的一份拷贝。",
+        "先弄清分数矩阵的行和列。",
+        "行列一旦弄反就能看出来。",
+        "说白了就是加权平均。",
+        "这一步其实就是查表。",
+        "权重不会一下子挤到一个键上。",
     ):
         assert rules(md(phrase)) == ["register"], phrase
     assert rules(md("权重是手工设定的；全部集中在一个键上时为 1；紧跟着它的一个副本。")) == []

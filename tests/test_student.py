@@ -9,6 +9,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 import attn_homework as homework
 from attn_homework import student
+from attn_homework.exercises import TASKS
 from attn_homework.student import BEGIN, END, MarkerError, make_student, strip_solutions
 
 from .repo import EDITIONS as EDITION_DIRS
@@ -96,6 +97,32 @@ def test_committed_student_version_is_what_the_command_derives(edition, name):
     assert committed.metadata["attn_core"] == teacher.metadata["attn_core"]
     text = nbformat.writes(committed)
     assert "BEGIN SOLUTION" not in text and "teacher-only" not in text
+
+
+# What the intro announces and what the held-back summary says follow the exercise's own kinds of task.
+ANNOUNCED = {
+    "number": {"zh": "**先预测**的题", "en": "**Predict** tasks"},
+    "function": {"zh": "**找错**的题", "en": "**Find the bug**"},
+}
+
+
+@pytest.mark.parametrize("edition, name", EDITION_NAMES)
+def test_the_intro_announces_exactly_the_kinds_of_task_the_exercise_has(edition, name):
+    kinds = {task.answer_kind for task in TASKS.values() if task.exercise == name}
+    teacher = nbformat.read(EDITION_DIRS[edition] / "teacher" / f"{name}.ipynb", as_version=4)
+    intro = teacher.cells[0].source
+    for kind, words in ANNOUNCED.items():
+        assert (words[edition] in intro) == (kind in kinds), (edition, name, kind, sorted(kinds))
+
+
+def test_the_held_back_summary_names_predict_tasks_only_where_there_are_some():
+    summary = "## 小结\n\n- 答案……\n\n[下一个练习 →](ex02_scores.ipynb)"
+    with_predict = new_notebook(cells=[new_code_cell('check("5.3")'), new_markdown_cell(summary)])
+    without = new_notebook(cells=[new_code_cell('check("1.1")'), new_markdown_cell(summary)])
+    assert student.has_predictions(with_predict) and not student.has_predictions(without)
+    assert "先预测" in make_student(with_predict).cells[-1].source
+    note = make_student(without).cells[-1].source
+    assert "先预测" not in note and "教师版" in note and note.endswith("[下一个练习 →](ex02_scores.ipynb)")
 
 
 @pytest.mark.parametrize("edition, name", EDITION_NAMES)

@@ -124,6 +124,18 @@ ZH_TERMS = (
         unless=r"Jupyter|Python|ipykernel|kernel|重启|启动|崩溃|中断|应答|运行中|全新|停止|Kernel",
     ),
     Term(r"格子", "单元格（笔记本的格）或元素 / 方格（矩阵的一项）"),
+    Term(
+        r"每格|(?:偏|差|少了|多了|往回|往前|往后)\s*(?:\d+|[一两几])\s*格",
+        "“格”只指单元格：矩阵的一项写“元素”或“方格”，序列里的距离写“个位置”或“列”",
+    ),
+    # the grader's words (a handed-in notebook is a submission; the homework itself is 课后练习)
+    Term(
+        r"作业",
+        "交上来的一本笔记本是“提交”（一份提交）；课后练习本身是“课后练习”（LMS 里的“作业”活动除外）",
+        unless=r"(?i)Moodle|Canvas|Gradescope|LMS|→|课后作业",
+    ),
+    Term(r"读不出|读不了", "无法读取"),
+    Term(r"老师版", "教师版（与“学生版”相对）"),
     # glosses and words of one kind
     Term(r"运行最大值", "当前最大值（running max）"),
     Term(r"一袋词", "词袋"),
@@ -154,6 +166,12 @@ ZH_TERMS = (
     Term(r"全押|押在|押定", "“全部集中在……上”“锁定”（不用赌博的说法）", rule="register"),
     Term(r"拷贝", "“副本”（名词）或“复制”（动词）", rule="register"),
     Term(r"写死结果", "“直接写出固定结果”", rule="register"),
+    Term(r"搞|啥|咋|说白了|其实就是", "教材语体：直接陈述（“弄清”→“分清”，“啥”→“什么”）", rule="register"),
+    Term(
+        r"弄(?:清|懂|明白|反|错|乱|成|出|好)|挺(?=[好多大小难快慢长短重要])|蛮(?=[好多大小难快])|一下子",
+        "教材语体：“分清”“写反”“相当”“很”“突然 / 全部”",
+        rule="register",
+    ),
     Term(
         r"本课程的讲义",
         "写出是哪一篇：讲义《注意力机制总览：Query、Key 与 Value》或讲义《Self-Attention 怎么计算》",
@@ -237,14 +255,15 @@ def code_parts(source):
     return strings, comments, " ".join(code)
 
 
-def output_texts(cell):
-    """The saved text of a code cell's outputs (HTML and SVG reduced to their words)."""
+def output_texts(cell, printed_only=False):
+    """The saved text of a code cell's outputs (HTML and SVG reduced to their words); ``printed_only``: only
+    what the cell printed (streams and text/plain), the lines a learner reads as the cell's answer."""
     texts = []
     for out in cell.get("outputs", []):
         if out.get("output_type") == "stream":
             texts.append("".join(out.get("text", "")))
         data = out.get("data", {})
-        for mime in ("text/plain", "text/html", "image/svg+xml", "text/markdown"):
+        for mime in ("text/plain",) if printed_only else ("text/plain", "text/html", "image/svg+xml", "text/markdown"):
             if mime in data:
                 value = data[mime]
                 value = "".join(value) if isinstance(value, list) else value
@@ -321,6 +340,22 @@ def check_spaced_words(text):
             _context(text, m.start(), m.end(), 6),
             "汉字之间不留空格；要突出一个词，给它加引号：“学习”的输出",
         )
+
+
+PRINTED = (
+    (re.compile(r"：[ \t]+(?=\S)"), "全角冒号“：”后不留空格"),
+    (re.compile(f"(?<=[{HAN}]):(?![/\\\\])"), "中文后面用全角冒号“：”，不用英文冒号"),
+    (re.compile(f"[{HAN}][A-Za-z0-9]|[A-Za-z0-9][{HAN}]"), "汉字与数字、拉丁字母之间留一个空格"),
+)
+
+
+def check_printed(text):
+    """Printed Chinese (a saved output, a message): a full-width colon with nothing after it, one space between
+    Chinese and digits or Latin letters. Fields of a message ({name}) count as neither."""
+    text = re.sub(r"\{[^{}]*\}", "\u25a1", text)
+    for pattern, fix in PRINTED:
+        for m in pattern.finditer(text):
+            yield "printed", _context(text, m.start(), m.end(), 8), fix
 
 
 def check_cross_refs(text):
@@ -547,6 +582,10 @@ def lint_zh_notebook(path, nb, titles=None, lessons=None):
                 if HAN_RE.search(comment):
                     for hit in chinese_prose_checks(comment):
                         yield Hit(path, where, *hit)
+            for text in output_texts(cell, printed_only=True):
+                if HAN_RE.search(text):
+                    for hit in check_printed(text):
+                        yield Hit(path, f"cell {index} (output)", *hit)
             for text in output_texts(cell):
                 if HAN_RE.search(text):
                     for hit in check_terms(text):
@@ -613,6 +652,8 @@ def lint_catalog(module_name, messages):
         for hit in chinese_prose_checks(zh):
             yield Hit(module_name, where, *hit)
         for hit in check_english_left(zh):
+            yield Hit(module_name, where, *hit)
+        for hit in check_printed(zh):
             yield Hit(module_name, where, *hit)
         for lang, text in (("zh", zh), ("en", en)):
             for hit in check_operators_in_words(text, "消息"):

@@ -33,7 +33,7 @@ MESSAGES = {
     "cr_flag_timeout": ("超时", "timeout"),
     "cr_flag_error": ("运行出错", "error"),
     "cr_flag_late": ("迟交", "late"),
-    "cr_flag_unreadable": ("读不出（没有运行）", "unreadable (never run)"),
+    "cr_flag_unreadable": ("无法读取（没有运行）", "unreadable (never run)"),
     "cr_flag_blank": ("空白（没有作答）", "blank (not attempted)"),
     "cr_flag_no_id": ("没填学号（数据格报错）", "no student number (data cells raised)"),
     "cr_blank_why": (
@@ -45,12 +45,12 @@ MESSAGES = {
     "cr_conflict_lms": ("LMS 里是 {student} 交的", "{student} handed it in on the LMS"),
     "cr_conflict_moved": ("review.csv 把它改到 {student} 名下", "review.csv files it under {student}"),
     "cr_teacher_mark": (
-        "；分数是把它当学生作业批出来的（没有学号格，按学号生成数据的题按没填学号批）",
+        "；分数是把它当作学生的提交批出来的（没有学号格，按学号生成数据的题按没填学号批）",
         "; its mark is what grading it as a student's gives (it has no ID cell, so tasks on per-student data "
         "are graded as without a number)",
     ),
     "cr_counted_note": (
-        "每题的正确率和诊断不计待审核或已审核的提交（老师的笔记本、不确定是谁的文件、用了别人数据的作业：这些是诚信问题，不是理解问题），"
+        "每题的正确率和诊断不计待审核或已审核的提交（教师版笔记本、不确定是谁的文件、用了别人数据的提交：这些是诚信问题，不是理解问题），"
         "也不计只因为没填学号而出错的题；所以每题的份数可能少于这个练习的提交数。",
         "The per-task right rates and diagnoses leave out submissions held for review or reviewed (a teacher's "
         "notebook, a file whose owner is in doubt, another student's data: integrity, not understanding) and "
@@ -141,8 +141,8 @@ MESSAGES = {
     "sm_how": (
         "代码比较用 copydetect {version}（winnowing，与 MOSS 同一方法；变量名、函数名和字符串先被替换，所以只改名"
         "也能看出来），k = {k} 个字符，窗口 {window}；一对提交至少有 {tokens} 个共同字符、且较高一方的重合比例不低于 "
-        "{similarity} 才列出。比较前，每个代码格里起始代码和老师解答里有的行（包括直接写在 ... 位置上的解答）都先去掉，"
-        "每格分开去掉；去掉后自己写的代码不到 {lines} 行或不到 {tokens} 个字符的提交不参加比较（比如只改了一行 axis=0）。",
+        "{similarity} 才列出。比较前，每个代码单元格里起始代码和教师版解答里有的行（包括直接写在 ... 位置上的解答）都先去掉，"
+        "每个单元格分开去掉；去掉后自己写的代码不到 {lines} 行或不到 {tokens} 个字符的提交不参加比较（比如只改了一行 axis=0）。",
         "Code is compared with copydetect {version} (winnowing, the method of MOSS; names and strings are "
         "replaced first, so renamed variables still match), k = {k} characters, window {window}; a pair is "
         "listed when it shares at least {tokens} characters and the higher of its two overlaps is at least "

@@ -9,7 +9,7 @@ MESSAGES = {
     ),
     "gs_not_submitted": ("没有交这道练习的笔记本", "the notebook of this exercise was not handed in"),
     "gs_other_exercise": (
-        "{file} 是 {found}，这次作业要的是 {wanted}：没有批改它",
+        "{file} 是 {found}，这次课后练习要的是 {wanted}：没有批改它",
         "{file} is {found}, but this assignment asks for {wanted}: it was not graded",
     ),
     "gs_skipped": ("{file} 不是能批改的笔记本，跳过了", "{file} is not a notebook that can be graded: skipped"),
@@ -18,7 +18,7 @@ MESSAGES = {
         "this submission waits for your teacher's review before it gets a mark (0 until then)",
     ),
     "rel_gradescope": (
-        "Gradescope 自动批改包：{zip}（在作业的 `Configure Autograder` 页面用 `Zip file upload` 上传）",
+        "Gradescope 自动批改包：{zip}（在 Gradescope 里这次课后练习的 `Configure Autograder` 页面用 `Zip file upload` 上传）",
         "Gradescope autograder: {zip} (upload it in the assignment's Configure Autograder → Zip file upload)",
     ),
     "gs_grader_failed": (

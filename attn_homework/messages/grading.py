@@ -405,7 +405,7 @@ MESSAGES = {
         "cells of the handed-out notebook were changed, deleted or moved; grading went on, and your teacher will look at them",
     ),
     "fb_why_unreadable": (
-        "这个文件读不出一本笔记本（不是 .ipynb，或者保存时损坏了），没有批改：确认它在 JupyterLab 里能打开，再交一次",
+        "这个文件无法作为笔记本读取（不是 .ipynb，或者保存时损坏了），没有批改：确认它在 JupyterLab 里能打开，再交一次",
         "the file could not be read as a notebook (not an .ipynb, or damaged when saved), so it was not graded: "
         "check that it opens in JupyterLab and hand it in again",
     ),

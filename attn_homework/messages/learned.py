@@ -44,7 +44,7 @@ MESSAGES = {
     ),
     # ---------------------------------------------------------------- predict: the key an induction head reads
     "explain_induction_key": (
-        "第二遍里位置 query 上的词元，上一次出现在它往前 length 格的位置。归纳头要预测下一个词元，"
+        "第二遍里位置 query 上的词元，上一次出现在往前 length 个位置处。归纳头要预测下一个词元，"
         "它看的是第一遍里跟在那个词元后面的位置：那里的词元就是接下来要出现的。",
         "The token at position query in the second copy appeared before at the position length places earlier. "
         "The induction head predicts the next token, so it reads the position that followed that token in the "
@@ -72,8 +72,8 @@ MESSAGES = {
         "(heads,): one induction score per head",
     ),
     "bug_induction_at_occurrence": (
-        "函数量的是第二遍的查询放在当前词元上一次出现的位置本身上的权重，列号少了一格。"
-        "归纳头看的是那个位置之后的一格（它的词元才是下一个要预测的），所以真正的归纳头在这里得分很低。",
+        "函数量的是第二遍的查询放在当前词元上一次出现的位置本身上的权重，列号小了 1。"
+        "归纳头看的是那个位置的下一个位置（那里的词元才是下一个要预测的），所以真正的归纳头在这里得分很低。",
         "The function measures the weight the second copy's queries put on the earlier occurrence of their "
         "token itself: the column is one too small. An induction head reads the position after it (its token "
         "is the next one), so a real induction head scores low here.",

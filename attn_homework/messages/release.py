@@ -5,8 +5,15 @@ Chinese and English side by side; merged into one catalog in ``__init__``."""
 MESSAGES = {
     # ---------------------------------------------------------------- attn-student: the summary held back
     "student_summary_held_back": (
-        "老师版在这里有一段小结，它会点出本练习几道题的答案（包括“先预测”的题），所以学生版里不放它。"
-        "做完所有题以后（上面“一览”里每道题都是 ✅），去读这个练习所练的那一课的“小结”一节。",
+        "教师版在这里有一段小结，它会点出本练习几道题的答案，所以学生版里不放它。"
+        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习对应那一课的“小结”一节。",
+        "The teacher's version has a summary here; it states the answers of some of this exercise's tasks, so "
+        "the student version leaves it out. When you have done every task (✅ for each in the Overview above), "
+        "read the Summary of the lesson this exercise practises.",
+    ),
+    "student_summary_held_back_predict": (
+        "教师版在这里有一段小结，它会点出本练习几道题的答案（包括“先预测”的题），所以学生版里不放它。"
+        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习对应那一课的“小结”一节。",
         "The teacher's version has a summary here; it states the answers of some of this exercise's tasks (the "
         "Predict ones too), so the student version leaves it out. When you have done every task (✅ for each in "
         "the Overview above), read the Summary of the lesson this exercise practises.",

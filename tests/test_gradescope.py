@@ -25,7 +25,7 @@ from nbformat.v4 import new_code_cell
 import attn_homework as homework
 from attn_homework import release
 from attn_homework.grading import gradescope
-from attn_homework.grading.checking import language
+from attn_homework.grading.checking import check_answers, language
 from attn_homework.messages import msg
 
 from .repo import ROOT, TEACHER_DIR
@@ -244,3 +244,51 @@ def test_a_grader_failure_still_writes_results_for_the_student(tmp_path):
     results = json.loads((root / "results" / "results.json").read_text())
     jsonschema.validate(results, RESULTS_SCHEMA)
     assert results["score"] == 0 and "tell your teacher" in results["output"]
+
+
+@pytest.fixture(scope="module", params=["zh", "en"])
+def per_student_autograder(request, tmp_path_factory):
+    """(the zip, the handed-out notebook of ex02, the edition) of a per-student release of ex02 in each edition."""
+    edition = request.param
+    out = tmp_path_factory.mktemp(f"gradescope_{edition}")
+    archive = out / "autograder.zip"
+    code = release.main(
+        ["--edition", edition, "--exercises", "ex02", "--per-student", "--out", str(out / "releases"), "--name", "r"]
+        + ["--notebooks", str(ROOT / "notebooks"), "--project", str(ROOT), "--gradescope", str(archive)]
+    )
+    assert code == 0
+    folder = out / "releases" / "r" / f"self-attention-{edition}" / "notebooks" / "exercises"
+    return archive, nbformat.read(folder / f"{EXERCISE}.ipynb", as_version=4), edition
+
+
+def test_an_untouched_per_student_notebook_is_blank_with_every_task_0_in_its_language(per_student_autograder, tmp_path):
+    """The released notebook handed in unchanged (its ID cell empty, so its data cells raise): every test 0
+    with the checker's words for an unanswered task, the top-level output saying nothing was answered, in
+    the edition's language; its status is blank, not runtime_error, and it is not held."""
+    archive, student, edition = per_student_autograder
+    results, _, _ = run_autograder(archive, tmp_path, {"ex02.ipynb": student})
+    tests = by_number(results)
+    assert results["score"] == 0 and list(tests) == [t.id for t in homework.tasks(EXERCISE)]
+    unanswered = check_answers(
+        EXERCISE, {t.var: {"kind": "ellipsis"} for t in homework.tasks(EXERCISE)}, edition=edition
+    )
+    for result in unanswered:
+        assert result.code == "not_attempted"
+        assert tests[result.id]["score"] == 0 and tests[result.id]["status"] == "failed"
+        assert tests[result.id]["output"] == result.message
+    extra = results["extra_data"][EXERCISE]
+    assert extra["notes"][0] == "blank" and not any(n.startswith("runtime_error") for n in extra["notes"])
+    assert not extra["held"] and set(extra["codes"].values()) == {"not_attempted"}
+    with language(edition):
+        assert msg("status_blank") in results["output"] and msg("fb_why_blank") in results["output"]
+        assert msg("gs_held") not in results["output"]
+    assert zh(results["output"]) == (edition == "zh")
+
+
+def test_an_untouched_shared_notebook_is_blank(autograder, tmp_path):
+    """The plain release's notebook handed in unchanged: blank, every test 0."""
+    archive, student = autograder
+    results, _, _ = run_autograder(archive, tmp_path, {"ex02.ipynb": student})
+    assert results["score"] == 0 and results["extra_data"][EXERCISE]["notes"] == ["blank"]
+    with language("zh"):
+        assert msg("fb_why_blank") in results["output"]

@@ -1056,3 +1056,45 @@ def test_a_prediction_line_cut_by_the_readers_chunk_border_is_still_found(tmp_pa
         path.write_bytes(data)
         with open(path, "rb") as f:
             assert collect._read_notebook_file(f, len(data))[4] == ("📌 top_key = 3 ·",)
+
+
+# ---------------------------------------------------------------- an untouched per-student notebook
+
+
+@pytest.mark.parametrize("edition", ["zh", "en"])
+def test_only_the_data_cells_wanting_the_id_raised_and_nothing_answered_is_blank(edition):
+    """An untouched per-student notebook: its data cells raise for want of the student number and no task
+    is attempted, so it is ``blank`` (with ``no_student_id``), not ``runtime_error``; its tasks say what an
+    unanswered task says. The same error with a task attempted, another error, or the same words raised in
+    a notebook that has its number stay ``runtime_error``."""
+    from attn_homework.grading import batch
+
+    nb = handed_out("ex02_scores", edition)
+    submission = collect.Submission(f"wu_ex02_{edition}.ipynb", nbformat.writes(nb).encode(), 1000.0)
+    wanting = msg.text("student_id_needed", edition)
+    data_cells = [i for i, c in enumerate(nb.cells, start=1) if re.search(r'homework\.data\("2\.[23]"\)', c.source)]
+    assert len(data_cells) == 2  # the cells that draw the fresh data (they raise without the number)
+
+    def record(evalue=wanting, answers=None, has_id=False, ename="ValueError"):
+        job_notes = [] if has_id else [results.Note("no_student_id")]
+        student = roster.Student("wu", name="wu")
+        job = batch._Job(submission, reading.read(submission), student, "s", None, {}, job_notes)
+        job.reading.edition = edition
+        events = [{"event": "error", "cell": cell, "ename": ename, "evalue": evalue} for cell in data_cells]
+        events += [
+            {"event": "note", "code": "runtime_error", "cells": data_cells, "detail": f"{ename}: {evalue}"},
+            {"event": "answers", "answers": answers or {}},
+            {"event": "done"},
+        ]
+        return batch.Batch(batch.Settings(), results.Store())._record(job, events, "", 1.0, "")
+
+    untouched = record()
+    assert [n.code for n in untouched.notes] == ["blank", "no_student_id"]
+    unanswered = checking.check_answers("ex02_scores", {}, edition=edition)
+    assert [(t.code, t.message) for t in untouched.tasks] == [(t.code, t.message) for t in unanswered]
+    assert {t.code for t in untouched.tasks} == {"not_attempted"}
+    assert record(answers={"QKT": {"kind": "ellipsis"}}).notes[0].code == "blank"
+    assert record(answers={"QKT": _entry(np.zeros((4, 4)))}).notes[0].code == "runtime_error"
+    assert record(evalue="shapes (4,3) and (4,3) not aligned").notes[0].code == "runtime_error"
+    assert record(ename="RuntimeError").notes[0].code == "runtime_error"
+    assert record(has_id=True).notes[0].code == "runtime_error"

@@ -7,12 +7,15 @@ numbers that are not student numbers; issue #32: a formula in an ID cell, the co
 """
 
 import csv
+import html
 import io
 import subprocess
 import sys
 import zipfile
 
 import pytest
+
+import attn_homework as homework
 
 from . import grading_class as cls
 from .repo import ROOT
@@ -200,3 +203,44 @@ def test_review_decisions_release_marks_and_a_worksheet_roster_fills_every_row(g
     assert sheet["Participant 1849316"]["Grade"] == "0"  # handed in nothing, still has its row
     kept = {r["student_id"]: r["decision"] for r in rows_of(path)}
     assert kept["2024013"] == "accept" and kept["2024012"] == ""
+
+
+def test_an_untouched_notebook_of_each_edition_is_blank_everywhere(tmp_path):
+    """The released notebooks handed in unchanged, per-student (their data cells raise without the ID) and
+    plain, in both editions: submissions.csv says ``blank`` (never runtime_error), 0 points; the class
+    report flags each as blank, not as an error nor for integrity; each feedback page says nothing was
+    answered, in its language, and every task reads as an unanswered task does."""
+    from attn_homework import release
+    from attn_homework.grading.checking import check_answers
+    from attn_homework.messages import msg
+
+    from .repo import NOTEBOOKS
+
+    exercise = "ex02_scores"
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    releases = []
+    for name, edition, per_student in (("p-zh", "zh", True), ("p-en", "en", True), ("s-zh", "zh", False)):
+        release.build(NOTEBOOKS, ROOT, tmp_path, name, edition, [exercise], per_student)
+        releases += ["--release", tmp_path / name]
+        handed = tmp_path / name / f"self-attention-{edition}" / "notebooks" / "exercises" / f"{exercise}.ipynb"
+        (folder / f"{name}_{exercise}.ipynb").write_bytes(handed.read_bytes())
+    out = tmp_path / "grading"
+    run = grade(folder, "--out", out, *releases, "--timeout", 20, "--lang", "en")
+    assert run.returncode == 0, run.stderr[-3000:]
+    rows = {r["name"]: r for r in rows_of(out / "submissions.csv")}
+    assert set(rows) == {"p-zh", "p-en", "s-zh"}
+    for row in rows.values():
+        assert row["status"].split("; ")[0] == "blank" and "runtime_error" not in row["status"] + row["details"]
+        assert row["points"] == "0" and {row[t] for t in ("2.1", "2.2", "2.3")} == {"not_attempted"}
+    assert rows["p-zh"]["status"] == rows["p-en"]["status"] == "blank; no_student_id"
+    page = (out / "class_report.html").read_text(encoding="utf-8")
+    assert page.count(msg.text("cr_flag_blank", "en")) >= 3
+    for flag in ("cr_flag_integrity", "cr_flag_error", "cr_flag_crash", "cr_flag_no_id"):
+        assert f">{msg.text(flag, 'en')}<" not in page
+    for name, edition in (("p-zh", "zh"), ("p-en", "en")):
+        feedback = (out / "feedback" / f"{name}_{exercise}.html").read_text(encoding="utf-8")
+        assert msg.text("fb_why_blank", edition) in feedback
+        placeholders = {t.var: {"kind": "ellipsis"} for t in homework.tasks(exercise)}
+        for task in check_answers(exercise, placeholders, edition=edition):
+            assert html.escape(task.message) in feedback

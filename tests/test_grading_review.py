@@ -140,6 +140,15 @@ def _with(nb, position, source):
         ("QKT = homework.TASKS['2.1'].expected()", True),
         ("from attn_core.core import scores\nQKT = scores(Q, K)", True),
         ("QKT = Q @ K.T\nhomework.progress('ex02_scores')", False),
+        # reached without an import the checks read (the hostile cases of the Gradescope tests)
+        ("QKT = __import__('attn_' + 'core').scores(Q, K)", True),
+        ("import importlib\nQKT = importlib.import_module('attn_core').scores(Q, K)", True),
+        ("import sys\nQKT = sys.modules['attn_core'].scores(Q, K)", True),
+        ("QKT = check.__globals__['diagnose_task']", True),
+        ("QKT = homework.__dict__['checker']", True),
+        ("exec('from attn_core import scores')\nQKT = scores(Q, K)", True),
+        ("import gc\nQKT = [o for o in gc.get_objects() if callable(o)][0]", True),
+        ("QKT = np.einsum('id,jd->ij', Q, K)\nimport re\nre.compile('x')", False),
         ("from attn_core import set_lang\nset_lang('en')\nQKT = Q @ K.T", False),
     ],
 )

@@ -9,7 +9,9 @@ marks; every attack is an error in the attacker's own notebook, and the listener
 
 Each hostile test fails when the sandbox is off: run this file with ``ATTN_GRADE_TEST_NO_SANDBOX=1`` (the
 grader's test-only switch: no bubblewrap, Landlock alone as before, ``--jobs`` kept) and every one of them
-fails. Without bubblewrap on the machine they are skipped, saying why.
+fails. (Landlock ABI 4 refuses TCP too, so there the TCP test fails only on the error's name, PermissionError
+instead of the sandbox's ConnectionRefusedError: tests/test_gradescope.py tests that refusal on its own.)
+Without bubblewrap on the machine they are skipped, saying why.
 """
 
 import contextlib

@@ -34,6 +34,7 @@ from attn_core import lang
 
 from .. import exercises
 from ..messages import msg
+from ..messages.grading import MESSAGES
 from ..verdicts import revealed_predictions
 from .answers import RESULT_NAME, dump_code
 from .checking import check_answers, draw_probes, not_graded, point_at_id_cell
@@ -332,6 +333,25 @@ def default_jobs(memory):
     return max(1, min(cores, total // max(memory, 1)))
 
 
+def _id_errors():
+    """The error a per-student data cell raises when the ID cell is empty (``task_data``), as the worker
+    reports it ("ValueError: …"), in either language."""
+    return {f"ValueError: {text}" for text in MESSAGES["student_id_needed"]}
+
+
+def _only_for_want_of_id(notes, errors, job_notes):
+    """Whether every error of a run is a data cell that raised because the submission has no student
+    number (the grader found none: ``no_student_id``), nothing else: a handed-out per-student notebook
+    left untouched raises so in every data cell, which is no code of the student's that failed."""
+    raised = [n for n in notes if n.code in ("runtime_error", "syntax_error")]
+    if not raised or any(n.code != "runtime_error" for n in raised):
+        return False
+    if not any(n.code == "no_student_id" for n in job_notes):
+        return False
+    cells = [cell for n in raised for cell in n.cells]
+    return bool(cells) and all(errors.get(cell) in _id_errors() for cell in cells)
+
+
 def _now():
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -566,9 +586,11 @@ class Batch:
             code: i for i, code in enumerate(("syntax_error", "runtime_error", "memory_limit", "timeout", "crashed"))
         }
         run_notes = sorted(notes, key=lambda n: order.get(n.code, 99))
+        attempted = any(t.code != "not_attempted" for t in record.tasks)
+        if not attempted and _only_for_want_of_id(run_notes, errors, job.notes):
+            run_notes = [n for n in run_notes if n.code != "runtime_error"]
         ran = [n for n in run_notes if n.code not in INFORMATIONAL]
         if not ran:
-            attempted = any(t.code != "not_attempted" for t in record.tasks)
             run_notes.insert(0, Note("completed" if attempted else "blank"))
         record.notes = run_notes + job.notes + ([other] if other else [])
         return record

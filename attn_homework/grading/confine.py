@@ -15,15 +15,17 @@ to what a kernel needs (``sandbox_env``). The self-test then also checks that a 
 connection to a listener on 127.0.0.1 fail; the grader uses the sandbox only if all of it holds.
 
 Without it (no bubblewrap, macOS), it sets the limits on itself, then replaces itself with ``CMD``
-(``exec``: the same process, so the kernel and everything it starts inherit them):
+(``exec``: the same process, so the kernel and everything it starts inherit them), with the same reduced
+environment as in the sandbox (``sandbox_env``: no token or credential of the grader's reaches the kernel):
 
 - memory: an address-space limit (RLIMIT_AS; Linux; macOS does not enforce it, the grader's watchdog
   counts resident memory there); no core files; no file larger than ``--file-size``; on Linux and macOS, at
   most a few hundred more processes for this user (RLIMIT_NPROC; not for root, whom it does not bind);
 - writes (where the platform allows it cheaply): Linux ≥ 5.13, Landlock: the kernel may write only inside
   the ``--writable`` folders (its temporary working folder and its connection folder) and to devices such
-  as /dev/null; from Linux 6.12 (Landlock ABI 6) it can neither signal processes outside its own sandbox
-  nor reach their abstract sockets. In the bubblewrap sandbox, ``--disk`` bytes for everything it writes in
+  as /dev/null; from Landlock ABI 4 (Linux 6.7) it can neither bind nor connect a TCP socket (UDP is not
+  Landlock's to refuse); from Linux 6.12 (Landlock ABI 6) it can neither signal processes outside its own
+  sandbox nor reach their abstract sockets. In the bubblewrap sandbox, ``--disk`` bytes for everything it writes in
   its working folder together (a tmpfs of that size: more fails with "No space left on device"). macOS:
   ``sandbox-exec`` with a profile that denies writes elsewhere.
 
@@ -60,6 +62,7 @@ _WRITE_FILE, _REMOVE_DIR, _REMOVE_FILE = 1 << 1, 1 << 4, 1 << 5
 _MAKE = sum(1 << bit for bit in range(6, 13))  # MAKE_CHAR, _DIR, _REG, _SOCK, _FIFO, _BLOCK, _SYM
 _REFER, _TRUNCATE = 1 << 13, 1 << 14  # ABI 2, ABI 3
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
+_NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4: handled with no rule, no TCP port at all
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # the same number on every architecture
 _PR_SET_NO_NEW_PRIVS = 38
 _NPROC_MARGIN = 512
@@ -91,9 +94,10 @@ def landlock_abi():
 
 
 def _landlock(writable):
-    """Allow writes only beneath ``writable`` (and writing to devices); returns what holds
-    (``{"confinement": "landlock", "abi": N, "scoped": …}``: scoped, it cannot signal processes outside its
-    sandbox nor reach their abstract sockets) or None."""
+    """Allow writes only beneath ``writable`` (and writing to devices), and (ABI 4) no TCP bind or connect
+    at all: the kernel talks to its worker over UNIX sockets. Returns what holds (``{"confinement":
+    "landlock", "abi": N, "scoped": …, "tcp_blocked": …}``: scoped, it cannot signal processes outside its
+    sandbox nor reach their abstract sockets) or None. UDP and reads are not Landlock's to refuse here."""
     abi = landlock_abi()
     if abi < 1:
         return None
@@ -101,7 +105,8 @@ def _landlock(writable):
     access = _WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE
     access |= (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0)
     scoped = _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL if abi >= 6 else 0
-    attr = _RulesetAttr(access, 0, scoped)
+    network = _NET_BIND_TCP | _NET_CONNECT_TCP if abi >= 4 else 0
+    attr = _RulesetAttr(access, network, scoped)
     size = 24 if abi >= 6 else 16 if abi >= 4 else 8  # older kernels refuse fields they do not know
     ruleset = libc.syscall(
         ctypes.c_long(_SYS_CREATE_RULESET), ctypes.byref(attr), ctypes.c_long(size), ctypes.c_long(0)
@@ -130,7 +135,7 @@ def _landlock(writable):
             return None
     finally:
         os.close(ruleset)
-    return {"confinement": "landlock", "abi": abi, "scoped": bool(scoped)}
+    return {"confinement": "landlock", "abi": abi, "scoped": bool(scoped), "tcp_blocked": bool(network)}
 
 
 def _sandbox_profile(writable):
@@ -207,11 +212,15 @@ def sandbox_command(program, writable, command, disk=None):
     return args + list(command)
 
 
-def sandbox_env(environ, home):
-    """The kernel's environment in the sandbox: the settings a kernel needs, nothing else of the grader's
-    (no tokens, no JPY_PARENT_PID: its parent is the sandbox's own first process); HOME is its working folder."""
+def sandbox_env(environ, home, sandboxed=True):
+    """The kernel's environment, in the sandbox and out of it: the settings a kernel needs, nothing else of
+    the grader's (no tokens, no credentials a teacher or Gradescope has in the environment); HOME is its
+    working folder. In the sandbox no JPY_PARENT_PID either: its parent is the sandbox's own first process."""
     env = {k: v for k, v in environ.items() if k in _ENV_NAMES or k.startswith(_ENV_PREFIXES)}
-    env.pop("JPY_PARENT_PID", None)
+    if sandboxed or "JPY_PARENT_PID" not in environ:
+        env.pop("JPY_PARENT_PID", None)
+    else:
+        env["JPY_PARENT_PID"] = environ["JPY_PARENT_PID"]
     marker = environ.get("ATTN_GRADE_JOB")
     if marker:
         env["ATTN_GRADE_JOB"] = marker
@@ -292,7 +301,7 @@ if sys.platform.startswith("linux"):
     except OSError:
         signals = None
 report = {"writes_blocked": blocked, "signals_blocked": signals}
-if len(sys.argv) > 4:  # the sandbox: reads outside and the network must fail too
+if len(sys.argv) > 4:  # reads outside (the sandbox) and TCP (the sandbox; Landlock ABI 4) must fail too
     try:
         open(os.path.join(forbidden, "secret")).read()
         report["reads_blocked"] = False
@@ -332,9 +341,16 @@ def main(argv=None):
             parser.error("no command to run")
         argv = sandbox_command(program, args.writable, command, args.disk)
         os.execve(program, argv, sandbox_env(os.environ, args.writable[0]))
+    listener = None
+    if args.self_test:  # opened before the confinement, which refuses this process TCP too
+        Path(args.forbidden, "secret").write_text("teacher", encoding="utf-8")
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
     how, prefix = (None, None) if args.no_confine else confine_writes(args.writable)
     if args.self_test:
         command = [sys.executable, "-c", _SELF_TEST, args.writable[0], args.forbidden, str(os.getppid())]
+        command.append(str(listener.getsockname()[1]))
         if prefix:
             command = prefix + command
         import subprocess
@@ -344,13 +360,15 @@ def main(argv=None):
             report = json.loads(run.stdout.strip().splitlines()[-1])
         except (IndexError, ValueError):
             report = {"error": (run.stderr or run.stdout)[-500:]}
+        listener.close()
         print(json.dumps({"confinement": None, **(how or {}), **report}))
         return 0
     if not command:
         parser.error("no command to run")
     if prefix:
         command = prefix + command
-    os.execv(command[0], command)
+    home = args.writable[0] if args.writable else os.environ.get("HOME", "/")
+    os.execve(command[0], command, sandbox_env(os.environ, home, sandboxed=False))
     return 1  # pragma: no cover - execv does not return
 
 

@@ -20,7 +20,10 @@ notebook, so there is no solution in the container for a submission to find.
 What is kept of the grader's isolation: every submission runs in a worker process and a fresh kernel of its
 own, under the same watchdog (memory, time, every process it starts ended), with the same rlimits; bubblewrap
 where the container allows a user namespace (then the kernel sees only the system, Python and two folders),
-else Landlock write confinement where the kernel allows it, else only the rlimits. What the container replaces:
+else Landlock where the kernel allows it (writes only in its folders, no TCP from ABI 4, no signal outside
+from ABI 6; reads are not confined), else only the rlimits; in every case the kernel gets only the environment
+a kernel needs (``confine.sandbox_env``). What a hostile submission can still do in each case is in
+docs/grading-howto.md. What the container replaces:
 the machine around the submission (a fresh container per submission, discarded after), so a kernel graded
 beside it cannot exist. Each test's ``output`` is the checker's diagnosis in the language of the submission's
 edition, the same sentence as on the feedback page; the top-level ``output`` says what the grader noticed.

@@ -10,7 +10,10 @@ A submission is held (its mark is computed and shown, but it is left out of ``mo
   student's (a per-student assignment: someone else's notebook with the ID cell changed);
 - ``check_cells_changed``: a handed-out ``check(...)`` cell was edited or deleted;
 - ``reference_code``: a cell the student wrote imports the checker's internals (``attn_homework.checker``, …)
-  or calls ``attn_core``'s functions (``attention``, ``softmax``, …): the tasks ask for one's own code;
+  or calls ``attn_core``'s functions (``attention``, ``softmax``, …): the tasks ask for one's own code; or
+  reaches code without an import these checks read (``__import__``, ``importlib``, ``sys.modules``,
+  ``f.__globals__``, ``exec``, …: ``_hidden_reach``). A static reading: it sees what the cell's text says;
+  code built at run time from pieces it cannot name it finds only by those means of building it;
 - ``unknown_release``: it says it comes from a release the grader was not given (or matches two), so the
   data it was graded with are not known for sure.
 
@@ -38,6 +41,15 @@ SEPARATE = ("identity_conflict", "ambiguous_name")
 ALLOWED_HOMEWORK = {"check", "data", "progress", "predicted", "set_student_id", "tasks", "exercise_names"}
 ALLOWED_CORE = {"set_lang", "get_lang", "lang"}
 _TEACHER_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+# Ways to reach a module, a function's globals or the checker without naming them in an import, which the
+# import and call checks above would see: no task needs any of them, so a cell using one is held too.
+_HIDDEN_CALLS = {"__import__", "exec", "eval", "compile", "globals", "vars", "breakpoint"}
+_HIDDEN_MODULES = {"importlib", "ctypes", "gc", "inspect", "builtins", "pickle", "marshal", "types"}
+_HIDDEN_ATTRIBUTES = {
+    "modules",  # sys.modules
+    "__dict__", "__globals__", "__builtins__", "__code__", "__closure__", "__wrapped__", "__self__",
+    "__func__", "__subclasses__", "__bases__", "__mro__", "__getattribute__", "__loader__", "__spec__",
+}  # fmt: skip
 
 
 def needs_review(record):
@@ -124,6 +136,24 @@ def _uses(tree, functions, modules, homework):
     return found
 
 
+def _hidden_reach(tree):
+    """The dynamic imports and introspection in a cell's code (``__import__``, ``importlib``, ``sys.modules``,
+    ``f.__globals__``, ``exec``, …): what a cell would use to reach the course's functions or patch the
+    checker without an import the checks above read."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] in _HIDDEN_MODULES]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in _HIDDEN_MODULES:
+            found.append(node.module)
+        elif isinstance(node, ast.Name) and node.id in _HIDDEN_CALLS | {"__builtins__"}:
+            found.append(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in _HIDDEN_ATTRIBUTES:
+            if node.attr != "modules" or (isinstance(node.value, ast.Name) and node.value.id == "sys"):
+                found.append(("sys." if node.attr == "modules" else ".") + node.attr)
+    return found
+
+
 def reference_code(nb, handed_out_hashes, cell_hash):
     """[(cell number, what it uses)] for the code cells the student wrote (not exactly as handed out) that
     import the checker's internals or call attn_core's functions; names imported in any cell count."""
@@ -145,7 +175,7 @@ def reference_code(nb, handed_out_hashes, cell_hash):
     for number, cell, tree in trees:
         if cell_hash(cell) in handed_out_hashes:
             continue
-        uses = sorted(set(_uses(tree, functions, modules, homework)))
+        uses = sorted(set(_uses(tree, functions, modules, homework) + _hidden_reach(tree)))
         if uses:
             found.append((number, ", ".join(uses)[:200]))
     return found

@@ -376,6 +376,10 @@ MESSAGES = {
     ),
     "fb_after_late": ("，按迟交规则记 {final} 分", "; {final} after the late rule"),
     "fb_explained": ("{status}：{why}", "{status}: {why}"),
+    "fb_why_blank": (
+        "没有一道题作答（答案还是发下去时的 ...，或者没有答案），每道题记 0 分",
+        "no task was answered (each answer is still the handed-out ..., or missing), so every task counts 0",
+    ),
     "fb_why_syntax_error": (
         "这一格不是合法的 Python（括号、引号、缩进？），整格都没有运行",
         "that cell is not valid Python (brackets, quotes, indentation?), so none of it ran",

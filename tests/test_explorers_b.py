@@ -461,7 +461,13 @@ def test_with_k_v_heads_the_model_cannot_share_every_other_control_still_changes
     so in the time panel's place, and the cache bars (context, bytes) and the notes (the chip's rates)
     still follow their controls, in the page as in Python."""
     ex = english_kv_explorer()
-    clicks = [("kv_heads", 12), ("context", 2048), ("bytes_per_value", 4), ("bandwidth_gb_s", 3000), ("peak_tflop_s", 1000)]
+    clicks = [
+        ("kv_heads", 12),
+        ("context", 2048),
+        ("bytes_per_value", 4),
+        ("bandwidth_gb_s", 3000),
+        ("peak_tflop_s", 1000),
+    ]
     pictures = [svg for svg, _ in same_in_the_page(ex, clicks)]
     for svg in pictures:
         assert "32 query heads cannot be shared equally by 12 K/V heads" in svg

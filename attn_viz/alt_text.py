@@ -97,7 +97,13 @@ def _heatmap(ax, d, shared) -> str:
     # a label left blank to thin the ticks ("" between every 5th position) is read as its position
     rows, cols = ([label or str(k) for k, label in enumerate(labels)] for labels in (d["rows"], d["cols"]))
     masked = d.get("masked", np.isneginf(M))
-    if M.size <= ALL_VALUES_UP_TO:
+    if d.get("scale") == "reach":  # a 0/1 map: per row, the columns it reaches
+        each = [
+            msg("row_values", query=r, values=msg("list_sep").join(c for c, x in zip(cols, row) if x) or "—")
+            for r, row in zip(rows, M)
+        ]
+        values = msg("alt_reach_rows", rows=msg("row_sep").join(each))
+    elif M.size <= ALL_VALUES_UP_TO:
         each = [msg("row_values", query=r, values=_values(cols, row)) for r, row in zip(rows, M)]
         values = msg("alt_all_values", rows=msg("row_sep").join(each))
     else:
@@ -106,6 +112,9 @@ def _heatmap(ax, d, shared) -> str:
             j = int(np.argmax(row))
             best.append(msg("row_values", query=r, values=msg("token_value", token=cols[j], value=_value(row[j]))))
         values = msg("alt_row_maxima", rows=msg("row_sep").join(best))
+    if d.get("highlight"):
+        cells = msg("alt_highlight_sep").join(f"{rows[i]} → {cols[j]}" for i, j in d["highlight"])
+        values += msg("alt_highlight", label=cells)
     return msg(
         "alt_heatmap",
         title=_titled(ax),
@@ -121,7 +130,7 @@ def _heatmap(ax, d, shared) -> str:
 
 def _bars(ax, d, shared) -> str:
     labels, highlight = d["labels"], d["highlight"]
-    extra = msg("alt_highlight", label=labels[highlight]) if highlight is not None else ""
+    extra = msg("alt_highlight", label=msg("alt_highlight_sep").join(labels[k] for k in highlight)) if highlight else ""
     return msg("alt_bars", title=_titled(ax), values=_values(labels, d["values"]), highlight=extra)
 
 

@@ -32,7 +32,7 @@ msg = Catalog(
         # ---------------------------------------------------------------- shared controls and labels
         "control_query": ("查询（谁在问）", "query (who asks)"),
         "control_scaled": ("除以 √d_k", "divide by √d_k"),
-        "control_key": ("键“{token}”×", "key {token} ×"),  # en: the token with its gloss, 我 “I”
+        "control_key": ("把键“{token}”乘以", "multiply key {token} by"),  # en: the token with its gloss, 我 “I”
         "mode_scaled": ("除以 √d_k", "divided by √d_k"),
         "mode_unscaled": ("不缩放", "unscaled"),
         "axis_queries": ("查询（谁在问）", "queries (who asks)"),
@@ -201,12 +201,12 @@ msg = Catalog(
         ),
         "dk_entropy": ("熵 {entropy}，最大可能值 ln 4 = {most}", "entropy {entropy}, at most ln 4 = {most}"),
         "dk_gradient": (
-            "softmax 梯度大小 ‖J‖_F = {gradient}，是均匀权重时的 {percent}",
-            "softmax gradient size ‖J‖_F = {gradient}, {percent} of the uniform-weights value",
+            "softmax 梯度大小 ‖J‖（Frobenius 范数）= {gradient}，是均匀权重时的 {percent}",
+            "softmax gradient size ‖J‖ (Frobenius norm) = {gradient}, {percent} of the uniform-weights value",
         ),
         "dk_spread": (
-            "这 4 个原始分数 q·k 的标准差 {std}（只有 4 个数，只能粗看），√d_k = {sqrt_d_k}",
-            "std of these 4 raw scores q·k {std} (only 4 numbers: a rough guide), √d_k = {sqrt_d_k}",
+            "这 4 个原始分数 q·k 的标准差 {std}（只有 4 个数，只能粗看）；维数的平方根 √{d_k} = {sqrt_d_k}",
+            "std of these 4 raw scores q·k {std} (only 4 numbers: a rough guide); the square root of the dimension √{d_k} = {sqrt_d_k}",
         ),
         "dk_desc": (
             "查询和键都是随机向量，例词只是标签。左边的条形图是进入 softmax 的分数：{scores}；右边是 softmax 给出的权重：{weights}。下面两条量表：熵 {entropy}（最大 {most}），softmax 梯度大小是均匀权重时的 {percent}。",
@@ -245,7 +245,7 @@ msg = Catalog(
         "pipeline_weights": ("注意力权重 A", "attention weights A"),
         "pipeline_row": ("“{query}”这一行", "row of {query}"),
         "pipeline_ghost": ("键都 ×1", "keys ×1"),
-        "pipeline_shapes": ("每一步的形状（来自轨迹 `Trace`）", "shape of every step (from the trace, `Trace`)"),
+        "pipeline_shapes": ("每一步的形状（来自轨迹 Trace）", "shape of every step (from the Trace)"),
         "pipeline_shapes_header": ("步骤|符号|形状|含义", "step|symbol|shape|meaning"),
         "pipeline_row_weights": ("“{query}”的权重：{weights}", "weights of {query}: {weights}"),
         "pipeline_favourite": (
@@ -318,6 +318,15 @@ msg = Catalog(
             "{who}：“{query}”最关注“{favourite}”（{weight}）",
             "{who}: “{query}” attends most to “{favourite}” ({weight})",
         ),
+        "head_uniform": (
+            "{who}：“{query}”这一行是均匀的，每个键都是 {weight}",
+            "{who}: the row of “{query}” is uniform, {weight} on every key",
+        ),
+        "head_no_numbers": (
+            "方格太小，不写数字（{n} × {n}）；“{query}”这一行的权重写在图下",
+            "no numbers in the cells ({n} × {n} is too small to read them); the row of “{query}” is written below",
+        ),
+        "head_row_weights": ("{who}，“{query}”这一行：{weights}", "{who}, the row of “{query}”: {weights}"),
         "head_desc": (
             "两张热力图，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大：左边是头 {head}，右边是 {n_heads} 个头的平均；黑框标出“{query}”这一行。头 {head} 里“{query}”的权重：{weights}。平均：{average}。",
             "Two heatmaps, rows = queries (who asks), columns = keys (who is asked), brighter = larger: head {head} on the left, the average of {n_heads} heads on the right; a black outline marks the row of “{query}”. In head {head}, “{query}” gives: {weights}. Average: {average}.",
@@ -577,6 +586,13 @@ msg = Catalog(
         # ---------------------------------------------------------------- plots.py: colour scales and masks
         "plot_weight_label": ("注意力权重", "attention weight"),
         "plot_score_label": ("分数", "score"),
+        "plot_reach_yes": ("能到达", "reachable"),
+        "plot_reach_no": ("不能到达", "not reachable"),
+        "plot_reach_key": ("蓝色 = {yes}，浅灰 = {no}", "blue = {yes}, light grey = {no}"),
+        "plot_not_reach": (
+            '两色图（kind="reach"）只画 0 和 1（或 True/False），但位置 {where} 是 {value}。',
+            'a two-colour map (kind="reach") takes only 0 and 1 (or True/False), but {where} is {value}.',
+        ),
         "plot_kind": (
             'kind={kind!r} 不是可选的值：请给 "weights"（权重，固定 0 到 1）、"scores"（分数）或 None（自动判断）。',
             'kind={kind!r} is not one of the choices: give "weights" (fixed 0 to 1), "scores" or None (decided from the matrix).',
@@ -617,6 +633,10 @@ msg = Catalog(
             "注意力权重，颜色越亮数值越大（固定色标 {low} 到 {high}）",
             "attention weights, brighter = larger (fixed scale {low} to {high})",
         ),
+        "alt_scale_reach": (
+            "两种颜色（没有色标）：{label}",
+            "two colours (no colour bar): {label}",
+        ),
         "alt_scale_scores": (
             "{label}，蓝色为负、白色为 0、红色为正（{low} 到 {high}）",
             "{label}, blue = negative, white = 0, red = positive ({low} to {high})",
@@ -633,6 +653,8 @@ msg = Catalog(
         "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
         "alt_bars": ("条形图{title}：{values}{highlight}", "bar chart{title}: {values}{highlight}"),
         "alt_highlight": ("；突出显示“{label}”", "; highlighted: {label}"),
+        "alt_highlight_sep": ("”、“", ", "),  # between highlighted items, inside alt_highlight's quotes
+        "alt_reach_rows": ("每一行能到达的列：{rows}", "the columns each row reaches: {rows}"),
         "alt_histograms": (
             "{count} 个点积 q·k 的直方图，横轴相同：{items}",
             "{count} histograms of the dot products q·k on one x axis: {items}",

@@ -23,7 +23,9 @@ from .svg import contrast
 NEG_INF = "\u2212∞"
 MASKED_WEIGHT = "\u2212∞→0"  # a masked cell of a weight map: its score −∞ became the weight 0
 MASKED_COLOUR, HATCH_COLOUR = "#d9d9d9", "#9a9a9a"
-WEIGHTS, SCORES = "weights", "scores"  # the two colour scales of heatmap(kind=...)
+WEIGHTS, SCORES, REACH = "weights", "scores", "reach"  # the colour scales of heatmap(kind=...)
+REACH_COLOURS = ("#f2f2f2", "#0072B2")  # a 0/1 map (who can reach whom): "no" light grey, "yes" blue (8.6:1 apart)
+SCORE_BOUNDS = (1.0, 2.5, 5.0)  # × 10^k: a score map's colour bar ends on one of these (see _score_bound)
 WEIGHT_CMAP = "viridis"  # on 0 … 1, as the explorers (svg.viridis)
 SCORE_CMAP = "RdBu_r"  # diverging, white at 0: blue negative, red positive
 MIN_TICK_SIZE = 12  # points: the smallest tick label, readable on a projector
@@ -35,6 +37,7 @@ HIGHLIGHT_TEXT = "#A84A00"  # the highlighted bar's label: HIGHLIGHT_COLOUR dark
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#E69F00", "#56B4E9", "#F0E442")
 TOKEN_SIZE, ANNOTATION_SIZE = 14, 13
 MAX_WIDTH = 10.5  # inches: at 100 dpi a notebook shows the figure unscaled, so text keeps its size
+MAX_HEIGHT = 5.8  # inches: a heatmap fits a projector screen (≤ 600 px at 100 dpi, cropped, with its margin)
 
 STYLE = {
     "font.size": 13,
@@ -113,7 +116,8 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, scale, annotate, fmt, size, t
     n_q, n_k = M.shape
     if masked is None:
         masked = np.isneginf(M)
-    cmap = mpl.colormaps[scale["cmap"]].with_extremes(bad=MASKED_COLOUR)
+    cmap = scale["cmap"] if isinstance(scale["cmap"], mpl.colors.Colormap) else mpl.colormaps[scale["cmap"]]
+    cmap = cmap.with_extremes(bad=MASKED_COLOUR)
     im = ax.imshow(np.ma.masked_array(M, mask=masked), cmap=cmap, vmin=scale["vmin"], vmax=scale["vmax"])
     for i, j in np.argwhere(masked):
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", edgecolor=HATCH_COLOUR, linewidth=0))
@@ -160,8 +164,23 @@ def _mask(mask, shape, name):
 def _scale(Ms, masks, kind, vmin, vmax, label):
     """The colour scale shared by the matrices ``Ms``: a dict with kind, cmap, vmin, vmax, label and the
     text of a masked cell. ``kind=None`` takes "weights" when every matrix looks like weights."""
-    if kind not in (None, WEIGHTS, SCORES):
+    if kind not in (None, WEIGHTS, SCORES, REACH):
         raise ValueError(msg("plot_kind", kind=kind))
+    if kind == REACH:
+        for M in Ms:
+            bad = ~np.isin(M, (0.0, 1.0))
+            if bad.any():
+                raise ValueError(msg("plot_not_reach", where=first_index(bad), value=_fmt(M[bad][0], "{:g}")))
+        yes, no = label if label is not None else (msg("plot_reach_yes"), msg("plot_reach_no"))
+        return {
+            "kind": REACH,
+            "cmap": mpl.colors.ListedColormap(REACH_COLOURS),
+            "vmin": 0.0,
+            "vmax": 1.0,
+            "label": msg("plot_reach_key", yes=yes, no=no),
+            "labels": (yes, no),
+            "masked_text": NEG_INF,
+        }
     if kind is None:
         kind = WEIGHTS if all(_looks_like_weights(M) for M in Ms) else SCORES
     if kind == WEIGHTS:
@@ -185,8 +204,7 @@ def _scale(Ms, masks, kind, vmin, vmax, label):
             "masked_text": MASKED_WEIGHT,
         }
     finite = np.concatenate([M[np.isfinite(M) & (True if m is None else ~m)] for M, m in zip(Ms, masks)])
-    top = float(np.abs(finite).max()) if finite.size else 1.0
-    top = top or 1.0
+    top = _score_bound(float(np.abs(finite).max()) if finite.size else 1.0)
     return {
         "kind": SCORES,
         "cmap": SCORE_CMAP,
@@ -195,6 +213,51 @@ def _scale(Ms, masks, kind, vmin, vmax, label):
         "label": label if label is not None else msg("plot_score_label"),
         "masked_text": NEG_INF,
     }
+
+
+def _score_bound(top):
+    """The end of a score map's symmetric colour bar: ``top`` rounded up to 1, 2.5 or 5 × 10^k. So the same
+    matrix gets the same colours wherever it is drawn, alone or beside a slightly larger one (lesson 01's
+    QKᵀ next to the shared-projection scores, ±2.25, and lesson 02's alone, ±1.85, both get ±2.5)."""
+    if not top > 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(top))
+    return next(b * power for b in (*SCORE_BOUNDS, 10.0) if b * power >= top * (1 - 1e-12))
+
+
+def _cell_indices(cells, row_labels, col_labels):
+    """``cells`` [(row, col), ...] given as labels or indices, as index pairs (a clear error otherwise)."""
+    out = []
+    for cell in cells:
+        pair = []
+        for value, labels in zip(cell, (row_labels, col_labels)):
+            if isinstance(value, (int, np.integer)) and -len(labels) <= value < len(labels):
+                pair.append(int(value) % len(labels))
+            elif value in labels:
+                pair.append(labels.index(value))
+            else:
+                raise ValueError(msg("plot_highlight_label", highlight=value, labels=labels))
+        out.append(tuple(pair))
+    return out
+
+
+def _emphasise(ticks, indices):
+    """Colour and embolden the tick labels at ``indices`` (the highlighted rows, columns or bars)."""
+    for k in indices:
+        ticks[k].set_color(HIGHLIGHT_TEXT)
+        ticks[k].set_fontweight("bold")
+
+
+def _colour_key(fig, im, axes, scale):
+    """The colour bar of a weight or score map; a reach map (two colours) gets a two-entry legend instead."""
+    if scale["kind"] != REACH:
+        fig.colorbar(im, ax=axes, shrink=0.85, label=scale["label"])
+        return
+    patches = [
+        mpl.patches.Patch(facecolor=colour, edgecolor=HATCH_COLOUR, label=text)
+        for colour, text in zip(reversed(REACH_COLOURS), scale["labels"])
+    ]
+    fig.legend(handles=patches, loc="outside lower center", ncols=2, frameon=False)
 
 
 def _extent(ticks, size, along, renderer):
@@ -274,6 +337,7 @@ def heatmap(
     vmax=None,
     row_title=None,
     col_title=None,
+    highlight=None,
 ):
     """A score or weight matrix (n_q × n_k; rectangular for cross-attention) with the tokens on the axes.
     Row i = who asks, column j = who is asked.
@@ -295,23 +359,37 @@ def heatmap(
     masked: grey, hatched, and written −∞ → 0 (weights: the score −∞ became weight 0) or −∞ (scores);
     the weights there must be 0. −∞ entries of a score matrix are masked without a ``mask``. Tick labels
     are at least 12 pt; with more than 8 tokens that do not fit, only every other (third, ...) label is
-    written, never rotated; up to 8 long words all stay, slanted by 45°."""
+    written, never rotated; up to 8 long words all stay, slanted by 45°. The figure is at most MAX_HEIGHT
+    (5.8 in: under 600 px at 100 dpi, a projector screen) tall; a long sentence gets cells wider than tall.
+
+    ``kind="reach"``: a 0/1 map (1 = reachable) in two colours with a two-entry legend ("reachable" /
+    "not reachable", or ``label=(yes, no)``) instead of a colour bar, and no numbers in the cells.
+    ``highlight``: cells [(row, col), ...] (labels or indices) outlined in the highlight colour, their row
+    and column labels coloured (e.g. a pronoun's row at its candidate referents)."""
     M = _array(M, "M", 2)
     n_q, n_k = M.shape
     row_labels = _labels(row_labels, n_q, "row_labels", "rows")
     col_labels = _labels(col_labels, n_k, "col_labels", "columns")
     masked = _mask(mask, M.shape, "mask")
     scale = _scale([M], [masked], kind, vmin, vmax, label)
-    fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), min(8.5, max(4.0, 1.8 + 0.7 * n_q))))
+    cells = _cell_indices(highlight or (), row_labels, col_labels)
+    width, height = min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), max(4.0, 1.8 + 0.7 * n_q)
+    flat = height > MAX_HEIGHT and ax is None  # many rows: cells wider than tall, the labels keep their room
+    fig, ax = _axes(ax, (width, min(height, MAX_HEIGHT)))
     size = ANNOTATION_SIZE if n_k <= 8 else 12
+    annotate = annotate and scale["kind"] != REACH
     if masked is not None:
         masked = masked | np.isneginf(M)
     im = _draw_matrix(ax, M, row_labels, col_labels, scale=scale, annotate=annotate, fmt=fmt, size=size, masked=masked)
+    if flat:
+        ax.set_aspect("auto")
     ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
     ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
+    for i, j in cells:
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=HIGHLIGHT_COLOUR, linewidth=3.5))
     if title:
         ax.set_title(title)
-    fig.colorbar(im, ax=ax, shrink=0.85, label=scale["label"])
+    _colour_key(fig, im, ax, scale)
     shown = np.where(masked, -np.inf, M) if masked is not None and scale["kind"] == SCORES else M
     alt_text.remember(
         ax,
@@ -324,8 +402,11 @@ def heatmap(
         scale=scale["kind"],
         label=scale["label"],
         masked=masked if masked is not None else np.isneginf(M),
+        highlight=cells,
     )
     _fit_ticks(fig, [ax])
+    _emphasise(ax.get_yticklabels(), {i for i, _ in cells})
+    _emphasise(ax.get_xticklabels(), {j for _, j in cells})
     return fig
 
 
@@ -349,7 +430,7 @@ def heatmaps(
     colour bar. ``kind``, ``label``, ``vmin`` and ``vmax`` as in ``heatmap``: weights (every matrix's rows
     sum to 1, or ``kind="weights"``) on the fixed 0 … 1 scale, scores on one diverging scale symmetric
     around 0 that covers all the matrices. ``masks``: one mask per matrix (True = may attend; None for an
-    unmasked one), drawn as in ``heatmap``."""
+    unmasked one), drawn as in ``heatmap``; ``kind="reach"`` as in ``heatmap`` (two colours, a legend)."""
     Ms = [_array(M, f"Ms[{k}]", 2) for k, M in enumerate(Ms)]
     if not Ms:
         raise ValueError(msg("plot_no_matrices"))
@@ -386,7 +467,7 @@ def heatmaps(
             row_labels,
             col_labels,
             scale=scale,
-            annotate=n_q * n_k <= 36 and cell >= 0.5,
+            annotate=n_q * n_k <= 36 and cell >= 0.5 and scale["kind"] != REACH,
             fmt="{:.2f}",
             size=12,
             token_size=TOKEN_SIZE if cell >= 0.55 else MIN_TICK_SIZE,
@@ -412,7 +493,7 @@ def heatmaps(
             ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
         if k >= len(Ms) - ncols:
             ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
-    fig.colorbar(im, ax=list(axes.flat[: len(Ms)]), shrink=0.85, label=scale["label"])
+    _colour_key(fig, im, list(axes.flat[: len(Ms)]), scale)
     if suptitle:
         fig.suptitle(suptitle)
     _fit_ticks(fig, list(axes.flat[: len(Ms)]))
@@ -421,21 +502,15 @@ def heatmaps(
 
 def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt="{:.2f}", ylabel=None):
     """One query's weights (or scores, which may be negative or −∞) as labelled bars.
-    ``highlight`` is the index (or label) of the bar to emphasise."""
+    ``highlight`` is the index (or label) of the bar to emphasise, or a list of them (e.g. a pronoun's
+    candidate referents, emphasised alike)."""
     values = _array(values, "values", 1)
     labels = _labels(labels, values.size, "labels", "values")
-    if highlight is not None and not isinstance(highlight, (int, np.integer)):
-        if highlight not in labels:
-            raise ValueError(msg("plot_highlight_label", highlight=highlight, labels=labels))
-        highlight = labels.index(highlight)
-    elif highlight is not None and not -values.size <= highlight < values.size:
-        raise ValueError(msg("plot_highlight_range", highlight=highlight, n=values.size))
-    elif highlight is not None:
-        highlight = int(highlight) % values.size
+    highlighted = _bar_indices(highlight, labels)
     fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 1.0 + 0.9 * values.size)), 4.2))
     finite = np.isfinite(values)
     heights = np.where(finite, values, 0.0)
-    colours = [HIGHLIGHT_COLOUR if i == highlight else BASE_COLOUR for i in range(values.size)]
+    colours = [HIGHLIGHT_COLOUR if i in highlighted else BASE_COLOUR for i in range(values.size)]
     ax.bar(range(values.size), heights, color=colours, width=0.65)
     lo, hi = min(0.0, heights.min()), max(0.0, heights.max())
     pad = 0.15 * ((hi - lo) or 1.0)
@@ -452,13 +527,51 @@ def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt=
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylim(ylim if ylim is not None else (lo - pad if lo < 0 else 0, hi + pad))
     ax.set_xticks(range(values.size), labels=labels, fontsize=TOKEN_SIZE)
-    if highlight is not None:
-        ax.get_xticklabels()[highlight].set_color(HIGHLIGHT_TEXT)
+    _emphasise(ax.get_xticklabels(), highlighted)
     if ylabel:
         ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)
-    alt_text.remember(ax, "bars", values=values, labels=labels, highlight=highlight)
+    alt_text.remember(ax, "bars", values=values, labels=labels, highlight=highlighted)
+    return fig
+
+
+def _bar_indices(highlight, labels):
+    """``highlight`` (None, an index, a label, or a list of them) as a sorted list of bar indices."""
+    if highlight is None:
+        return []
+    many = isinstance(highlight, (list, tuple, np.ndarray))
+    out = []
+    for h in highlight if many else [highlight]:
+        if not isinstance(h, (int, np.integer)):
+            if h not in labels:
+                raise ValueError(msg("plot_highlight_label", highlight=h, labels=labels))
+            out.append(labels.index(h))
+        elif not -len(labels) <= h < len(labels):
+            raise ValueError(msg("plot_highlight_range", highlight=h, n=len(labels)))
+        else:
+            out.append(int(h) % len(labels))
+    return sorted(set(out))
+
+
+def compared_bars(rows, labels, titles, *, highlight=None, fmt="{:.2f}", ylabel=None):
+    """Rows of bars to compare (e.g. one query's weights before and after a change), one panel each,
+    stacked, on one shared y range (0 … 1.2 × the largest value, or from the lowest when one is negative),
+    with room between a panel's labels and the next title. ``highlight`` as in ``bars``, the same bars in
+    every panel."""
+    rows = [_array(r, f"rows[{k}]", 1) for k, r in enumerate(rows)]
+    if not rows:
+        raise ValueError(msg("plot_no_matrices"))
+    titles = _labels(titles, len(rows), "titles", "matrices")
+    heights = np.concatenate([np.where(np.isfinite(r), r, 0.0) for r in rows])
+    lo, hi = min(0.0, heights.min()), max(0.0, heights.max())
+    pad = 0.2 * ((hi - lo) or 1.0)
+    ylim = (lo - pad if lo < 0 else 0.0, hi + pad)
+    width = min(MAX_WIDTH, max(5.0, 1.0 + 0.9 * rows[0].size))
+    fig, axes = plt.subplots(len(rows), 1, figsize=(width, 3.9 * len(rows)), layout="constrained")
+    fig.get_layout_engine().set(h_pad=0.12, hspace=0.08)
+    for ax, values, title in zip(np.atleast_1d(axes), rows, titles):
+        bars(values, labels, ax=ax, title=title, ylim=ylim, highlight=highlight, fmt=fmt, ylabel=ylabel)
     return fig
 
 
@@ -481,6 +594,7 @@ def dot_product_histograms(samples, *, bins=60):
         ncols,
         figsize=((5.5, 9.5, MAX_WIDTH)[ncols - 1], 3.5 * nrows + 0.4),
         sharex=True,
+        sharey=True,  # compared side by side: one count scale, so a wider spread shows as a lower peak
         layout="constrained",
         squeeze=False,
     )
@@ -506,6 +620,8 @@ def dot_product_histograms(samples, *, bins=60):
         )
         if k % ncols == 0:
             ax.set_ylabel(msg("plot_count"))
+        else:
+            ax.tick_params(labelleft=True)  # shared, but each panel keeps its numbers
         if k >= len(items) - ncols:
             ax.set_xlabel(msg("plot_dot_product"))
     alt_text.remember(list(axes.flat[: len(items)]), "histograms", stds=[(d_k, x.std()) for d_k, x in items])

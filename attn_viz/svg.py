@@ -289,18 +289,24 @@ def heatmap(
     muted_cols=(),
     row_label_w=None,
     col_glosses=None,
+    number_size=None,
 ):
     """Weights A (n_q × n_k) as coloured cells with their values; rows = queries, columns = keys.
 
     Colour scale is fixed to [0, 1] (viridis) so pictures stay comparable while sliders move.
     ``masked`` (boolean, True = may attend) draws the masked cells as masked (``masked_cell``: hatched,
     "−∞ → 0"); a row of A that is None or not finite is left blank. ``col_glosses`` adds a line under
-    the column labels (the English edition's “I”). Returns (width, height) used.
+    the column labels (the English edition's “I”). ``number_size``: the cells' numbers at this size (px)
+    instead of 14/15, or 0 for colours only (a grid too small for numbers that read). Returns (width, height)
+    used.
     """
     n_q, n_k = len(rows), len(cols)
     if row_label_w is None:
-        row_label_w = max([text_width(r, 16) for r in rows] + [text_width(row_title + " ↓", 15)]) + 14
+        row_label_w = row_label_width(rows, row_title)
     size = 14 if cell < 52 else 15
+    numbers = number_size != 0
+    lift = 5 if not number_size else number_size * 7 // 20  # baseline below the cell's centre (px)
+    number_size = number_size or size
     gx = x + row_label_w
     ty = y + (26 if title else 0)
     if title:
@@ -340,12 +346,18 @@ def heatmap(
                 svg.rect(cx, cy, cell, cell, fill=WHITE, stroke=GRID, sw=1)
                 continue
             svg.rect(cx, cy, cell, cell, fill=viridis(t), stroke="#ffffff", sw=1)
-            svg.text(cx + cell / 2, cy + cell / 2 + 5, fmt(t), size=size, anchor="middle", fill=ink_on(t))
+            if numbers:
+                svg.text(cx + cell / 2, cy + cell / 2 + lift, fmt(t), size=number_size, anchor="middle", fill=ink_on(t))
     if highlight_row is not None:
         hy = gy + cell * highlight_row
         svg.rect(gx - 2, hy - 2, cell * n_k + 4, cell + 4, stroke=HIGHLIGHT, sw=3.5)
         svg.rect(gx + 1, hy + 1, cell * n_k - 2, cell - 2, stroke="#ffffff", sw=1.5)
     return row_label_w + cell * n_k, gy - y + cell * n_q
+
+
+def row_label_width(rows, row_title=""):
+    """The room ``heatmap`` leaves for its row labels and the row title (px)."""
+    return max([text_width(r, 16) for r in rows] + [text_width(row_title + " ↓", 15)]) + 14
 
 
 def masked_cell(svg, cx, cy, cell, size):

@@ -662,3 +662,110 @@ def test_a_masked_cell_is_drawn_as_masked_never_as_a_dark_zero():
     svg = pic.render()
     assert "−∞ → 0" in svg and svg.count("0.00") == 0 and svg.count(draw.MASKED) >= 1
     assert draw.contrast(draw.MASKED_INK, draw.MASKED) >= draw.AA_CONTRAST
+
+
+# ---------------------------------------------------------------- a newcomer's screenshots (issue 29)
+
+MARKUP = re.compile(r"[`_]")  # code markup a reader would see as such: `Trace`, ‖J‖_F, d_k
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_readout_lines_and_control_labels_read_as_text_not_markup(language):
+    """The lines under a picture are read as sentences: no backticks, no ‖J‖_F or √d_k; and a control's
+    label is a phrase ("multiply key 我 by"), not one ending in a bare "×"."""
+    lang.set_lang(language)
+    try:
+        for factory in FACTORIES:
+            ex = factory()
+            states = [{}]
+            if factory is dk_explorer:
+                states += [dict(d_k=d, scaled=s) for d in (1, 64, 512) for s in (False, True)]
+            for values in states:
+                if values:
+                    ex.set(**values)
+                for line in ex.lines:
+                    assert not MARKUP.search(line), (ex.name, line)
+            if live(ex):
+                for spec in ex.data["controls"]:
+                    assert not spec["label"].rstrip().endswith("×"), (ex.name, spec["label"])
+            ex.close()
+    finally:
+        lang.set_lang("zh")
+
+
+def cell_numbers(svg):
+    """The font sizes of the numbers written in heatmap cells ("0.96")."""
+    return [float(s) for s, _ in re.findall(r'<text [^>]*font-size="([\d.]+)"[^>]*>(\d\.\d\d)</text>', svg)]
+
+
+def picture_width(svg):
+    return float(re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
+
+
+def test_head_explorer_cell_numbers_are_at_least_12px_on_the_page_or_left_out_and_said():
+    """Lesson 08: the 1078-px picture, scaled to the page (≈ 640 px beside its controls), had 8-px numbers."""
+    from attn_viz.explorers.heads import MIN_PAGE_TEXT, PAGE_WIDTH
+
+    small = head_explorer(n_heads=1, example=four_words())
+    big = head_explorer()
+    try:
+        for ex in (small, big):
+            scale = min(1.0, PAGE_WIDTH / picture_width(ex.svg))
+            assert all(size * scale >= MIN_PAGE_TEXT >= 12 for size in cell_numbers(ex.svg)), ex.svg[:200]
+        assert len(cell_numbers(small.svg)) == 2 * 16  # 4 × 4: numbers in both maps
+        assert cell_numbers(big.svg) == [] and "方格太小，不写数字（10 × 10）" in big.svg
+        assert any(line.startswith("头 1，“它”这一行：") and "动物 0.96" in line for line in big.lines)
+    finally:
+        small.close()
+        big.close()
+
+
+def test_a_uniform_row_is_called_uniform_not_said_to_attend_most_to_a_key(english):
+    ex = head_explorer()
+    try:
+        ex.set(query="动物")  # the designed heads give 动物 the same weight, 0.10, on every key
+        assert all("uniform, 0.10 on every key" in line for line in ex.lines[:3]), ex.lines
+        assert not any("attends most" in line for line in ex.lines)
+        ex.set(query="它")
+        assert "attends most to “动物”" in ex.lines[0]
+    finally:
+        ex.close()
+
+
+def test_the_english_edition_glosses_every_heatmaps_rows_and_no_column_line(english):
+    """One rule for glosses: English edition only, on each heatmap's row labels (它 “it”); the columns are
+    the same words, plain. The Chinese edition draws none."""
+    for factory in (head_explorer, mask_explorer):
+        ex = factory()
+        try:
+            texts = [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", ex.svg)]
+            alone = [t for t in texts if re.fullmatch(r"“[^”]*”", t)]
+            assert alone == [], (ex.name, alone)  # no gloss line under the columns
+            glossed = "它 “it”" if factory is head_explorer else "我 “I”"
+            assert texts.count(glossed) == (2 if factory is head_explorer else 1), ex.name
+        finally:
+            ex.close()
+    lang.set_lang("zh")
+    try:
+        for factory in (head_explorer, mask_explorer):
+            ex = factory()
+            assert not re.search(r"“[A-Za-z]", ex.svg), ex.name
+            ex.close()
+    finally:
+        lang.set_lang("en")
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_padded_positions_labels_meet_wcag_aa_on_their_background(language):
+    """Lesson 07: the padding tokens' labels are muted, still at least 4.5:1 on what they are drawn on."""
+    lang.set_lang(language)
+    try:
+        ex = mask_explorer()
+        ex.set(mode="padding", padding=2)
+        muted = re.findall(r'<text [^>]*fill="(#[0-9a-f]{6})"[^>]*>([^<]*)</text>', ex.svg)
+        padded = [fill for fill, t in muted if t.startswith(("学习", "语言"))]
+        assert padded and all(fill == draw.MUTED for fill in padded)
+        assert draw.contrast(draw.MUTED, draw.WHITE) >= draw.AA_CONTRAST  # the labels sit on the white page
+        ex.close()
+    finally:
+        lang.set_lang("zh")

@@ -144,15 +144,16 @@ def test_scores_get_their_own_diverging_scale_centred_on_zero_and_label():
     ex = four_words()
     trace = ex.attention()
     fig = draw(plots.heatmaps([trace.QKT, trace.S], ["QKᵀ", "S"], ex.tokens, ex.tokens))
-    top = float(np.abs(trace.QKT).max())
+    top = float(np.abs(trace.QKT).max())  # 1.85, rounded up to the round bound 2.5
+    assert 1.5 < top < 2.5
     for ax in images(fig):
-        assert ax.images[0].get_clim() == pytest.approx((-top, top))
+        assert ax.images[0].get_clim() == pytest.approx((-2.5, 2.5))
         assert ax.images[0].cmap.name.startswith(plots.SCORE_CMAP)
     (bar,) = colour_bars(fig)
     assert bar.get_ylabel() == "分数"
     fig = draw(plots.heatmap(trace.A, ex.tokens, ex.tokens, kind="scores", label="reach"))
     assert colour_bars(fig)[0].get_ylabel() == "reach"
-    assert images(fig)[0].images[0].get_clim() == pytest.approx((-trace.A.max(), trace.A.max()))
+    assert 0.25 < trace.A.max() < 0.5 and images(fig)[0].images[0].get_clim() == pytest.approx((-0.5, 0.5))
 
 
 def test_tick_labels_are_at_least_12_pt_and_never_overlap_and_many_are_thinned_not_rotated():
@@ -330,6 +331,8 @@ def test_dot_product_histograms_show_std_next_to_sqrt_dk():
     fig = draw(plots.dot_product_histograms(samples, bins=40))
     assert len(fig.axes) == 3
     assert len({ax.get_xlim() for ax in fig.axes}) == 1  # one x scale: the spread can be compared
+    assert len({ax.get_ylim() for ax in fig.axes}) == 1  # one count scale: side by side, the peaks compare
+    assert all(ticks(ax.get_yticklabels()) for ax in fig.axes)  # and every panel keeps its numbers
     for ax, (d, x) in zip(fig.axes, sorted(samples.items())):
         (note,) = ax.texts
         assert f"{x.std():.2f}" in note.get_text()
@@ -417,3 +420,82 @@ def test_position_heatmap_labels_pairs_and_positions_on_a_fixed_scale(english):
     assert ax.images[0].get_clim() == (-1, 1)
     with pytest.raises(ValueError, match="NaN"):
         plots.position_heatmap(np.full((3, 4), np.nan))
+
+
+# ---------------------------------------------------------------- a newcomer's screenshots (issue 29)
+
+
+def test_a_long_sentence_heatmap_fits_a_projector_screen_with_readable_labels():
+    """Lesson 06's 10 × 10 coreference map was 8.6 in (861 px) tall: now ≤ 600 px (cells wider than tall), and
+    the numbers and token labels keep their sizes and fit."""
+    ex = coreference()
+    fig = draw(plots.heatmap(ex.attention().A, ex.tokens, ex.tokens, title="那只动物没过街，因为它太累了"))
+    width, height = fig.get_size_inches()
+    assert height <= plots.MAX_HEIGHT and width <= plots.MAX_WIDTH
+    fig.canvas.draw()
+    shown = fig.get_tightbbox(fig.canvas.get_renderer()).height + 2 * 0.1  # as the inline backend crops it
+    assert shown * 100 <= 600  # px at the notebook's 100 dpi
+    (ax,) = images(fig)
+    box = ax.get_window_extent()
+    assert min(t.get_fontsize() for t in ax.texts) >= 12
+    assert min(t.get_fontsize() for t in ax.get_xticklabels() + ax.get_yticklabels()) >= plots.MIN_TICK_SIZE
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    numbers = [t.get_window_extent(renderer) for t in ax.texts]
+    assert max(b.width for b in numbers) < box.width / 10 and max(b.height for b in numbers) < box.height / 10
+
+
+def test_both_candidate_referents_are_highlighted_alike_in_the_heatmap_and_the_bars():
+    ex = coreference()
+    it, animal, street = ex.index("它"), ex.index("动物"), ex.index("街")
+    A = ex.attention().A
+    fig = draw(plots.heatmap(A, ex.tokens, ex.tokens, highlight=[("它", "动物"), ("它", street)]))
+    (ax,) = images(fig)
+    outlined = [p for p in ax.patches if p.get_edgecolor()[:3] == matplotlib.colors.to_rgb(plots.HIGHLIGHT_COLOUR)]
+    assert sorted((round(p.get_x() + 0.5), round(p.get_y() + 0.5)) for p in outlined) == [(animal, it), (street, it)]
+    coloured = {t.get_text() for t in ax.get_xticklabels() if t.get_color() == plots.HIGHLIGHT_TEXT}
+    assert coloured == {"动物", "街"}
+    fig = draw(plots.bars(A[it], ex.tokens, highlight=["动物", "街"]))
+    colours = [matplotlib.colors.to_hex(p.get_facecolor()) for p in fig.axes[0].patches]
+    assert [k for k, c in enumerate(colours) if c == plots.HIGHLIGHT_COLOUR.lower()] == [animal, street]
+    with pytest.raises(ValueError, match="猫"):
+        plots.heatmap(A, ex.tokens, ex.tokens, highlight=[("它", "猫")])
+
+
+def test_bars_compared_side_by_side_share_one_y_range_and_titles_keep_apart():
+    ex = coreference()
+    A = ex.attention().A
+    low, high = A[ex.index("街")], A[ex.index("它")]  # a flat row and a peaked one
+    fig = draw(plots.compared_bars([low, high], ex.tokens, ["平的一行", "尖的一行"], highlight=["动物", "街"]))
+    top, bottom = fig.axes
+    assert top.get_ylim() == bottom.get_ylim() and top.get_ylim()[1] >= high.max()
+    renderer = fig.canvas.get_renderer()
+    labels_bottom = min(t.get_window_extent(renderer).y0 for t in top.get_xticklabels())
+    assert labels_bottom - bottom.title.get_window_extent(renderer).y1 >= 10  # px between the panels
+
+
+def test_the_same_score_matrix_gets_the_same_symmetric_range_alone_and_beside_another():
+    """Lesson 01 drew the example's QKᵀ beside the shared-projection scores (±2.25), lesson 02 alone (±1.85)."""
+    ex = four_words()
+    X, QKT = ex.X, ex.attention().QKT
+    shared = (X @ ex.W_q) @ (X @ ex.W_q).T
+    alone = draw(plots.heatmap(QKT, ex.tokens, ex.tokens))
+    beside = draw(plots.heatmaps([shared, QKT], ["共用", "各用各的"], ex.tokens, ex.tokens))
+    (lo, hi), *_ = {ax.images[0].get_clim() for ax in images(alone)}
+    assert {ax.images[0].get_clim() for ax in images(beside)} == {(lo, hi)} and lo == -hi
+    assert np.abs(shared).max() > np.abs(QKT).max()  # although the shared scores are larger
+
+
+def test_a_reach_map_has_two_colours_and_a_two_entry_legend_not_the_score_bar():
+    R = np.triu(np.ones((4, 4), dtype=bool))
+    fig = draw(plots.heatmaps([R, R.T], ["1 层", "2 层"], list("abcd"), list("abcd"), kind="reach"))
+    assert colour_bars(fig) == [] and len(images(fig)) == 2
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["能到达", "不能到达"]
+    for ax in images(fig):
+        assert cell_texts(ax) == []  # the colours say it; no "1.00" / "0.00"
+        assert len({tuple(ax.images[0].cmap(ax.images[0].norm(v))) for v in (0, 1)}) == 2
+    fig = draw(plots.heatmap(R.astype(float), list("abcd"), list("abcd"), kind="reach", label=("会", "不会")))
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["会", "不会"]
+    with pytest.raises(ValueError, match="reach"):
+        plots.heatmap(R * 0.5, list("abcd"), list("abcd"), kind="reach")

@@ -217,7 +217,7 @@ def render(explorer: Explorer, state: dict, *, query, grad_uniform, glosses, top
         text("dk_max_weight", weight=draw.fmt(a.max())),
         text("dk_entropy", entropy=draw.fmt(state["entropy"]), most=draw.fmt(state["entropy_max"])),
         text("dk_gradient", gradient=draw.fmt(state["grad"], 3), percent=percent(state["grad_ratio"])),
-        text("dk_spread", std=draw.fmt(state["std"], 1), sqrt_d_k=draw.fmt(state["sqrt"], 1)),
+        text("dk_spread", std=draw.fmt(state["std"], 1), d_k=state["d_k"], sqrt_d_k=draw.fmt(state["sqrt"], 1)),
     ]
     if a.max() > STUCK_WEIGHT and state["grad_ratio"] < STUCK_GRADIENT:
         lines.append(text("dk_stuck"))

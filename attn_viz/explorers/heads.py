@@ -9,6 +9,7 @@ weights next to the average of all heads, the asking row outlined in both.
 Computed and drawn in the page (``js/heads.js``); ``compute`` here is the reference, with attn_core.
 """
 
+import math
 from functools import partial
 
 import numpy as np
@@ -42,6 +43,11 @@ SHORT_SENTENCE = 6  # this many tokens
 MAP_GAP = 24  # between the two heatmaps
 LEGEND_GAP, LEGEND_WIDTH = 14, 200  # colour legend under the first grid
 BELOW_GRID = 54  # the legend, its labels and a margin
+NOTE_H = 28  # the line under the legend saying that the cells carry no numbers
+# the page scales the picture down to its room: a cell's number must still read there
+PAGE_WIDTH = 640  # px: the picture's room beside the controls (JupyterLab on a 1280-px laptop, file browser open)
+MIN_PAGE_TEXT = 12  # px on the page: the smallest a cell's number may end up
+UNIFORM_TOLERANCE = 1e-9  # a row whose weights differ by no more than this is uniform: no key is "most" attended
 
 # the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
 WORDS = (
@@ -53,6 +59,9 @@ WORDS = (
     "head_average",
     "head_average_name",
     "head_favourite",
+    "head_uniform",
+    "head_no_numbers",
+    "head_row_weights",
     "head_desc",
     "axis_queries",
     "axis_keys",
@@ -151,13 +160,32 @@ def compute(values: dict, *, tokens, A_heads) -> dict:
 # ---------------------------------------------------------------- render: the static picture (as heads.js)
 
 
+def number_size(width: float, cell: float) -> int:
+    """The size (px) of the cells' numbers in a picture ``width`` px wide, so that they are at least
+    MIN_PAGE_TEXT px once the page scales the picture to PAGE_WIDTH; 0 (colours only) when that size does
+    not fit in a cell."""
+    size = max(15, math.ceil(MIN_PAGE_TEXT * max(width, PAGE_WIDTH) / PAGE_WIDTH))
+    return size if draw.text_width("0.00", size) + 8 <= cell else 0
+
+
+def row_line(text: Text, who: str, query: str, row: np.ndarray, tokens) -> str:
+    """The readout line of one row: the key it attends to most, or that the row is uniform (no key is)."""
+    if float(row.max() - row.min()) <= UNIFORM_TOLERANCE:
+        return text("head_uniform", who=who, query=query, weight=draw.fmt(row.max()))
+    favourite = int(np.argmax(row))
+    return text("head_favourite", who=who, query=query, favourite=tokens[favourite], weight=draw.fmt(row.max()))
+
+
 def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model) -> Frame:
     text, h, qi, A_heads, A_avg = explorer.text, state["head"], state["qi"], state["A_heads"], state["A_avg"]
     query, n = tokens[qi], len(tokens)  # words in the text; the glossed labels on the axes
     cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
     heading = text("head_heading", n_heads=n_heads, width=d_model // n_heads, query=query)
     pic = explorer.picture(heading)
-    axes = dict(row_title=text("axis_queries"), col_title=text("axis_keys"), cell=cell, highlight_row=qi)
+    row_title = text("axis_queries")
+    width = 2 * MARGIN + MAP_GAP + 2 * (cell * n + draw.row_label_width(labels, row_title))
+    numbers = number_size(width, cell)
+    axes = dict(row_title=row_title, col_title=text("axis_keys"), cell=cell, highlight_row=qi, number_size=numbers)
     which = text(f"head_projections_{state['projections']}")
     head_w, heat_h = draw.heatmap(
         pic, MARGIN, PANELS_TOP, A_heads[h - 1], labels, tokens, title=text("head_panel", head=h, which=which), **axes
@@ -167,7 +195,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model)
         MARGIN + head_w + MAP_GAP,
         PANELS_TOP,
         A_avg,
-        tokens,
+        labels,  # both maps' rows glossed in English (它 “it”), as in every heatmap; the columns plain
         tokens,
         title=text("head_average", n_heads=n_heads),
         **axes,
@@ -181,6 +209,9 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model)
     )
     pic.width = MARGIN + head_w + MAP_GAP + average_w + MARGIN
     pic.height = PANELS_TOP + heat_h + BELOW_GRID
+    if not numbers:
+        pic.text(MARGIN, pic.height + 14, text("head_no_numbers", n=n, query=query), size=14, fill=draw.MUTED)
+        pic.height += NOTE_H
 
     readouts, out_labels, lines = {}, {}, []
     rows = [(str(k + 1), A_heads[k, qi]) for k in range(n_heads)] + [("avg", A_avg[qi])]
@@ -189,9 +220,10 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model)
         readouts[f"max_weight[{name}]"] = float(row.max())
         out_labels[f"favourite[{name}]"] = tokens[favourite]
         who = text("head_name", head=name) if name != "avg" else text("head_average_name")
-        lines.append(
-            text("head_favourite", who=who, query=query, favourite=tokens[favourite], weight=draw.fmt(row.max()))
-        )
+        lines.append(row_line(text, who, query, row, tokens))
+    if not numbers:  # the numbers the cells leave out: the outlined row, in both panels
+        for who, row in ((text("head_name", head=h), A_heads[h - 1, qi]), (text("head_average_name"), A_avg[qi])):
+            lines.append(text("head_row_weights", who=who, query=query, weights=token_values(tokens, row, text)))
     readouts.update({f"weight[{tok}]": float(x) for tok, x in zip(tokens, A_heads[h - 1, qi])})
     body = text(
         "head_desc",

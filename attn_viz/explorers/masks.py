@@ -132,8 +132,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses) -> Frame
         col_title=text("axis_keys"),
         masked=mask,
         muted_rows=padded,
-        muted_cols=padded,
-        col_glosses=glosses,
+        muted_cols=padded,  # the rows carry the glosses (我 “I”); the columns are the same tokens, as in every heatmap
     )
     y = PANELS_TOP + heat_h + LEGEND_GAP
     draw.colorbar(

@@ -89,7 +89,7 @@ export function render(data, values, state, t) {
     t("dk_max_weight", { weight: draw.fmt(maxWeight) }),
     t("dk_entropy", { entropy: draw.fmt(state.entropy), most: draw.fmt(state.entropy_max) }),
     t("dk_gradient", { gradient: draw.fmt(state.grad, 3), percent: percent(state.grad_ratio) }),
-    t("dk_spread", { std: draw.fmt(state.std, 1), sqrt_d_k: draw.fmt(state.sqrt, 1) }),
+    t("dk_spread", { std: draw.fmt(state.std, 1), d_k: state.d_k, sqrt_d_k: draw.fmt(state.sqrt, 1) }),
   ];
   if (maxWeight > STUCK_WEIGHT && state.grad_ratio < STUCK_GRADIENT) lines.push(t("dk_stuck"));
   const sep = t("list_sep");

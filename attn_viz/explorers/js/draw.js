@@ -220,16 +220,23 @@ export function maskedCell(svg, cx, cy, cell, size) {
   svg.text(cx + cell / 2, cy + cell / 2 + 5, label, { size, anchor: "middle", fill: MASKED_INK });
 }
 
+// the room heatmap leaves for its row labels and the row title (px), as svg.row_label_width
+export function rowLabelWidth(rows, rowTitle = "") {
+  return Math.max(...rows.map((r) => textWidth(r, 16)), textWidth(rowTitle + " ↓", 15)) + 14;
+}
+
 // weights A (n_q × n_k) as coloured cells with their values, rows = queries, columns = keys, on the fixed
 // 0–1 scale; mask (true = may attend) draws masked cells as masked. Returns [width, height] used.
 export function heatmap(svg, x, y, A, rows, cols, o = {}) {
   const { cell = 56, title = "", rowTitle = "", colTitle = "", highlightRow = null, mask = null } = o;
-  const { mutedRows = [], mutedCols = [], colGlosses = null } = o;
+  const { mutedRows = [], mutedCols = [], colGlosses = null, numberSize = null } = o;
   const nq = A.length;
   const nk = cols.length;
-  const rowLabelW =
-    o.rowLabelW ?? Math.max(...rows.map((r) => textWidth(r, 16)), textWidth(rowTitle + " ↓", 15)) + 14;
+  const rowLabelW = o.rowLabelW ?? rowLabelWidth(rows, rowTitle);
   const size = cell < 52 ? 14 : 15;
+  const numbers = numberSize !== 0; // numberSize: the cells' numbers at this size, 0 = colours only
+  const lift = numberSize ? Math.floor((numberSize * 7) / 20) : 5; // baseline below the cell's centre (px)
+  const nSize = numberSize || size;
   const gx = x + rowLabelW;
   const ty = y + (title ? 26 : 0);
   if (title) svg.text(x, y + 19, title, { size: 17, bold: true });
@@ -257,7 +264,7 @@ export function heatmap(svg, x, y, A, rows, cols, o = {}) {
         continue;
       }
       svg.rect(cx, cy, cell, cell, { fill: viridis(t), stroke: WHITE, sw: 1 });
-      svg.text(cx + cell / 2, cy + cell / 2 + 5, fmt(t), { size, anchor: "middle", fill: inkOn(t) });
+      if (numbers) svg.text(cx + cell / 2, cy + cell / 2 + lift, fmt(t), { size: nSize, anchor: "middle", fill: inkOn(t) });
     }
   }
   if (highlightRow !== null && highlightRow !== undefined) {

@@ -15,6 +15,25 @@ const MAP_GAP = 24;
 const LEGEND_GAP = 14;
 const LEGEND_WIDTH = 200;
 const BELOW_GRID = 54;
+const NOTE_H = 28;
+const PAGE_WIDTH = 640; // the picture's room on the page, as heads.py
+const MIN_PAGE_TEXT = 12;
+const UNIFORM_TOLERANCE = 1e-9;
+
+// numberSize(width, cell) -> the cells' number size (px), ≥ MIN_PAGE_TEXT once scaled to PAGE_WIDTH, or 0
+export function numberSize(width, cell) {
+  const size = Math.max(15, Math.ceil((MIN_PAGE_TEXT * Math.max(width, PAGE_WIDTH)) / PAGE_WIDTH));
+  return draw.textWidth("0.00", size) + 8 <= cell ? size : 0;
+}
+
+// rowLine(t, who, query, row, tokens) -> the key a row attends to most, or that the row is uniform
+function rowLine(t, who, query, row, tokens) {
+  if (Math.max(...row) - Math.min(...row) <= UNIFORM_TOLERANCE) {
+    return t("head_uniform", { who, query, weight: draw.fmt(Math.max(...row)) });
+  }
+  const f = favourite(row);
+  return t("head_favourite", { who, query, favourite: tokens[f], weight: draw.fmt(row[f]) });
+}
 
 // headWeights(X, W_q, W_k, nHeads) -> A (nHeads, n, n): X (n, d_model), W_q and W_k (d_model, d), d
 // divisible by nHeads. Q = X·W_q and K = X·W_k cut into nHeads slices of width d_head; per head
@@ -55,13 +74,16 @@ export function render(data, values, state, t) {
   const query = tokens[qi]; // words in the text; the glossed labels on the axes
   const heading = t("head_heading", { n_heads: nHeads, width: dModel / nHeads, query });
   const pic = draw.picture(data.title, heading);
-  const axes = { cell, highlightRow: qi, rowTitle: t("axis_queries"), colTitle: t("axis_keys"), colGlosses: data.glosses };
+  const rowTitle = t("axis_queries");
+  const width = 2 * draw.MARGIN + MAP_GAP + 2 * (cell * n + draw.rowLabelWidth(labels, rowTitle));
+  const numbers = numberSize(width, cell);
+  const axes = { cell, highlightRow: qi, rowTitle, colTitle: t("axis_keys"), colGlosses: data.glosses, numberSize: numbers };
   const which = t(`head_projections_${values.projections}`);
   const [headW, heatH] = draw.heatmap(pic, draw.MARGIN, draw.PANELS_TOP, A[h - 1], labels, tokens, {
     ...axes,
     title: t("head_panel", { head: h, which }),
   });
-  const [avgW] = draw.heatmap(pic, draw.MARGIN + headW + MAP_GAP, draw.PANELS_TOP, avg, tokens, tokens, {
+  const [avgW] = draw.heatmap(pic, draw.MARGIN + headW + MAP_GAP, draw.PANELS_TOP, avg, labels, tokens, {
     ...axes,
     title: t("head_average", { n_heads: nHeads }),
   });
@@ -71,14 +93,20 @@ export function render(data, values, state, t) {
   });
   pic.width = draw.MARGIN + headW + MAP_GAP + avgW + draw.MARGIN;
   pic.height = draw.PANELS_TOP + heatH + BELOW_GRID;
+  if (!numbers) {
+    pic.text(draw.MARGIN, pic.height + 14, t("head_no_numbers", { n, query }), { size: 14, fill: draw.MUTED });
+    pic.height += NOTE_H;
+  }
 
   const lines = [];
   const rows = A.map((a, k) => [t("head_name", { head: k + 1 }), a[qi]]).concat([[t("head_average_name"), avg[qi]]]);
-  for (const [who, row] of rows) {
-    const f = favourite(row);
-    lines.push(t("head_favourite", { who, query, favourite: tokens[f], weight: draw.fmt(row[f]) }));
-  }
+  for (const [who, row] of rows) lines.push(rowLine(t, who, query, row, tokens));
   const tokenValues = (row) => tokens.map((tok, k) => t("token_value", { token: tok, value: draw.fmt(row[k]) })).join(t("list_sep"));
+  if (!numbers) {
+    for (const [who, row] of [[t("head_name", { head: h }), A[h - 1][qi]], [t("head_average_name"), avg[qi]]]) {
+      lines.push(t("head_row_weights", { who, query, weights: tokenValues(row) }));
+    }
+  }
   const body = t("head_desc", { head: h, n_heads: nHeads, query, weights: tokenValues(A[h - 1][qi]), average: tokenValues(avg[qi]) });
   return { picture: pic, lines, description: t("desc_sentences", { first: heading, second: body }) };
 }

@@ -75,8 +75,7 @@ export function render(data, values, state, t) {
     colTitle: t("axis_keys"),
     mask,
     mutedRows: padded,
-    mutedCols: padded,
-    colGlosses: data.glosses,
+    mutedCols: padded, // the rows carry the glosses; the columns are the same tokens, as in every heatmap
   });
   let y = draw.PANELS_TOP + heatH + LEGEND_GAP;
   draw.colorbar(pic, 20, y, { width: LEGEND_WIDTH, label: t("legend_weight"), maskedLabel: masked ? t("mask_legend_masked") : null });

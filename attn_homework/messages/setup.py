@@ -93,9 +93,13 @@ MESSAGES = {
         "uses the paper's layout, sin and cos alternating: column 2k sin, column 2k + 1 cos.",
     ),
     "exponent_pair_index": (
-        "频率的指数写错了：ω_k = 1 / base^(2k/d)，指数是 2k/d（k 是第几对），你用的是 k/d，频率降得只有应有的一半快。",
-        "The frequency's exponent is off: ω_k = 1 / base^(2k/d), exponent 2k/d (k is the pair); you used k/d, so "
-        "the frequencies fall only half as fast as they should.",
+        "频率的指数不对：ω_k = 1 / base^(2k/d)，指数是 2k/d（k 是第几对，d 是这道题的宽度），你的数相当于指数 k/d，"
+        "频率降得只有应有的一半快。两种写法都会这样：指数写成了 k/d；或者公式里的 d 用成了这道题宽度的两倍"
+        "（比如按宽度 2d 算好编码，再截取前 d 列）。",
+        "The frequency's exponent is off: ω_k = 1 / base^(2k/d), exponent 2k/d (k is the pair, d this task's "
+        "width); your numbers amount to the exponent k/d, so the frequencies fall only half as fast as they should. "
+        "Two ways of writing it do this: the exponent written as k/d, or d in the formula taken twice this task's "
+        "width (the encodings computed for width 2d and then cut to the first d columns, say).",
     ),
     "exponent_column_index": (
         "频率的指数写错了：同一对的 sin 和 cos 用同一个频率 ω_k = 1 / base^(2k/d)（k = 列号 // 2）；"

@@ -92,6 +92,11 @@ _GRADIENTS = {
 _CROSSED = {
     ("4.4", "4.1"): "crossed_key_not_doubled",
     ("6.3", "6.4"): "crossed_output_not_weights",
+    # lesson 1: a projection made with another projection's weight matrix (the data are shared: X is X)
+    ("1.2", "1.1"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_K"}),
+    ("1.3", "1.1"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_V"}),
+    ("1.3", "1.2"): ("crossed_wrong_weight", {"used": "W_K", "w": "W_V"}),
+    ("1.5", "1.4"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_V"}),
 }
 
 
@@ -382,9 +387,10 @@ def _crossed(t, answer):
             continue
         shared = _shares_data(t, other)
         earlier = order.index(other.id) < order.index(t.id)
-        key = _CROSSED.get((t.id, other.id))
-        if key is not None:
-            return msg(key, var=t.var)
+        crossed = _CROSSED.get((t.id, other.id))
+        if crossed is not None:
+            key, fields = crossed if isinstance(crossed, tuple) else (crossed, {})
+            return msg(key, var=t.var, **fields)
         if other.step in _GRADIENTS and t.step in _GRADIENTS:  # said by its product, never by the asked formula
             product, why = msg(f"product_{_GRADIENTS[other.step]}"), msg(f"why_{_GRADIENTS[t.step]}")
             return msg("crossed_gradient", var=t.var, product=product, task_id=t.id, why=why)

@@ -318,3 +318,335 @@ def test_data_of_a_task_that_does_not_exist_is_a_message_not_a_traceback(lang, s
     assert "9.9" in out and "9.1, 9.2" in out, out
     with pytest.raises(KeyError):  # still a KeyError for code that catches one
         homework.data("9.9")
+
+
+# ---------------------------------------------------------------- (f) unhelpful: mistakes named elsewhere, named here
+
+CODES_OF_THE_FIFTH_TRIAL = {
+    "cached_key_as_query",
+    "cached_first_key_only",
+    "gqa_first_kv_head_only",
+    "rope_cache_turned_again",
+    "rope_query_not_turned",
+    "induction_wrong_column",
+    "induction_summed",
+    "induction_wrong_queries",
+    "rope_position_off_by_one",
+    "residual_added_twice",
+    "sublayer_left_out",
+    "only_centred",
+    "pe_one_side",
+    "pe_shifted",
+    "softmax_not_asked",
+    "mask_not_asked",
+}
+
+SM = (
+    "def sm(S, ax=-1):\n    E = np.exp(S - S.max(axis=ax, keepdims=True))\n"
+    "    return E / E.sum(axis=ax, keepdims=True)\n"
+)
+CACHE = "K_all = np.vstack([K_cache, k_new]); V_all = np.vstack([V_cache, v_new])\n"
+GQA = "def att(Q, K, V):\n    return sm(Q @ np.swapaxes(K, -1, -2) / np.sqrt(2)) @ V\n"
+REP = "np.repeat(K_heads, 2, axis=0)"
+
+LN = (
+    "def ln(Z, eps=1e-5):\n"
+    "    return (Z - Z.mean(axis=1, keepdims=True)) / np.sqrt(Z.var(axis=1, keepdims=True) + eps)\n"
+)
+
+SPLIT = (
+    "def split(M):\n    return M.reshape(5, 3, 2).transpose(1, 0, 2)\n"
+    "Qh, Kh, Vh = split(X @ W_q), split(X @ W_k), split(X @ W_v)\n"
+)
+SHUFFLED = "Xs = X_new[order]\nQ, K, V = Xs @ W_q_new, Xs @ W_k_new, Xs @ W_v_new\n"
+PE = (
+    "def pe(n, d):\n    pos = np.arange(n)[:, None]; w = 1 / 10000 ** (np.arange(0, d, 2) / d)\n"
+    "    P = np.zeros((n, d)); P[:, 0::2] = np.sin(pos * w); P[:, 1::2] = np.cos(pos * w)\n    return P\n"
+)
+
+STUDENT_MISTAKES = [  # (task, the student's code, the code it gets, words of the message in zh and en)
+    ("14.1", SM + CACHE + "o_new = sm(q_new @ K_all.T / 4) @ V_all", "scaled_by_dk", ("√d_k", "√d_k")),
+    ("14.1", SM + CACHE + "o_new = sm(q_new @ K_all.T / np.sqrt(3)) @ V_all", "scaled_wrong_width", ("d_v", "d_v")),
+    ("14.1", SM + CACHE + "o_new = sm(q_new @ K_all.T / 2, 0) @ V_all", "softmax_axis", ("方向", "axis")),
+    ("14.1", SM + CACHE + "o_new = sm(k_new @ K_all.T / 2) @ V_all", "cached_key_as_query", ("k", "k")),
+    (
+        "14.1",
+        SM
+        + CACHE
+        + "S = q_new @ K_all.T / 2\no_new = sm(np.where(np.tril(np.ones((1, 6), bool)), S, -np.inf)) @ V_all",
+        "cached_first_key_only",
+        ("不需要掩码", "no mask"),
+    ),
+    (
+        "14.3",
+        SM + GQA + f"O_gqa = sm(Q_heads @ np.swapaxes({REP}, -1, -2) / np.sqrt(3)) @ np.repeat(V_heads, 2, axis=0)",
+        "scaled_wrong_width",
+        ("d_v", "d_v"),
+    ),
+    (
+        "14.3",
+        SM + GQA + "O_gqa = att(Q_heads, np.repeat(K_heads[:1], 4, axis=0), np.repeat(V_heads[:1], 4, axis=0))",
+        "gqa_first_kv_head_only",
+        ("第 0 个 K/V 头", "K/V head 0"),
+    ),
+    (
+        "14.3",
+        SM + GQA + f"O_gqa = sm(Q_heads @ np.swapaxes({REP}, -1, -2) / np.sqrt(2), 1) @ np.repeat(V_heads, 2, axis=0)",
+        "softmax_axis",
+        ("方向", "axis"),
+    ),
+    (
+        "14.3",
+        SM + GQA + f"O_gqa = sm(Q_heads @ np.swapaxes({REP}, -1, -2) / np.sqrt(2), 0) @ np.repeat(V_heads, 2, axis=0)",
+        "softmax_axis",
+        ("头的轴", "heads axis"),
+    ),
+    (
+        "14.3",
+        SM + GQA + f"O_gqa = sm({REP} @ np.swapaxes(Q_heads, -1, -2) / np.sqrt(2)) @ np.repeat(V_heads, 2, axis=0)",
+        "transposed",
+        ("QKᵀ", "QKᵀ"),
+    ),
+    (
+        "12.3",
+        "w = 1 / 10000 ** (np.arange(0, 6, 2) / 6)\nth = (p - 1) * w\nx, y = q_new[0::2], q_new[1::2]\n"
+        "q_rot = np.empty(6); q_rot[0::2] = x * np.cos(th) - y * np.sin(th); "
+        "q_rot[1::2] = x * np.sin(th) + y * np.cos(th)",
+        "rope_position_off_by_one",
+        ("位置 2", "position 2"),
+    ),
+    (
+        "12.3",
+        "w = 1 / 10000 ** (np.arange(0, 6, 2) / 6)\nth = (p + 1) * w\nx, y = q_new[0::2], q_new[1::2]\n"
+        "q_rot = np.empty(6); q_rot[0::2] = x * np.cos(th) - y * np.sin(th); "
+        "q_rot[1::2] = x * np.sin(th) + y * np.cos(th)",
+        "rope_position_off_by_one",
+        ("位置 4", "position 4"),
+    ),
+    (
+        "12.3",
+        "w = 10000 ** (np.arange(0, 6, 2) / 6)\nth = p * w\nx, y = q_new[0::2], q_new[1::2]\n"
+        "q_rot = np.empty(6); q_rot[0::2] = x * np.cos(th) - y * np.sin(th); "
+        "q_rot[1::2] = x * np.sin(th) + y * np.cos(th)",
+        "frequency_inverted",
+        ("频率用反了", "upside down"),
+    ),
+    ("11.1", "X_norm = (X - X.mean(axis=1, keepdims=True))", "only_centred", ("只减去了均值", "subtracted the mean")),
+    ("11.2", LN + "H = ln(X)", "sublayer_left_out", ("F 没有加进去", "F is not in it")),
+    ("11.2", LN + "H = ln(X + F) + X", "residual_added_twice", ("残差加了两次", "added twice")),
+    ("11.2", LN + "H = X + ln(X + F)", "residual_added_twice", ("残差加了两次", "added twice")),
+    ("11.3", "F_out = np.maximum(0, H_in @ W1 + b1) @ W2 + b2 + H_in", "residual_added", ("残差连接", "residual")),
+    (
+        "8.5",
+        SM + "S = (X @ W_q) @ (X @ W_k).T / np.sqrt(2)\nY = sm(S) @ (X @ W_v) @ W_o",
+        "single_head",
+        ("单头", "one head"),
+    ),
+    (
+        "8.5",
+        SM
+        + SPLIT
+        + "Oh = sm(Qh @ Kh.transpose(0, 2, 1) / np.sqrt(2), 1) @ Vh\nY = Oh.transpose(1, 0, 2).reshape(5, 6) @ W_o",
+        "softmax_axis",
+        ("方向", "axis"),
+    ),
+    (
+        "8.5",
+        SM
+        + SPLIT
+        + "Oh = sm(Qh @ Kh.transpose(0, 2, 1) / np.sqrt(2)) @ Vh\nY = Oh.transpose(1, 2, 0).reshape(5, 6) @ W_o",
+        "merge_interleaved",
+        ("交错", "interleaved"),
+    ),
+    (
+        "8.5",
+        SM
+        + SPLIT
+        + "Oh = sm(Kh @ Qh.transpose(0, 2, 1) / np.sqrt(2)) @ Vh\nY = Oh.transpose(1, 0, 2).reshape(5, 6) @ W_o",
+        "transposed",
+        ("QKᵀ", "QKᵀ"),
+    ),
+    (
+        "8.5",
+        SM + "Qh = (X @ W_q).reshape(5, 2, 3).transpose(2, 0, 1); Kh = (X @ W_k).reshape(5, 2, 3).transpose(2, 0, 1); "
+        "Vh = (X @ W_v).reshape(5, 2, 3).transpose(2, 0, 1)\n"
+        "Oh = sm(Qh @ Kh.transpose(0, 2, 1) / np.sqrt(2)) @ Vh\nY = Oh.transpose(1, 2, 0).reshape(5, 6) @ W_o",
+        "split_interleaved",
+        ("每隔 h 列", "every h-th column"),
+    ),
+    (
+        "8.5",
+        SM
+        + SPLIT
+        + "Oh = sm(Qh @ Kh.transpose(0, 2, 1) / np.sqrt(2)) @ Kh\nY = Oh.transpose(1, 0, 2).reshape(5, 6) @ W_o",
+        "used_keys_not_values",
+        ("K 而不是 V", "K instead of V"),
+    ),
+    ("12.1", SM + SHUFFLED + "O_shuffled = sm(Q @ K.T / np.sqrt(4)) @ V", "scaled_wrong_width", ("d_model", "d_model")),
+    (
+        "12.1",
+        SM + SHUFFLED + "S = Q @ K.T / np.sqrt(3)\nE = np.exp(S - S.max(0, keepdims=True))\n"
+        "O_shuffled = E / E.sum(0, keepdims=True) @ V",
+        "softmax_axis",
+        ("方向", "axis"),
+    ),
+    (
+        "12.1",
+        SM + SHUFFLED + "O_shuffled = sm(np.where(np.tril(np.ones((5, 5), bool)), Q @ K.T / np.sqrt(3), -np.inf)) @ V",
+        "mask_not_asked",
+        ("因果掩码", "causal mask"),
+    ),
+    ("12.5", PE + "Z = X_pe + pe(5, 4)\nS_pos = (Z @ W_k_pe) @ (Z @ W_q_pe).T / 2", "transposed", ("QKᵀ", "QKᵀ")),
+    ("12.5", PE + "Z = X_pe + pe(5, 4)\nS_pos = ((Z @ W_q_pe) @ (Z @ W_k_pe).T / 2).T", "transposed", ("QKᵀ", "QKᵀ")),
+    (
+        "12.5",
+        PE + "Z = X_pe + pe(5, 4)\nS_pos = (Z @ W_q_pe) @ (X_pe @ W_k_pe).T / 2",
+        "pe_one_side",
+        ("一边", "one side"),
+    ),
+    (
+        "12.5",
+        PE + "Z = X_pe + np.vstack([np.zeros(4), pe(5, 4)[:-1]])\nS_pos = (Z @ W_q_pe) @ (Z @ W_k_pe).T / 2",
+        "pe_shifted",
+        ("错开了一行", "one row off"),
+    ),
+    (
+        "12.5",
+        PE + "Z = X_pe + pe(5, 4)\nE = (Z @ W_q_pe) @ (Z @ W_k_pe).T / 2\n"
+        "S_pos = np.exp(E - E.max(1, keepdims=True)) / np.exp(E - E.max(1, keepdims=True)).sum(1, keepdims=True)",
+        "softmax_not_asked",
+        ("softmax", "softmax"),
+    ),
+    ("1.2", "K = X @ W_q", "crossed", ("W_Q", "W_Q")),
+    ("1.2", "K = Q", "crossed", ("W_Q", "W_Q")),
+    ("1.3", "V = X @ W_k", "crossed", ("W_K", "W_K")),
+    ("1.3", "V = X @ W_q", "crossed", ("W_Q", "W_Q")),
+]
+
+
+@pytest.mark.parametrize("task_id, code, expected, said", STUDENT_MISTAKES)
+def test_a_mistake_named_in_one_task_is_named_in_the_next(lang, task_id, code, expected, said):
+    namespace = {"np": np, "rope": rope}
+    for other in ("1.1", "1.2", "1.3") if task_id.startswith("1.") else ():
+        namespace |= homework.TASKS[other].inputs()
+    namespace |= homework.TASKS[task_id].inputs()
+    if task_id == "1.2":
+        namespace["Q"] = namespace["X"] @ namespace["W_q"]
+    exec(code, namespace)
+    d = diagnose_task(task_id, namespace[homework.TASKS[task_id].var])
+    assert d.code == expected, d.message
+    assert words(lang, *said) in d.message, d.message
+
+
+ROPE_STEP = "def fixed_rope_step(q, k, v, K_cache, V_cache):\n    t = len(K_cache)\n"
+ATTEND = (
+    "    s = q @ K_all.T / np.sqrt(q.shape[1])\n    e = np.exp(s - s.max(axis=1, keepdims=True))\n"
+    "    return (e / e.sum(axis=1, keepdims=True)) @ V_all\n"
+)
+INDUCTION = (
+    "def fixed_induction_score(A, start, length):\n    queries = np.arange(start + length, start + 2 * length - 1)\n"
+)
+
+STUDENT_FUNCTIONS = [  # (task, the student's function, the code it gets, words of the message in zh and en)
+    (
+        "14.4",
+        ROPE_STEP + "    q, k = rope(q, np.array([t])), rope(k, np.array([t]))\n"
+        "    K_all, V_all = np.vstack([rope(K_cache, np.arange(t)), k]), np.vstack([V_cache, v])\n" + ATTEND,
+        "rope_cache_turned_again",
+        ("又按位置转了一遍", "once more"),
+    ),
+    (
+        "14.4",
+        ROPE_STEP
+        + "    k = rope(k, np.array([t]))\n    K_all, V_all = np.vstack([K_cache, k]), np.vstack([V_cache, v])\n"
+        + ATTEND,
+        "rope_query_not_turned",
+        ("q 却没有转", "q was not"),
+    ),
+    (
+        "14.4",
+        ROPE_STEP + "    q, k = rope(q, np.array([t])), rope(k, np.array([t]))\n"
+        "    K_all, V_all = np.vstack([K_cache, k]), np.vstack([V_cache, v])\n"
+        "    s = q @ K_all.T / np.sqrt(q.shape[1])\n    e = np.exp(s)\n"
+        "    return (e / e.sum(axis=0, keepdims=True)) @ V_all\n",
+        "softmax_axis",
+        ("方向", "axis"),
+    ),
+    (
+        "15.3",
+        INDUCTION + "    return A[:, queries, queries - length - 1].mean(axis=-1)\n",
+        "induction_wrong_column",
+        ("往回多走", "too far back"),
+    ),
+    (
+        "15.3",
+        INDUCTION + "    return A[:, queries, queries + 1].mean(axis=-1)\n",
+        "induction_wrong_column",
+        ("之后的位置", "after each query"),
+    ),
+    (
+        "15.3",
+        INDUCTION + "    return A[:, queries - length + 1, queries].mean(axis=-1)\n",
+        "induction_wrong_column",
+        ("对调", "swapped"),
+    ),
+    (
+        "15.3",
+        INDUCTION + "    return A[:, queries, queries - length + 1].sum(axis=-1)\n",
+        "induction_summed",
+        ("平均", "averaging"),
+    ),
+    (
+        "15.3",
+        "def fixed_induction_score(A, start, length):\n    queries = np.arange(start, start + length - 1)\n"
+        "    return A[:, queries, queries - length + 1].mean(axis=-1)\n",
+        "induction_wrong_queries",
+        ("第一遍", "first copy"),
+    ),
+    (
+        "15.3",
+        "def fixed_induction_score(A, start, length):\n"
+        "    queries = np.arange(start + length - 1, start + 2 * length - 1)\n"
+        "    return A[:, queries, queries - length + 1].mean(axis=-1)\n",
+        "induction_wrong_queries",
+        ("错开了一个位置", "one position off"),
+    ),
+    (
+        "15.3",
+        "def fixed_induction_score(A, start, length):\n"
+        "    queries = np.arange(start + length + 1, start + 2 * length)\n"
+        "    return A[:, queries, queries - length + 1].mean(axis=-1)\n",
+        "induction_wrong_queries",
+        ("错开了一个位置", "one position off"),
+    ),
+    (
+        "2.3",
+        "def fixed_scores(Q, K):\n    return (Q @ K.T).astype(int)\n",
+        "int_dtype",
+        ("dtype 是 int", "dtype int"),
+    ),
+    (
+        "2.3",
+        "def fixed_scores(Q, K):\n    return (Q @ K.T).astype(np.int32)\n",
+        "int_dtype",
+        ("dtype 是 int32", "dtype int32"),
+    ),
+    (
+        "4.6",
+        "def fixed_softmax(S):\n    E = np.exp(S - S.max(axis=1, keepdims=True))\n"
+        "    return (E / E.sum(axis=1, keepdims=True)).astype(int)\n",
+        "int_dtype",
+        ("只能存整数", "whole numbers"),
+    ),
+]
+
+
+@pytest.mark.parametrize("task_id, code, expected, said", STUDENT_FUNCTIONS)
+def test_a_fix_with_a_mistake_named_elsewhere_is_named(lang, task_id, code, expected, said):
+    namespace = {"np": np, "rope": rope}
+    exec(code, namespace)
+    function = namespace[homework.TASKS[task_id].var]
+    for seed in range(3):
+        d = diagnose_task(task_id, function, np.random.default_rng(seed))
+        assert d.code == expected, d.message
+        assert words(lang, *said) in d.message, d.message

@@ -125,6 +125,13 @@ MESSAGES = {
         "用 {call} 调用你的 {sym}，它返回的结果是这样错的：{said}",
         "Called with {call}, your {sym} returns a result that is off this way: {said}",
     ),
+    "fn_int_dtype": (
+        "用 {call} 调用你的 {sym}，它返回的数组 dtype 是 {dtype}，只能存整数，而正确结果有小数：小数部分没有了。"
+        "返回之前不要把结果转成整数（如 .astype(int)），也不要把它填进一个整数数组。",
+        "Called with {call}, your {sym} returns an array of dtype {dtype}, which holds only whole numbers, while "
+        "the right result has fractions: they are lost. Do not turn the result into integers before returning it "
+        "(.astype(int), say), nor fill it into an integer array.",
+    ),
     "fn_delegates": (
         "{sym} 调用了现成的 {name}：这道题要你用 numpy 自己写出修好的函数，检查程序不能把参考答案当成你的修正。",
         "{sym} calls the ready-made {name}: this task asks you to write the fixed function yourself in numpy; "

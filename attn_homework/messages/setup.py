@@ -111,6 +111,34 @@ MESSAGES = {
         "频率用反了：角度是 p 除以 base^(2k/d)（即 p·ω_k），你乘了 base^(2k/d)。",
         "The frequency is upside down: the angle is p divided by base^(2k/d) (that is p·ω_k); you multiplied.",
     ),
+    "pe_one_side": (
+        "位置编码只加在了一边（只在查询这边，或只在键这边）：位置编码加在输入 X 上，Z = X + PE，"
+        "查询和键都从同一个 Z 投影出来。",
+        "The encoding was added on one side only (the queries' or the keys'): it is added to the input, "
+        "Z = X + PE, and the queries and the keys are both projected from that same Z.",
+    ),
+    "pe_shifted": (
+        "位置编码错开了一行：你的第 r 行用的是位置 r − 1 的编码（第 0 行什么也没加）。第 r 行在位置 r，"
+        "加的是 PE 的第 r 行，位置 0 的编码也要加（它不是全 0）。",
+        "The encodings are one row off: your row r got the encoding of position r − 1 (row 0 got none). Row r "
+        "is at position r and gets row r of PE; position 0 has an encoding too (it is not all 0).",
+    ),
+    "softmax_not_asked": (
+        "你做了 softmax：这道题停在分数上（除以 √d_k 之后），不做 softmax。",
+        "You applied softmax: this task stops at the scores (after dividing by √d_k), with no softmax.",
+    ),
+    "mask_not_asked": (
+        "你加了因果掩码：这道题是普通的自注意力，每个词都看句子里的全部词，没有掩码。",
+        "You applied a causal mask: this task is plain self-attention, where every word sees every word of the "
+        "sentence, with no mask.",
+    ),
+    "rope_position_off_by_one": (
+        "转的角度属于另一个位置：这个向量在位置 p = {p}，每一对特征转 p·ω_k；你的数是在位置 {used} 转出来的。"
+        "位置从 0 数起，直接用 p，不加也不减。",
+        "The turn belongs to another position: this vector is at position p = {p}, so each pair turns by p·ω_k; "
+        "your numbers are the turn at position {used}. Positions count from 0: use p itself, adding or "
+        "subtracting nothing.",
+    ),
     "positions_from_1": (
         "位置从 1 数起了：第一个位置是 0（np.arange(n)），第 r 行在位置 r，不是 r + 1。",
         "Positions start at 1 here: the first position is 0 (np.arange(n)); row r is at position r, not r + 1.",

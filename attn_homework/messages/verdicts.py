@@ -463,6 +463,11 @@ MESSAGES = {
         "{var} holds the weights of the original keys: the key of 语言 is not doubled yet. Multiply the row of "
         "K for 语言 by 2 first, then compute the weights.",
     ),
+    "crossed_wrong_weight": (
+        "{var} 是 X 乘以 {used} 得到的，不是乘以 {w}：查询、键、值各有自己的权重矩阵，这道题要的是用 {w} 投影。",
+        "{var} is X times {used}, not times {w}: queries, keys and values each have their own weight matrix, and "
+        "this task asks for the projection by {w}.",
+    ),
     "crossed_output_not_weights": (
         "{var} 是输出的行（权重再乘以 V），不是权重：这道题停在 softmax 之后，不乘 V。",
         "{var} holds output rows (the weights times V), not the weights: this task stops after softmax, "

@@ -339,6 +339,8 @@ CODES_OF_THE_FIFTH_TRIAL = {
     "pe_shifted",
     "softmax_not_asked",
     "mask_not_asked",
+    "key_not_rotated",
+    "prev_summed",
 }
 
 SM = (
@@ -362,6 +364,13 @@ SHUFFLED = "Xs = X_new[order]\nQ, K, V = Xs @ W_q_new, Xs @ W_k_new, Xs @ W_v_ne
 PE = (
     "def pe(n, d):\n    pos = np.arange(n)[:, None]; w = 1 / 10000 ** (np.arange(0, d, 2) / d)\n"
     "    P = np.zeros((n, d)); P[:, 0::2] = np.sin(pos * w); P[:, 1::2] = np.cos(pos * w)\n    return P\n"
+)
+
+ROTATE = (
+    "def rotate(x, position, d=8):\n    w = 1 / 10000 ** (np.arange(0, d, 2) / d)\n    th = position * w\n"
+    "    a, b = x[0::2], x[1::2]\n"
+    "    out = np.empty(d); out[0::2] = a * np.cos(th) - b * np.sin(th); out[1::2] = a * np.sin(th) + b * np.cos(th)\n"
+    "    return out\n"
 )
 
 STUDENT_MISTAKES = [  # (task, the student's code, the code it gets, words of the message in zh and en)
@@ -516,6 +525,30 @@ STUDENT_MISTAKES = [  # (task, the student's code, the code it gets, words of th
         "S_pos = np.exp(E - E.max(1, keepdims=True)) / np.exp(E - E.max(1, keepdims=True)).sum(1, keepdims=True)",
         "softmax_not_asked",
         ("softmax", "softmax"),
+    ),
+    (
+        "12.6",
+        ROTATE + "scores_shifted = np.array([rotate(q, i) @ rotate(k, j + s) for s in shifts])",
+        "query_shifted_only",
+        ("只挪了键", "Only the key moved"),
+    ),
+    (
+        "12.6",
+        ROTATE + "scores_shifted = np.array([rotate(q, i + s) @ rotate(k, j + s) for s in shifts]) / np.sqrt(8)",
+        "scaled_not_asked",
+        ("√d", "√d"),
+    ),
+    (
+        "12.6",
+        ROTATE + "scores_shifted = np.array([rotate(q, i + s) @ k for s in shifts])",
+        "key_not_rotated",
+        ("键没有转", "never turned"),
+    ),
+    (
+        "15.1",
+        "prev_scores = np.array([np.diagonal(A_heads[h], offset=-1).sum() for h in range(2)])",
+        "prev_summed",
+        ("没有取平均", "instead of averaging"),
     ),
     ("1.2", "K = X @ W_q", "crossed", ("W_Q", "W_Q")),
     ("1.2", "K = Q", "crossed", ("W_Q", "W_Q")),

@@ -84,6 +84,12 @@ def divided_by_n(g):
     return unless_right(g.expected, g.weights[:, np.arange(1, n), np.arange(n - 1)].sum(axis=-1) / n)
 
 
+def summed_not_averaged(g):
+    """The weights on the previous position added up over queries 1 … n-1, not averaged."""
+    n = g.weights.shape[-1]
+    return unless_right(g.expected, g.weights[:, np.arange(1, n), np.arange(n - 1)].sum(axis=-1))
+
+
 def averaged_over_heads(g):
     """The previous-position weights averaged over the heads (axis 0) instead of over the queries."""
     n = g.weights.shape[-1]

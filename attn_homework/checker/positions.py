@@ -403,6 +403,22 @@ def query_shifted_only(g):
     return _scores(g, lambda s: g.i + s, lambda s: g.j)
 
 
+def key_shifted_only(g):
+    """RoPE(q, i) · RoPE(k, j + s): only the key's position moved. Evidence: the answer equals those scores."""
+    return _scores(g, lambda s: g.i, lambda s: g.j + s)
+
+
+def key_not_rotated(g):
+    """RoPE(q, i + s) · k: the key never turned. Evidence: the answer equals those scores."""
+    return np.array([pos.rope(g.q, g.i + s, g.base, g.layout) @ g.k for s in g.shifts])
+
+
+def shifted_scores_scaled(g):
+    """The right dot products divided by √d (a scale the task does not ask for). Evidence: the answer equals
+    them."""
+    return shifted_scores(g) / np.sqrt(g.q.shape[-1])
+
+
 def scores_not_rotated(g):
     """q · k for every shift: no rotation. Evidence: the answer equals that constant row."""
     return np.full(len(g.shifts), float(g.q @ g.k))

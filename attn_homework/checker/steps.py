@@ -803,6 +803,9 @@ STEP_TABLE |= {
         entry="entry_shifted",
         mistakes=(
             Mistake("query_shifted_only", pos.query_shifted_only, "query_shifted_only"),
+            Mistake("query_shifted_only", pos.key_shifted_only, "key_shifted_only"),
+            Mistake("key_not_rotated", pos.key_not_rotated, "key_not_rotated"),
+            Mistake("scaled_not_asked", pos.shifted_scores_scaled, "shifted_scaled_not_asked"),
             Mistake("rope_not_rotated", pos.scores_not_rotated, "scores_not_rotated"),
             Mistake("rope_other_layout", pos.scores_other_layout, "scores_other_layout"),
             Mistake("rope_negative_angle", pos.scores_negative_angle, "scores_negative_angle"),
@@ -934,6 +937,7 @@ STEP_TABLE |= {
             Mistake("prev_above_diagonal", lrn.above_the_diagonal, "prev_above_diagonal"),
             Mistake("prev_divided_by_n", lrn.divided_by_n, "prev_divided_by_n"),
             Mistake("prev_over_heads", lrn.averaged_over_heads, "prev_over_heads"),
+            Mistake("prev_summed", lrn.summed_not_averaged, "prev_summed"),
         ),
         shape_hints=(ShapeHint(lrn.per_query_shape, "hint_prev_per_query"),),
         columns_are_keys=False,

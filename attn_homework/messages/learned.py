@@ -32,6 +32,12 @@ MESSAGES = {
         "The mean has the wrong count: query 0 has no position before it and takes no part. Average over "
         "queries 1 to n-1 only, n-1 numbers.",
     ),
+    "prev_summed": (
+        "你把前一个位置上的权重加了起来，没有取平均：前一词元分数是第 1 到 n-1 个查询的这些权重的平均，"
+        "所以在 0 和 1 之间，和序列有多长无关。",
+        "You added up the weights on the previous position instead of averaging them: the previous-token score "
+        "is the mean of these weights over queries 1 … n-1, so it lies between 0 and 1 whatever the length.",
+    ),
     "prev_over_heads": (
         "你沿头的轴（轴 0）取了平均，得到的是每个查询一个数。分数是每个头一个数：沿查询的轴取平均。",
         "You averaged along the heads axis (axis 0) and got one number per query. The score is one number per "

@@ -176,6 +176,20 @@ MESSAGES = {
         "只挪了查询：两个位置要一起后移 s，查询在 i + s，键在 j + s。",
         "Only the query moved: both positions move on by s, the query to i + s and the key to j + s.",
     ),
+    "key_shifted_only": (
+        "只挪了键：两个位置要一起后移 s，查询在 i + s，键在 j + s。",
+        "Only the key moved: both positions move on by s, the query to i + s and the key to j + s.",
+    ),
+    "key_not_rotated": (
+        "键没有转：查询按 i + s 转了，键 k 却直接拿来点积。键也要按它自己的位置 j + s 旋转，再做点积。",
+        "The key was never turned: the query was turned by i + s, but k went into the dot product as it is. Turn "
+        "the key by its own position j + s too, then take the dot product.",
+    ),
+    "shifted_scaled_not_asked": (
+        "你把点积除以了 √d：这道题要的就是两个转过的向量的点积本身，不缩放。",
+        "You divided the dot products by √d: this task asks for the dot product of the two turned vectors "
+        "itself, unscaled.",
+    ),
     "scores_not_rotated": (
         "每个平移 s 都得到同一个数 q·k：这是没旋转时的点积，也是把 q、k 转过同一个角度后的点积（同样的旋转不改变点积）。"
         "查询要按它自己的位置 i + s 旋转，键按 j + s 旋转，再做点积。",

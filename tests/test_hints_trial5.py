@@ -550,6 +550,12 @@ STUDENT_MISTAKES = [  # (task, the student's code, the code it gets, words of th
         "prev_summed",
         ("没有取平均", "instead of averaging"),
     ),
+    (
+        "9.2",
+        "m1 = S1.max(axis=1, keepdims=True)\nl1 = np.exp(S1 - S1.max()).sum(axis=1, keepdims=True)",
+        "max_whole_block",
+        ("整块的一个最大值", "one maximum of the whole block"),
+    ),
     ("1.2", "K = X @ W_q", "crossed", ("W_Q", "W_Q")),
     ("1.2", "K = Q", "crossed", ("W_Q", "W_Q")),
     ("1.3", "V = X @ W_k", "crossed", ("W_K", "W_K")),

@@ -446,6 +446,7 @@ STEP_TABLE |= {
         mistakes=(
             Mistake("not_shifted", online.sum_not_shifted, "sum_not_shifted"),
             Mistake("max_axis", online.sum_with_column_max, "max_axis"),
+            Mistake("max_whole_block", online.sum_with_block_max, "sum_with_block_max"),
             Mistake("sum_axis", online.sum_down_columns, "sum_axis"),
             Mistake("keepdims", online.sum_without_keepdims, "keepdims_running"),
         ),

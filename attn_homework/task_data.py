@@ -254,13 +254,16 @@ def _draw(rng, shape, offset=0.0):
 
 
 def probe_scores(rng):
-    """(Q, K): one pair with d_k = n_k (Q·K then runs), three with d_k ≠ n_k."""
+    """(Q, K): one pair with d_k = n_k (Q·K then runs), three with d_k ≠ n_k, and a larger one (6 to 9 queries
+    and keys): "right for any Q" is not judged on small shapes only."""
     n_k = int(rng.integers(2, 6))
     calls = [((int(rng.integers(1, 5)), n_k), (n_k, n_k))]
     for _ in range(3):
         n_q, n_k, d_k = (int(x) for x in rng.integers(1, 6, size=3))
         d_k = d_k if d_k != n_k else d_k + 1
         calls.append(((n_q, d_k), (n_k, d_k)))
+    n_q, n_k, d_k = int(rng.integers(6, 10)), int(rng.integers(6, 10)), int(rng.integers(2, 6))
+    calls.append(((n_q, d_k), (n_k, d_k)))
     return [(_draw(rng, q), _draw(rng, k)) for q, k in calls]
 
 

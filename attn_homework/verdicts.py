@@ -9,7 +9,10 @@
     predicted("4.5")      whether a predict task's answer is written down (the cell showing it runs only then).
 """
 
+import ast
+import decimal
 import difflib
+import fractions
 import hashlib
 import inspect
 import os
@@ -89,6 +92,11 @@ _GRADIENTS = {
 _CROSSED = {
     ("4.4", "4.1"): "crossed_key_not_doubled",
     ("6.3", "6.4"): "crossed_output_not_weights",
+    # lesson 1: a projection made with another projection's weight matrix (the data are shared: X is X)
+    ("1.2", "1.1"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_K"}),
+    ("1.3", "1.1"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_V"}),
+    ("1.3", "1.2"): ("crossed_wrong_weight", {"used": "W_K", "w": "W_V"}),
+    ("1.5", "1.4"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_V"}),
 }
 
 
@@ -124,6 +132,9 @@ def _within_time_limit(function, args, seconds=None):
     if hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread():
 
         def alarm(signum, frame):
+            if _importing(frame):  # never stop an import half-way: it would leave the module broken
+                signal.setitimer(signal.ITIMER_REAL, 0.2)
+                return
             raise _TookTooLong(f"{seconds:g}")
 
         previous = signal.signal(signal.SIGALRM, alarm)
@@ -151,12 +162,45 @@ def _within_time_limit(function, args, seconds=None):
     return box["value"]
 
 
+def _importing(frame):
+    """Whether ``frame`` (or a frame it was called from) is inside Python's import machinery."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _import_what_it_imports(function, depth=0):
+    """Import, before any call is timed, the modules ``function``'s code imports (``import torch`` inside the
+    function): a first import can take seconds, which is not the function's own time. Errors are left for the
+    call to raise, as the learner's."""
+    import dis
+    import importlib
+
+    code = getattr(function, "__code__", None)
+    stack = [code] if code is not None else []
+    while stack:
+        c = stack.pop()
+        stack.extend(k for k in c.co_consts if hasattr(k, "co_code"))
+        for instruction in dis.get_instructions(c):
+            if instruction.opname == "IMPORT_NAME" and isinstance(instruction.argval, str):
+                try:
+                    importlib.import_module(instruction.argval)
+                except Exception:
+                    pass
+
+
 def call_function(function, arguments):
     """``function`` called on each argument tuple (copies, so the learner cannot change the data), as
     ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on. The calls after
     which a copy held other numbers (the function wrote into its arguments) are listed in ``changed``, and
     a function that calls attn_core's reference is named in ``delegates``."""
     results, changed, which = [], [], ()
+    try:
+        _import_what_it_imports(function)
+    except Exception:
+        pass
     stopped = None  # a call that did not return (too slow, interrupted, exit): the rest are not made
     for index, args in enumerate(arguments):
         copies = [np.array(a) if isinstance(a, np.ndarray) else a for a in args]
@@ -186,11 +230,38 @@ def call_function(function, arguments):
 _REFERENCES = ("attn_core", "attn_homework")  # the packages whose functions a find-the-bug fix may not call
 
 
+def _reference_name(value):
+    """The name of ``value`` when it is itself one of attn_core's (or attn_homework's) functions, classes or
+    modules, or a ``functools.partial`` or bound method of one, said as the learner may use it:
+    "attn_core.split_heads", "attn_core.trained.induction_score"; "" otherwise."""
+    for _ in range(3):  # partial(partial(f, ...)), a bound method
+        inner = getattr(value, "func", None) or getattr(value, "__func__", None)
+        if inner is None or inner is value:
+            break
+        value = inner
+    if inspect.ismodule(value):
+        name = getattr(value, "__name__", "") or ""
+        return name if name.split(".")[0] in _REFERENCES else ""
+    if not (inspect.isroutine(value) or inspect.isclass(value)):
+        return ""
+    module = getattr(value, "__module__", "") or ""
+    if module.split(".")[0] not in _REFERENCES:
+        return ""
+    name = getattr(value, "__name__", "") or ""
+    package = sys.modules.get(module.split(".")[0])
+    if package is not None and getattr(package, name, None) is value:
+        return f"{module.split('.')[0]}.{name}"
+    return f"{module}.{name}"
+
+
 def delegated_to(function, depth=0, seen=None):
     """The attn_core (or attn_homework) functions or modules ``function``'s code uses, looking into the
     functions of the notebook it calls too: their names joined by ", " ("attn_core.attention"); "" if none.
     Which of them a task allows (lesson 14's fix may call ``rope``) is the checker's to say."""
     seen = set() if seen is None else seen
+    reference = _reference_name(function)
+    if reference:  # the reference itself handed in (``from attn_core import split_heads as fixed_split_heads``)
+        return reference
     code = getattr(function, "__code__", None)
     if code is None or depth > 3 or code in seen:
         return ""
@@ -316,9 +387,10 @@ def _crossed(t, answer):
             continue
         shared = _shares_data(t, other)
         earlier = order.index(other.id) < order.index(t.id)
-        key = _CROSSED.get((t.id, other.id))
-        if key is not None:
-            return msg(key, var=t.var)
+        crossed = _CROSSED.get((t.id, other.id))
+        if crossed is not None:
+            key, fields = crossed if isinstance(crossed, tuple) else (crossed, {})
+            return msg(key, var=t.var, **fields)
         if other.step in _GRADIENTS and t.step in _GRADIENTS:  # said by its product, never by the asked formula
             product, why = msg(f"product_{_GRADIENTS[other.step]}"), msg(f"why_{_GRADIENTS[t.step]}")
             return msg("crossed_gradient", var=t.var, product=product, task_id=t.id, why=why)
@@ -448,8 +520,12 @@ def predicted(task_id=None, *extra, **unexpected):
         try:
             var = task(task_id).var
             value = _lookup(frame, var)
+            namespace = {**frame.f_globals, **frame.f_locals}
         finally:
             del frame
+        if task(task_id).answer_kind != "number":  # 1.1's Q is a matrix: nothing to predict, nothing to reveal
+            print(msg("not_a_prediction", task_id=task_id))
+            return False
         if value is MISSING or value is Ellipsis:
             print(msg("predict_first", var=var, task_id=task_id))
             return False
@@ -459,6 +535,10 @@ def predicted(task_id=None, *extra, **unexpected):
             print(msg("predict_a_number", var=var, task_id=task_id, got=got))
             return False
         task_id = str(task_id)
+        name = delegated_in_cell(_answer_cell(var, namespace), namespace, _handed_out(task_id))
+        if name and task_id not in _REVEALED:  # computed by the reference the reveal uses: not a prediction
+            print(msg("prediction_delegates", var=var, name=name))
+            return False
         first = _REVEALED.setdefault(task_id, number)
         if first == number:
             print(msg("prediction_recorded", var=var, value=_number_text(first)))
@@ -506,7 +586,7 @@ def _is_one_number(value):
     not None, not True/False."""
     if isinstance(value, (bool, np.bool_, str)):
         return False
-    if isinstance(value, (int, float, np.integer, np.floating)):
+    if isinstance(value, (int, float, np.integer, np.floating, fractions.Fraction, decimal.Decimal)):
         return True
     return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf"
 
@@ -595,27 +675,82 @@ def _after_a_failed_cell(t, value, diagnosis):
     return diagnosis
 
 
-# attn_core's names a data task's answer cell may use: the language switch, and the tools a notebook hands out
-# (lesson 12's rope, lesson 15's trained weights).
-_ALLOWED_IN_CELLS = {"set_lang", "get_lang", "rope", "trained"}
+def _handed_out(task_id):
+    """attn_core's functions an answer cell of task ``task_id`` may call: the language switch everywhere, and the
+    tools its notebook hands out (lesson 14's ``rope``; lesson 15's trained model, ``trained.load`` and
+    ``trained.forward``, but not its scoring functions). Lesson 12 asks for RoPE itself: ``rope`` is not one."""
+    import attn_core
+    from attn_core import trained
+
+    allowed = [attn_core.set_lang, attn_core.get_lang]
+    exercise = str(task_id).split(".")[0]
+    if exercise == "14":
+        allowed.append(attn_core.rope)
+    if exercise == "15":
+        allowed += [trained.load, trained.forward, trained.Model]
+    return allowed
 
 
-def delegated_in_cell(source, namespace):
-    """The attn_core function or module that the code ``source`` (an answer cell) calls to
-    compute its answer, by the names it uses and what they are in ``namespace``: "attn_core.attention"; ""
-    if none. The same rule as a find-the-bug function's (``delegated_to``), for an array answer's cell."""
-    code = re.sub(r"#.*", "", source)
-    dotted = re.findall(r"\battn_core(?:\.\w+)+", code)
-    if dotted:
-        return dotted[0]
-    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
-    for name in sorted(used - _ALLOWED_IN_CELLS - {"attn_core"}):
-        value = namespace.get(name)
-        if value is None or not (inspect.isroutine(value) or inspect.isclass(value) or inspect.ismodule(value)):
+def _chain(node):
+    """``a.b.c`` of a Name/Attribute node as ["a", "b", "c"], or None for any other expression."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return [node.id, *reversed(parts)]
+
+
+def _resolve(parts, namespace):
+    """The value ``a.b.c`` names in ``namespace``, following attributes only through modules (nothing is
+    called, no property run); None when it names nothing there."""
+    if parts[0] not in namespace:
+        return None
+    value = namespace[parts[0]]
+    for attribute in parts[1:]:
+        if not inspect.ismodule(value):
+            return None
+        value = getattr(value, attribute, None)
+    return value
+
+
+def delegated_in_cell(source, namespace, allowed=()):
+    """The attn_core function or module that the code ``source`` (an answer cell) uses to compute its answer,
+    by the names it uses and what they are in ``namespace`` (identity: ``rope`` imported ``from attn_core``,
+    ``trained.previous_token_score``, ``attn_core.attention``, a notebook function that calls one, the module
+    itself handed to ``getattr``): "attn_core.attention"; "" if none. ``allowed``: the functions this task's
+    notebook hands out (``_handed_out``). The same rule as a find-the-bug function's (``delegated_to``)."""
+    import attn_core
+
+    allowed_ids = {id(f) for f in (attn_core.set_lang, attn_core.get_lang, *allowed)}
+    allowed_names = {_reference_name(f) for f in allowed} | {"attn_core.set_lang", "attn_core.get_lang"}
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ""
+    bases = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load):
             continue
-        module = getattr(value, "__name__", "") if inspect.ismodule(value) else getattr(value, "__module__", "") or ""
-        if module.split(".")[0] == "attn_core":
-            return module if inspect.ismodule(value) else f"attn_core.{getattr(value, '__name__', name)}"
+        parts = _chain(node)
+        if parts is None:
+            continue
+        value = _resolve(parts, namespace)
+        if value is None or id(value) in allowed_ids:
+            continue
+        if inspect.ismodule(value):
+            if id(node) not in bases and _reference_name(value).startswith("attn_core"):
+                return _reference_name(value)  # the module itself used (``getattr(attn_core, name)``, ``dir``)
+            continue
+        name = _reference_name(value)
+        if name.startswith("attn_core"):
+            return name
+        if inspect.isfunction(value) and getattr(value, "__module__", "") == "__main__":  # the notebook's own
+            inner = [n for n in delegated_to(value).split(", ") if n.startswith("attn_core")]
+            inner = [n for n in inner if n not in allowed_names and n.rsplit(".", 1)[0] not in allowed_names]
+            if inner:
+                return inner[0]
     return ""
 
 
@@ -632,14 +767,19 @@ def _answer_cell(var, namespace):
 
 def _computed_by_the_reference(t, diagnosis, namespace):
     """A right array answer whose cell computed it with attn_core's reference (``attention(Q, K, V).O``) is
-    not ✅: the notebooks ask for one's own numpy, as a find-the-bug fix that calls it is told (6.5). The
-    evidence is the answer cell's code, so this is said only where the check can read it (a notebook)."""
-    if not diagnosis.ok or t.answer_kind != "array":
+    not ✅: the notebooks ask for one's own numpy, as a find-the-bug fix that calls it is told (6.5). Nor is a
+    prediction computed by the reference the reveal cell uses (14.2's ``kv_cache_bytes``): a number worked out
+    by hand cannot be told from a guess, a call can. The evidence is the answer cell's code, so this is said
+    only where the check can read it (a notebook)."""
+    if t.answer_kind not in ("array", "number") or diagnosis.code in ("not_attempted", "bad_task"):
         return diagnosis
-    name = delegated_in_cell(_answer_cell(t.var, namespace), namespace)
+    if t.answer_kind == "array" and not diagnosis.ok:
+        return diagnosis
+    name = delegated_in_cell(_answer_cell(t.var, namespace), namespace, _handed_out(t.id))
     if not name:
         return diagnosis
-    return checker.Diagnosis(False, "delegates", msg("cell_delegates", var=t.var, name=name), t.step)
+    key = "cell_delegates" if t.answer_kind == "array" else "prediction_delegates"
+    return checker.Diagnosis(False, "delegates", msg(key, var=t.var, name=name), t.step)
 
 
 def _fixed_under_the_old_name(t, value, diagnosis, namespace):

@@ -360,6 +360,7 @@ def _codes_tested():
     from .test_hints_trial2 import CODES_OF_THE_SECOND_TRIAL
     from .test_hints_trial3 import CODES_OF_THE_THIRD_TRIAL
     from .test_hints_trial4 import CODES_OF_THE_FOURTH_TRIAL
+    from .test_hints_trial5 import CODES_OF_THE_FIFTH_TRIAL
 
     tested = {row[0] for row in EVIDENCE} | {row[3] for row in MISTAKES}
     tested |= {code for row in TRIAL for code in row[2]}
@@ -371,6 +372,7 @@ def _codes_tested():
     tested |= CODES_OF_THE_THIRD_TRIAL  # test_hints_trial3, likewise
     tested |= CODES_OF_THE_FOURTH_TRIAL  # test_hints_trial4, likewise
     tested |= CODES_OF_THE_COLUMN_MAX  # test_hints_column_max, likewise
+    tested |= CODES_OF_THE_FIFTH_TRIAL  # test_hints_trial5, likewise
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 

@@ -280,7 +280,7 @@ def test_6_1_computed_by_attn_cores_attention_is_told_as_in_6_5(lang, shell):
 def test_a_cell_that_uses_no_reference_is_not_flagged():
     ns = {"attention": attn_core.attention, "rope": rope, "np": np}
     assert verdicts.delegated_in_cell("O = attention(Q, K, V).O", ns) == "attn_core.attention"
-    assert verdicts.delegated_in_cell("q = rope(q, p)  # attention(...) in a comment", ns) == ""
+    assert verdicts.delegated_in_cell("q = rope(q, p)  # attention(...) in a comment", ns, [rope]) == ""
     assert verdicts.delegated_in_cell("def attention(Q, K, V): ...", {"attention": lambda *a: 0}) == ""
 
 

@@ -126,6 +126,27 @@ def no_residual(g):
     return norm(g.F, g.eps)
 
 
+def residual_added_twice(g):
+    """LayerNorm(X + F) + X (the same, X + LayerNorm(X + F)): the residual added once more after the norm."""
+    return norm(g.X + g.F, g.eps) + g.X
+
+
+def sublayer_left_out(g):
+    """LayerNorm(X): the sublayer's output F never added."""
+    return norm(g.X, g.eps)
+
+
+def only_centred(g):
+    """x − mean, never divided by √(variance + ε)."""
+    x = _normed(g)
+    return x - x.mean(axis=-1, keepdims=True)
+
+
+def ffn_with_residual(g):
+    """The FFN's output plus its input H: a residual, which is the next step's (lesson 11's add & norm)."""
+    return ffn(g) + g.H
+
+
 def not_normed(g):
     """X + F: LayerNorm forgotten."""
     return g.X + g.F

@@ -81,8 +81,37 @@ def _as_array(answer):
     try:
         a = np.array(answer)  # a copy: the learner's array is never touched
     except Exception:
-        return None, got + msg("ragged")
+        a = _detached(answer)
+        if a is None:  # rows of different lengths, or a type numpy cannot read
+            return None, got + (msg("ragged") if isinstance(answer, (list, tuple)) else "")
+    if a.dtype == object and a.size and all(_plain_real(x) for x in a.flat):
+        a = a.astype(np.float64)  # Fraction(1), Decimal("0.5"): numbers, only of a kind numpy keeps as objects
     return a, got + (f", dtype {a.dtype}" if a.dtype != object else "")
+
+
+def _detached(answer):
+    """A copy of a tensor numpy cannot read directly (torch's ``requires_grad``: ``.detach()`` first), as a
+    numpy array; None for anything else. torch itself is never imported here."""
+    detach = getattr(answer, "detach", None)
+    if not callable(detach):
+        return None
+    try:
+        value = detach()
+        value = value.cpu() if callable(getattr(value, "cpu", None)) else value
+        return np.array(value)
+    except Exception:
+        return None
+
+
+def _plain_real(x):
+    """A real number of a kind numpy stores as an object (``fractions.Fraction``, ``decimal.Decimal``); not
+    True/False, not a complex number, not text."""
+    import decimal
+    import numbers
+
+    if isinstance(x, (bool, np.bool_)):
+        return False
+    return isinstance(x, (numbers.Rational, decimal.Decimal)) and not isinstance(x, (int, np.integer))
 
 
 def tolerance(right):

@@ -16,8 +16,9 @@ import numpy as np
 
 from attn_core import core, decoding, rope
 
+from ..messages import msg
 from .givens import OwnGivens, labels, real_copy, unless_right, whole
-from .mistakes import attention_with_column_max
+from .mistakes import Made, attention_with_column_max
 
 ARRAYS = ("q", "k", "v", "K_cache", "V_cache", "Q_heads", "K_heads", "V_heads")
 WHOLE = ("layers", "n_heads", "kv_heads", "d_head", "bytes_per_value")
@@ -109,6 +110,57 @@ def cached_keys_as_values(g):
     return unless_right(g.expected, core.attention(g.q, K, K).O) if g.k.shape[-1] == g.v.shape[-1] else None
 
 
+def _softmax_mix(q, K, V, divisor, axis=-1):
+    """softmax(q·Kᵀ / divisor) along ``axis`` (the row maximum subtracted), times V."""
+    S = q @ np.swapaxes(K, -1, -2) / divisor
+    E = np.exp(S - S.max(axis=axis, keepdims=True))
+    return E / E.sum(axis=axis, keepdims=True) @ V
+
+
+def _cached(g):
+    return np.vstack([g.K_cache, g.k]), np.vstack([g.V_cache, g.v])
+
+
+def cached_divided_by_d_k(g):
+    """The scores divided by d_k instead of √d_k."""
+    K, V = _cached(g)
+    return unless_right(g.expected, _softmax_mix(g.q, K, V, g.q.shape[-1]))
+
+
+def _root_of_d_v(g, q, K, V):
+    d_k, d_v = q.shape[-1], V.shape[-1]
+    if d_v == d_k:
+        return None
+    made = unless_right(g.expected, _softmax_mix(q, K, V, np.sqrt(d_v)))
+    fields = {"root": f"√{d_v}", "what": msg("size_d_v"), "d_k": f"{d_k}"}
+    return None if made is None else Made(made, fields)
+
+
+def cached_divided_by_root_d_v(g):
+    """The scores divided by √d_v, the width of the values, instead of √d_k."""
+    K, V = _cached(g)
+    return _root_of_d_v(g, g.q, K, V)
+
+
+def cached_softmax_down_the_column(g):
+    """softmax along axis 0 of the (1, t + 1) row of scores: every weight is 1, o the sum of all values."""
+    K, V = _cached(g)
+    return unless_right(g.expected, _softmax_mix(g.q, K, V, np.sqrt(g.q.shape[-1]), axis=0))
+
+
+def cached_key_as_query(g):
+    """The new token's k used as the query instead of its q."""
+    K, V = _cached(g)
+    return unless_right(g.expected, _softmax_mix(g.k, K, V, np.sqrt(g.q.shape[-1])))
+
+
+def cached_first_key_only(g):
+    """Every weight on key 0, o = the first cached value: a causal mask (``np.tril``) laid on the one
+    (1, t + 1) row of scores keeps only its first column."""
+    _, V = _cached(g)
+    return unless_right(g.expected, V[:1])
+
+
 # ---------------------------------------------------------------- heads sharing K and V
 
 
@@ -126,6 +178,55 @@ def kv_heads_tiled(g):
     """The K/V heads repeated as a whole (np.tile): query head h reads K/V head h mod n_kv_heads."""
     reps = g.Q_heads.shape[0] // g.K_heads.shape[0]
     return unless_right(g.expected, _grouped(g, np.tile(g.K_heads, (reps, 1, 1)), np.tile(g.V_heads, (reps, 1, 1))))
+
+
+def _gqa_shared(g):
+    h = g.Q_heads.shape[0]
+    return decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h)
+
+
+def gqa_divided_by_d_k(g):
+    """The scores divided by d_k instead of √d_k."""
+    K, V = _gqa_shared(g)
+    return unless_right(g.expected, _softmax_mix(g.Q_heads, K, V, g.Q_heads.shape[-1]))
+
+
+def gqa_divided_by_root_d_v(g):
+    """The scores divided by √d_v, the width of the values, instead of √d_k."""
+    K, V = _gqa_shared(g)
+    return _root_of_d_v(g, g.Q_heads, K, V)
+
+
+def gqa_softmax_along_queries(g):
+    """softmax along axis 1 (down each column of a head's scores: over the queries)."""
+    K, V = _gqa_shared(g)
+    return unless_right(g.expected, _softmax_mix(g.Q_heads, K, V, np.sqrt(g.Q_heads.shape[-1]), axis=1))
+
+
+def gqa_softmax_across_heads(g):
+    """softmax along axis 0: across the heads, one entry of each head's scores against the same entry of
+    the others."""
+    K, V = _gqa_shared(g)
+    return unless_right(g.expected, _softmax_mix(g.Q_heads, K, V, np.sqrt(g.Q_heads.shape[-1]), axis=0))
+
+
+def gqa_keys_times_queries(g):
+    """K·Qᵀ instead of Q·Kᵀ in every head (square when n queries = n keys)."""
+    K, V = _gqa_shared(g)
+    if K.shape[-2] != g.Q_heads.shape[-2]:
+        return None
+    S = K @ np.swapaxes(g.Q_heads, -1, -2) / np.sqrt(g.Q_heads.shape[-1])
+    E = np.exp(S - S.max(axis=-1, keepdims=True))
+    return unless_right(g.expected, E / E.sum(axis=-1, keepdims=True) @ V)
+
+
+def gqa_first_kv_head_only(g):
+    """Every query head given K/V head 0, not the head of its group."""
+    if g.K_heads.shape[0] < 2:
+        return None
+    h = g.Q_heads.shape[0]
+    K, V = np.repeat(g.K_heads[:1], h, axis=0), np.repeat(g.V_heads[:1], h, axis=0)
+    return unless_right(g.expected, _grouped(g, K, V))
 
 
 def gqa_unscaled(g):
@@ -216,6 +317,38 @@ def rope_before_cache_end(q, k, v, K_cache, V_cache):
     """The position one too few: t − 1, the last cached token's position, not the new token's."""
     t = len(K_cache)
     return _rope_step(q, k, v, K_cache, V_cache, t - 1, t - 1)
+
+
+def rope_cache_turned_again(q, k, v, K_cache, V_cache):
+    """q and k turned right, but the cached keys turned once more by their positions (they are already)."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([rope(K_cache, np.arange(t, dtype=float)), k]), np.vstack([V_cache, v])).O
+
+
+def rope_query_not_turned(q, k, v, K_cache, V_cache):
+    """The new k turned at t, q left unturned."""
+    t = len(K_cache)
+    k = rope(k, np.array([float(t)]))
+    return core.attention(q, np.vstack([K_cache, k]), np.vstack([V_cache, v])).O
+
+
+def rope_keys_as_values(q, k, v, K_cache, V_cache):
+    """Turned right, but the weights times the keys instead of the values (only when d_k = d_v)."""
+    if k.shape[-1] != v.shape[-1]:
+        raise ValueError("d_k != d_v")
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    K = np.vstack([K_cache, k])
+    return core.attention(q, K, K).O
+
+
+def rope_softmax_down_the_column(q, k, v, K_cache, V_cache):
+    """Turned right, but softmax along axis 0 of the (1, t + 1) row: every weight 1, the values summed."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    K, V = np.vstack([K_cache, k]), np.vstack([V_cache, v])
+    return _softmax_mix(q, K, V, np.sqrt(q.shape[-1]), axis=0)
 
 
 def rope_unscaled(q, k, v, K_cache, V_cache):

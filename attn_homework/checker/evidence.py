@@ -9,7 +9,8 @@ cause.
                        row is NaN in a masked task (a row with nothing to attend to); else "not_finite"
     almost             rounded to k decimals (each entry is the right one rounded there, however few the
                        decimals), or every number within 0.1 % of the right one: float16 (the learner's
-                       dtype), or just very close
+                       dtype), the blocked scores set to a finite number instead of −∞ (the one fill value
+                       every row agrees on), or just very close
 """
 
 import numpy as np
@@ -93,6 +94,37 @@ def almost(reading, a, g):
         return key, {"decimals": decimals}
     if not nearly(a, g.expected):
         return None
+    fill = finite_mask_fill(a, g)
+    if fill is not None:
+        return "almost_finite_mask", {"value": f"{fill:.3g}"}
     if reading.dtype is not None and reading.dtype == np.float16:
         return "almost_float16", {}
     return "almost_near", {}
+
+
+def finite_mask_fill(a, g):
+    """The finite number the blocked scores were set to instead of −∞, when ``a`` (weights) is the masked
+    softmax with that fill: its evidence, every blocked weight small but not 0, and the one fill value
+    c = s_ij + log(a_blocked / a_ij) that every row's blocked and allowed weights agree on. None otherwise."""
+    scores = _scores_of(g)
+    if g.stage is not Stage.WEIGHTS or g.mask is None or scores is None or a.shape != scores.shape:
+        return None
+    keep = np.broadcast_to(g.mask, a.shape)
+    blocked = ~keep
+    if not blocked.any() or not (a[blocked] > 0).all() or not np.isfinite(a).all():
+        return None
+    estimates = []
+    for index in np.ndindex(a.shape[:-1]):
+        row, allowed, shut = a[index], keep[index], blocked[index]
+        if not shut.any() or not allowed.any():
+            continue
+        if not np.allclose(row[shut], row[shut][0], rtol=1e-6, atol=0):  # one fill: equal blocked weights
+            return None
+        with np.errstate(all="ignore"):
+            estimates.append(scores[index][allowed] + np.log(row[shut][0] / row[allowed]))
+    if not estimates:
+        return None
+    values = np.concatenate(estimates)
+    if not np.isfinite(values).all() or np.ptp(values) > 1e-3 * max(1.0, abs(values.mean())):
+        return None
+    return float(values.mean())

@@ -308,6 +308,10 @@ FUNCTION_STEPS = {
             Bug("kv_misaligned", decoding.rope_v_at_the_front, "kv_misaligned"),
             Bug("unscaled", decoding.rope_unscaled, "unscaled"),
             Bug("max_axis", decoding.rope_column_max, "bug_max_down_columns"),
+            Bug("rope_cache_turned_again", decoding.rope_cache_turned_again, "bug_rope_cache_turned_again"),
+            Bug("rope_query_not_turned", decoding.rope_query_not_turned, "bug_rope_query_not_turned"),
+            Bug("used_keys_not_values", decoding.rope_keys_as_values, "used_keys"),
+            Bug("softmax_axis", decoding.rope_softmax_down_the_column, "softmax_axis"),
         ),
         "axes_cached_o",
         may_call=("attn_core.rope", "attn_core.positions.rope", "attn_core.positions"),  # lesson 12's rope
@@ -319,6 +323,13 @@ FUNCTION_STEPS = {
             Bug("induction_at_occurrence", learned.induction_at_occurrence, "bug_induction_at_occurrence"),
             Bug("induction_previous_token", learned.induction_previous_token, "bug_induction_previous_token"),
             Bug("induction_over_heads", learned.induction_over_heads, "bug_induction_over_heads"),
+            Bug("induction_wrong_column", learned.induction_column_too_far_back, "bug_induction_too_far_back"),
+            Bug("induction_wrong_column", learned.induction_next_position, "bug_induction_next_position"),
+            Bug("induction_wrong_column", learned.induction_rows_and_columns_swapped, "bug_induction_next_position"),
+            Bug("induction_summed", learned.induction_summed, "bug_induction_summed"),
+            Bug("induction_wrong_queries", learned.induction_first_copy, "bug_induction_first_copy"),
+            Bug("induction_wrong_queries", learned.induction_queries_one_early, "bug_induction_queries_shifted"),
+            Bug("induction_wrong_queries", learned.induction_queries_one_late, "bug_induction_queries_shifted"),
         ),
         "axes_induction_score",
     ),
@@ -489,6 +500,10 @@ def judge(step, calls, diagnose_value=None):
             return "is_none", "fn_returned_none", {"call": call}
         if reading.array is None:
             return "wrong_type", "fn_wrong_type", {"call": call, "got": reading.got}
+    for arguments, reading, right in zip(calls.arguments, readings, rights):
+        fractions = np.isfinite(right) & (right != np.rint(right))
+        if reading.dtype is not None and reading.dtype.kind in "iu" and fractions.any():
+            return "int_dtype", "fn_int_dtype", {"call": describe(step, arguments), "dtype": str(reading.dtype)}
     arrays = [r.array for r in readings]
     named = _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value)
     if named is not None:

@@ -185,3 +185,61 @@ def one_head(g):
         return None
     Q, K, V = _projections(g)
     return _attend(Q, K, V, np.sqrt(Q.shape[-1])) @ g.W_o
+
+
+# ---------------------------------------------------------------- the whole layer: one step of a head gone wrong
+
+
+def _split_every_h_th(M, h):
+    """Head k takes columns k, k + h, k + 2h, …: a reshape to (n, d_head, h)."""
+    n, width = M.shape[-2:]
+    return np.moveaxis(M.reshape(n, width // h, h), -1, 0)
+
+
+def _merge_interleaved(O):
+    """The heads' columns interleaved: column c·h + k is head k's column c."""
+    h, n, d = O.shape
+    return np.moveaxis(O, 0, -1).reshape(n, d * h)
+
+
+def _layer_with(g, *, axis=-1, keys_first=False, values="V"):
+    """The layer with one step of every head changed: softmax along ``axis``, K·Qᵀ (``keys_first``), or the
+    weights times the keys (``values="K"``)."""
+    Q, K, V = (multihead.split_heads(M, g.n_heads) for M in _projections(g))
+    S = (K @ np.swapaxes(Q, -1, -2) if keys_first else Q @ np.swapaxes(K, -1, -2)) / np.sqrt(Q.shape[-1])
+    E = np.exp(S - S.max(axis=axis, keepdims=True))
+    A = E / E.sum(axis=axis, keepdims=True)
+    return multihead.merge_heads(A @ (K if values == "K" else V)) @ g.W_o
+
+
+def layer_softmax_down_the_columns(g):
+    """softmax along axis 1 of the (h, n, n) scores: each head's columns sum to 1."""
+    return _layer_with(g, axis=1)
+
+
+def layer_keys_times_queries(g):
+    """K·Qᵀ instead of Q·Kᵀ in every head."""
+    return _layer_with(g, keys_first=True)
+
+
+def layer_keys_as_values(g):
+    """Every head's weights times its keys instead of its values (runs when d_k = d_v)."""
+    return _layer_with(g, values="K") if g.W_k.shape == g.W_v.shape else None
+
+
+def layer_merged_interleaved(g):
+    """The heads split right, merged with their columns interleaved."""
+    return _layer(g, merge_fn=_merge_interleaved) if g.n_heads > 1 else None
+
+
+def layer_split_every_h_th(g):
+    """Each head made of every h-th column (and merged back the same way): the heads are other heads."""
+    return _layer(g, split_fn=_split_every_h_th, merge_fn=_merge_interleaved) if g.n_heads > 1 else None
+
+
+def one_head_scaled_by_d_head(g):
+    """One head over the whole width, scaled by √d_head as the heads would be."""
+    if g.n_heads == 1:
+        return None
+    Q, K, V = _projections(g)
+    return _attend(Q, K, V, np.sqrt(Q.shape[-1] // g.n_heads)) @ g.W_o

@@ -84,6 +84,12 @@ def divided_by_n(g):
     return unless_right(g.expected, g.weights[:, np.arange(1, n), np.arange(n - 1)].sum(axis=-1) / n)
 
 
+def summed_not_averaged(g):
+    """The weights on the previous position added up over queries 1 … n-1, not averaged."""
+    n = g.weights.shape[-1]
+    return unless_right(g.expected, g.weights[:, np.arange(1, n), np.arange(n - 1)].sum(axis=-1))
+
+
 def averaged_over_heads(g):
     """The previous-position weights averaged over the heads (axis 0) instead of over the queries."""
     n = g.weights.shape[-1]
@@ -150,6 +156,51 @@ def induction_previous_token(A, start, length):
     """The weight on the position just before each query (a previous-token score over the second copy)."""
     queries = np.arange(start + length, start + 2 * length - 1)
     return np.asarray(A)[:, queries, queries - 1].mean(axis=-1)
+
+
+def _second_copy(start, length, shift=0):
+    return np.arange(start + length + shift, start + 2 * length - 1 + shift)
+
+
+def induction_column_too_far_back(A, start, length):
+    """The column two before the right one: query − length − 1 (the position before the earlier occurrence)."""
+    return _score(A, start, length, -1)
+
+
+def induction_next_position(A, start, length):
+    """The position just after each query: a key in its future, which the causal mask gives weight 0."""
+    queries = _second_copy(start, length)
+    return np.asarray(A)[:, queries, queries + 1].mean(axis=-1)
+
+
+def induction_summed(A, start, length):
+    """The right weights added up instead of averaged."""
+    queries = _second_copy(start, length)
+    return np.asarray(A)[:, queries, queries - length + 1].sum(axis=-1)
+
+
+def induction_rows_and_columns_swapped(A, start, length):
+    """A[:, key, query] instead of A[:, query, key]: the upper triangle, which the causal mask sets to 0."""
+    queries = _second_copy(start, length)
+    return np.asarray(A)[:, queries - length + 1, queries].mean(axis=-1)
+
+
+def induction_first_copy(A, start, length):
+    """The queries taken from the first copy (start …): their token has not appeared before."""
+    queries = np.arange(start, start + length - 1)
+    return np.asarray(A)[:, queries, queries - length + 1].mean(axis=-1)
+
+
+def induction_queries_one_early(A, start, length):
+    """The range of queries starting one early (start + length − 1 …)."""
+    queries = np.arange(start + length - 1, start + 2 * length - 1)
+    return np.asarray(A)[:, queries, queries - length + 1].mean(axis=-1)
+
+
+def induction_queries_one_late(A, start, length):
+    """The range of queries shifted one late (start + length + 1 … start + 2·length − 1)."""
+    queries = _second_copy(start, length, shift=1)
+    return np.asarray(A)[:, queries, queries - length + 1].mean(axis=-1)
 
 
 def induction_over_heads(A, start, length):

@@ -109,6 +109,12 @@ def sum_with_column_max(g):
     return np.exp(g.S1 - _column_max(g.S1)).sum(axis=-1, keepdims=True)
 
 
+def sum_with_block_max(g):
+    """Σ exp(S1 − m) with m the one maximum of the whole block, not each row's: l is then measured against a
+    number that is not m1."""
+    return np.exp(g.S1 - g.S1.max()).sum(axis=-1, keepdims=True)
+
+
 def sum_down_columns(g):
     """exp(S1 − m1) summed down each column (axis 0) instead of along each row."""
     return np.exp(g.S1 - _row_max(g.S1)).sum(axis=-2, keepdims=True)

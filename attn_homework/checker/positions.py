@@ -21,7 +21,7 @@ from attn_core import positions as pos
 
 from ..messages import msg
 from .givens import OwnGivens, labels, real_copy, whole
-from .mistakes import attention_with_column_max
+from .mistakes import Made, attention_with_column_max
 
 ARRAYS = ("X", "W_q", "W_k", "W_v", "q", "k")
 WHOLE = ("n", "d", "i", "j")  # whole numbers
@@ -194,6 +194,37 @@ def reordered_column_max(g):
     return attention_with_column_max(X @ g.W_q, X @ g.W_k, X @ g.W_v, g.expected)
 
 
+def _reordered_with(g, *, divisor=None, axis=-1, causal=False):
+    """The shuffled sentence's output with one usual mistake: the scores over ``divisor`` instead of √d_k,
+    softmax along ``axis``, or a causal mask the task does not have."""
+    Xs = g.X[g.order]
+    Q, K, V = Xs @ g.W_q, Xs @ g.W_k, Xs @ g.W_v
+    S = Q @ K.T / (np.sqrt(Q.shape[-1]) if divisor is None else divisor)
+    if causal:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
+    E = np.exp(S - S.max(axis=axis, keepdims=True))
+    return E / E.sum(axis=axis, keepdims=True) @ V
+
+
+def reordered_by_root_d_model(g):
+    """The scores divided by √d_model (the width of X) instead of √d_k: one ``Made`` naming that size."""
+    d_model, d_k = g.X.shape[-1], g.W_q.shape[-1]
+    if d_model == d_k:
+        return None
+    fields = {"root": f"√{d_model}", "what": msg("size_d_model"), "d_k": f"{d_k}"}
+    return Made(_reordered_with(g, divisor=np.sqrt(d_model)), fields)
+
+
+def reordered_softmax_down_the_columns(g):
+    """softmax along axis 0 (each column sums to 1)."""
+    return _reordered_with(g, axis=0)
+
+
+def reordered_causal(g):
+    """A causal mask, which this task (plain self-attention) does not have."""
+    return _reordered_with(g, causal=True)
+
+
 # ---------------------------------------------------------------- mistakes: the sinusoidal encoding
 
 
@@ -260,6 +291,24 @@ def rope_not_rotated(g):
     return g.X
 
 
+def rope_frequency_inverted(g):
+    """RoPE with the angle p·base^(2k/d) instead of p / base^(2k/d). Evidence: the answer equals that rotation."""
+    return pos.rope(g.X, np.asarray(g.positions, dtype=np.float64), 1.0 / g.base, g.layout)
+
+
+def rope_position_off_by_one(g):
+    """One vector turned at position p − 1 or p + 1 instead of p (rows at 0 … n − 1 are positions_from_1's).
+    Evidence: the answer equals that rotation; one ``Made`` each, naming the position it belongs to."""
+    if np.ndim(g.positions) != 0:
+        return None
+    p = float(g.positions)
+    return [
+        Made(_turned(g.X, np.asarray(used), g), {"p": f"{p:g}", "used": f"{used:g}"})
+        for used in (p - 1, p + 1)
+        if used >= 0
+    ]
+
+
 def rope_exponent_pair_index(g):
     """RoPE with ω_k = base^(−k/d) (exponent k/d instead of 2k/d). Evidence: the answer equals that rotation."""
     return _turned(g.X, g.positions, g, exponent_halved=True)
@@ -291,6 +340,28 @@ def scores_positions_from_1(g):
     """The scores with the encodings of positions 1 … n. Evidence: the answer equals them."""
     PE = _sinusoidal(_first_positions(g) + 1, g.X.shape[1], g.base)
     return _positioned_scores(g, PE, PE)
+
+
+def scores_pe_on_one_side(g):
+    """The encoding added on the query side only, or on the key side only. Evidence: the answer equals that."""
+    PE = pos.sinusoidal_positions(g.X.shape[0], g.X.shape[1], g.base)
+    zeros = np.zeros_like(g.X)
+    return [_positioned_scores(g, PE, zeros), _positioned_scores(g, zeros, PE)]
+
+
+def scores_pe_shifted_a_row(g):
+    """Row r given the encoding of position r − 1 (row 0 none): the encodings moved down one row.
+    Evidence: the answer equals those scores."""
+    PE = pos.sinusoidal_positions(g.X.shape[0], g.X.shape[1], g.base)
+    shifted = np.vstack([np.zeros((1, PE.shape[1])), PE[:-1]])
+    return _positioned_scores(g, shifted, shifted)
+
+
+def scores_softmaxed(g):
+    """The right scores with softmax applied: weights, where the task stops at the scores."""
+    S = g.expected
+    E = np.exp(S - S.max(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True)
 
 
 def scores_unscaled(g):
@@ -337,6 +408,22 @@ def _scores(g, i_of, j_of, **turn):
 def query_shifted_only(g):
     """RoPE(q, i + s) · RoPE(k, j): only the query's position moved. Evidence: the answer equals those scores."""
     return _scores(g, lambda s: g.i + s, lambda s: g.j)
+
+
+def key_shifted_only(g):
+    """RoPE(q, i) · RoPE(k, j + s): only the key's position moved. Evidence: the answer equals those scores."""
+    return _scores(g, lambda s: g.i, lambda s: g.j + s)
+
+
+def key_not_rotated(g):
+    """RoPE(q, i + s) · k: the key never turned. Evidence: the answer equals those scores."""
+    return np.array([pos.rope(g.q, g.i + s, g.base, g.layout) @ g.k for s in g.shifts])
+
+
+def shifted_scores_scaled(g):
+    """The right dot products divided by √d (a scale the task does not ask for). Evidence: the answer equals
+    them."""
+    return shifted_scores(g) / np.sqrt(g.q.shape[-1])
 
 
 def scores_not_rotated(g):

@@ -24,6 +24,18 @@ TASKS = {t.id: t for module in _MODULES for t in module.TASKS}
 __all__ = ["EXERCISES", "TASKS", "BuildsOn", "Bundle", "Exercise", "Task", "data", "exercise_name", "task", "tasks"]
 
 
+class UnknownTask(KeyError):
+    """No task has this id (``homework.data("9.9")``). A KeyError, shown in a notebook as its message alone
+    (IPython's ``_render_traceback_``), like the line ``check`` prints for a bad id: no traceback into the
+    package."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
+    def _render_traceback_(self):
+        return [f"❌ {self}"]
+
+
 def task(task_id):
     """The Task registered under ``task_id`` (a str such as "2.1"); KeyError with the known ids otherwise."""
     try:
@@ -33,8 +45,8 @@ def task(task_id):
         number = str(task_id).strip().split(".")[0]
         near = [t for t in TASKS if t.startswith(number + ".")]
         if near:
-            raise KeyError(msg("no_task_near", task_id=task_id, ex=number, ids=", ".join(near))) from None
-        raise KeyError(msg("no_task", task_id=task_id, ids=", ".join(TASKS))) from None
+            raise UnknownTask(msg("no_task_near", task_id=task_id, ex=number, ids=", ".join(near))) from None
+        raise UnknownTask(msg("no_task", task_id=task_id, ids=", ".join(TASKS))) from None
 
 
 def tasks(exercise=None):

@@ -50,6 +50,28 @@ MESSAGES = {
         "你归一化的是 X，再加上 F：题目要的是 LayerNorm(X + F)，先相加再归一化。",
         "You normalised X and then added F: the task asks for LayerNorm(X + F), add first, then normalise.",
     ),
+    "residual_added_twice": (
+        "残差加了两次：LayerNorm(X + F) 里已经加过 X 了，归一化之后又加了一次 X。题目要的就是 LayerNorm(X + F)，"
+        "归一化之后不再加什么。",
+        "The residual is added twice: LayerNorm(X + F) already holds X, and X was added once more after the norm. "
+        "The task asks for LayerNorm(X + F) itself, with nothing added after the norm.",
+    ),
+    "sublayer_left_out": (
+        "你只归一化了 X，子层的输出 F 没有加进去：残差连接是 X + F，再对这个和做层归一化。",
+        "You normalised X alone and the sublayer's output F is not in it: the residual connection is X + F, and "
+        "LayerNorm is applied to that sum.",
+    ),
+    "only_centred": (
+        "只减去了均值，没有再除以 √(方差 + ε)：层归一化之后每一行的均值为 0、方差约为 1，你的每一行还保留着原来的大小。",
+        "You subtracted the mean but never divided by √(variance + ε): after LayerNorm each row has mean 0 and "
+        "variance about 1; your rows keep their original spread.",
+    ),
+    "ffn_residual_added": (
+        "你在前馈网络的输出上加了它的输入 H：那是残差连接，属于“加上残差再层归一化”那一步，不属于前馈网络。这道题只要前馈网络本身，"
+        "ReLU(H·W1 + b1)·W2 + b2。",
+        "You added the FFN's input H to its output: that is the residual connection, which belongs to the "
+        "add-and-norm step, not to the FFN. This task asks for the FFN alone, ReLU(H·W1 + b1)·W2 + b2.",
+    ),
     "no_residual": (
         "忘了残差：先把输入 X 加到子层的输出 F 上，再做层归一化。",
         "The residual is missing: add the input X to the sublayer's output F, then apply LayerNorm.",

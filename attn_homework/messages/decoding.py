@@ -27,6 +27,20 @@ MESSAGES = {
         "key j is matched with another token's value. Append both at the same end (the end), so that row j "
         "of the keys and row j of the values belong to the same token.",
     ),
+    "cached_key_as_query": (
+        "分数是用新词元的 k 去打的：提问的是它的查询 q（q·Kᵀ），k 是接进缓存、让之后的词元来匹配的键。",
+        "The scores were made with the new token's k: the one asking is its query q (q·Kᵀ); k is the key that "
+        "goes into the cache for later tokens to match.",
+    ),
+    "cached_first_key_only": (
+        "o 正好是缓存里第一个词元的值：全部权重都落在了键 0 上。像是给这一行分数加了因果掩码——"
+        "对 (1, t + 1) 的一行用 np.tril，只留下第 0 列。解码的这一步不需要掩码：新词元是最后一个位置，"
+        "缓存里的每个键都在它之前，它自己的 k 也可以看。",
+        "o is exactly the first cached token's value: all the weight fell on key 0. It looks as if a causal mask "
+        "was laid on this row of scores (np.tril of a (1, t + 1) row keeps only column 0). This decoding step "
+        "needs no mask: the new token is the last position, every cached key comes before it, and it may see "
+        "its own k.",
+    ),
     # ---------------------------------------------------------------- predict: the cache's bytes per token
     "explain_cache_bytes": (
         "每个词元在每一层、每个 K/V 头里各存一个 k 和一个 v，各 d_head 个数，每个数占 bytes_per_value 个字节："
@@ -74,6 +88,18 @@ MESSAGES = {
         "does), so query head h used K/V head h mod n_kv_heads. In grouped-query attention, n_heads / n_kv_heads "
         "neighbouring query heads share one K/V head: repeat each K/V head in place (as np.repeat along the "
         "heads axis does), the order of PyTorch's repeat_interleave and enable_gqa.",
+    ),
+    "softmax_across_heads": (
+        "softmax 沿着头的轴（轴 0）算了：每个头、每个查询的权重要各自沿键的方向（最后一个轴）加起来为 1，"
+        "不同的头之间互不相干。",
+        "softmax ran along the heads axis (axis 0): each head's weights of each query must add up to 1 along "
+        "the keys (the last axis); the heads have nothing to do with one another there.",
+    ),
+    "gqa_first_kv_head_only": (
+        "每个查询头都用了第 0 个 K/V 头：查询头按组共用 K/V 头，第 h 个查询头读它所在那一组的 K/V 头"
+        "（每组 n_heads / n_kv_heads 个相邻的查询头）。",
+        "Every query head used K/V head 0: the query heads share K/V heads by group, and query head h reads "
+        "the K/V head of its own group (n_heads / n_kv_heads neighbouring query heads per group).",
     ),
     "hint_gqa_kv_shape": (
         "你的答案每个 K/V 头一块；输出应该每个查询头一块：每个 K/V 头先重复给它那一组查询头，再做注意力。",
@@ -131,6 +157,19 @@ MESSAGES = {
         "The new token's position is one too few: len(K_cache) − 1 is the position of the last cached token, not "
         "of the new one. There are len(K_cache) tokens before the new one; counting from 0, that number is its "
         "position.",
+    ),
+    "bug_rope_cache_turned_again": (
+        "缓存里的键又按位置转了一遍：题目说 K_cache 的第 r 行已经按位置 r 转过了，再转一次就成了转两倍的角度。"
+        "只转新词元的 q 和 k。",
+        "The cached keys were turned by their positions once more: the task says row r of K_cache is already "
+        "turned by position r, so turning it again turns it by twice the angle. Turn only the new token's q and k.",
+    ),
+    "bug_rope_query_not_turned": (
+        "新的 k 按位置转了，q 却没有转：分数要只取决于两个位置之差，查询和键都得按各自的位置转。"
+        "q 和 k 在同一个位置、用同一个 rope 转。",
+        "The new k was turned by its position but q was not: for the scores to depend only on the difference "
+        "of positions, queries and keys must both be turned by their own positions. Turn q at the same position "
+        "as k, with the same rope.",
     ),
     "bug_rope_key_not_turned": (
         "q 按位置转了，新的 k 却没有转就接进了缓存。缓存里每个键都要按它自己的位置转过，"

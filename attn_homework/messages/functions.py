@@ -21,11 +21,13 @@ MESSAGES = {
         " (A size or an index is a float: in Python 3, / always gives a float; whole-number division is //.)",
     ),
     "fn_too_slow": (
-        "用 {call} 调用你的 {sym}，{seconds} 秒内没有返回，检查程序停下了它{still}：是不是有一个停不下来的循环"
-        "（while True、一个永远成立的条件）？这道题的一次调用只要几毫秒。",
-        "Called with {call}, your {sym} did not return within {seconds} s, and the checker stopped waiting{still}: "
-        "is there a loop that never ends (while True, a condition that stays true)? One call of this task takes "
-        "milliseconds.",
+        "用 {call} 调用你的 {sym}，{seconds} 秒内没有返回，检查程序停下了它{still}。这道题的一次调用只要几毫秒"
+        "（第一次导入模块的时间不算在内）：看看函数里有没有停不下来的循环（while True、一个永远成立的条件），"
+        "或者远超这道题所需的计算、等待（如 time.sleep）。",
+        "Called with {call}, your {sym} did not return within {seconds} s, and the checker stopped waiting{still}. "
+        "One call of this task takes milliseconds (the first import of a module is not counted): look for a loop "
+        "that never ends (while True, a condition that stays true), or for far more work or waiting (such as "
+        "time.sleep) than the task needs.",
     ),
     "fn_still_running": (
         "（在这台电脑上它停不下来，还在后台运行：在菜单里重启内核（Kernel → Restart））",
@@ -122,6 +124,13 @@ MESSAGES = {
     "fn_mistake": (
         "用 {call} 调用你的 {sym}，它返回的结果是这样错的：{said}",
         "Called with {call}, your {sym} returns a result that is off this way: {said}",
+    ),
+    "fn_int_dtype": (
+        "用 {call} 调用你的 {sym}，它返回的数组 dtype 是 {dtype}，只能存整数，而正确结果有小数：小数部分没有了。"
+        "返回之前不要把结果转成整数（如 .astype(int)），也不要把它填进一个整数数组。",
+        "Called with {call}, your {sym} returns an array of dtype {dtype}, which holds only whole numbers, while "
+        "the right result has fractions: they are lost. Do not turn the result into integers before returning it "
+        "(.astype(int), say), nor fill it into an integer array.",
     ),
     "fn_delegates": (
         "{sym} 调用了现成的 {name}：这道题要你用 numpy 自己写出修好的函数，检查程序不能把参考答案当成你的修正。",

@@ -32,6 +32,12 @@ MESSAGES = {
         "The mean has the wrong count: query 0 has no position before it and takes no part. Average over "
         "queries 1 to n-1 only, n-1 numbers.",
     ),
+    "prev_summed": (
+        "你把前一个位置上的权重加了起来，没有取平均：前一词元分数是第 1 到 n-1 个查询的这些权重的平均，"
+        "所以在 0 和 1 之间，和序列有多长无关。",
+        "You added up the weights on the previous position instead of averaging them: the previous-token score "
+        "is the mean of these weights over queries 1 … n-1, so it lies between 0 and 1 whatever the length.",
+    ),
     "prev_over_heads": (
         "你沿头的轴（轴 0）取了平均，得到的是每个查询一个数。分数是每个头一个数：沿查询的轴取平均。",
         "You averaged along the heads axis (axis 0) and got one number per query. The score is one number per "
@@ -84,6 +90,44 @@ MESSAGES = {
         "The function measures the weight the second copy's queries put on the position just before them: "
         "a previous-token score, not an induction score. The induction score's column goes back into the "
         "first copy: the position after the current token's earlier occurrence.",
+    ),
+    "bug_induction_too_far_back": (
+        "函数读的列往回多走了：那是当前词元上一次出现的位置再往前一个位置。归纳头看的是上一次出现之后的那个位置"
+        "（它的词元才是下一个要预测的）：在一个小例子上（比如 length = 3）数一数，第二遍的一个查询该看哪一列。",
+        "The function's column goes too far back: it is the position before the earlier occurrence of the "
+        "current token. An induction head reads the position after that occurrence (its token is the next one): "
+        "on a small example (length = 3, say), count which column a query of the second copy should read.",
+    ),
+    "bug_induction_next_position": (
+        "函数读到的权重全是因果掩码设成 0 的那些（所以每个头都得 0 分）。两种写法都会这样：读了每个查询之后的位置"
+        "（那是它的未来），或者行和列的下标对调了（A[h, i, j] 是查询 i 放在键 j 上的权重，对调之后读的是上三角）。"
+        "归纳分数的列要回到第一遍：当前词元上一次出现之后的那个位置。",
+        "The function reads only weights the causal mask sets to 0 (so every head scores 0). Two ways of writing "
+        "it do this: reading the position just after each query (its future), or the row and column indices "
+        "swapped (A[h, i, j] is the weight query i puts on key j; swapped, it reads the upper triangle). The "
+        "induction score's column goes back into the first copy: the position after the current token's earlier "
+        "occurrence.",
+    ),
+    "bug_induction_summed": (
+        "函数把权重加了起来，没有取平均：归纳分数是第二遍各个查询的权重的平均，所以它在 0 和 1 之间，"
+        "和这一遍有多长无关。",
+        "The function adds the weights up instead of averaging them: the induction score is the mean weight "
+        "over the second copy's queries, so it lies between 0 and 1 whatever the copy's length.",
+    ),
+    "bug_induction_first_copy": (
+        "查询取自第一遍：那里的词元此前还没出现过，没有“上一次出现”可以回看（列号可能算成负数，"
+        "numpy 会从末尾倒着数，读到的是别的位置）。归纳头只在第二遍上显出来：查询要取第二遍的位置。",
+        "The queries come from the first copy: its tokens have not appeared before, so there is no earlier "
+        "occurrence to look back to (the column can come out negative, and numpy counts a negative index from "
+        "the end, reading some other position). An induction head shows only on the second copy: take the queries "
+        "from its positions.",
+    ),
+    "bug_induction_queries_shifted": (
+        "查询的范围错开了一个位置：查询要正好是第二遍里的位置（从 start + length 起），并且每个查询对应的那一列"
+        "（上一次出现之后的一格）还在第一遍之内。两端都在一个小例子上（比如 start = 1，length = 3）数一数。",
+        "The range of queries is one position off: the queries must be exactly the positions of the second copy "
+        "(from start + length on) whose column (the position after the earlier occurrence) is still inside the "
+        "first copy. Count both ends on a small example (start = 1, length = 3, say).",
     ),
     "bug_induction_over_heads": (
         "函数沿头的轴（轴 0）取了平均，返回的是每个查询一个数。归纳分数是每个头一个数：沿查询的轴取平均。",

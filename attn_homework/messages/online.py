@@ -18,6 +18,11 @@ MESSAGES = {
         "你取的是整块的一个最大值：每个查询行要有它自己的最大值。",
         "That is one maximum for the whole block: every query row needs its own.",
     ),
+    "sum_with_block_max": (
+        "你减去的是整块的一个最大值：l1 要相对于这一行自己的最大值 m1 来算，对 exp(分数 − m1) 求和（m1 每行一个）。",
+        "You subtracted one maximum of the whole block: l1 is measured against the row's own maximum m1, the sum "
+        "of exp(score − m1), with one m1 per row.",
+    ),
     "sum_not_shifted": (
         "l 要相对于 m 来算：对 exp(分数 − m1) 求和，而不是 exp(分数)。",
         "l is measured against m: sum exp(score − m1), not exp(score).",

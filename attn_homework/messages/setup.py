@@ -93,9 +93,13 @@ MESSAGES = {
         "uses the paper's layout, sin and cos alternating: column 2k sin, column 2k + 1 cos.",
     ),
     "exponent_pair_index": (
-        "频率的指数写错了：ω_k = 1 / base^(2k/d)，指数是 2k/d（k 是第几对），你用的是 k/d，频率降得只有应有的一半快。",
-        "The frequency's exponent is off: ω_k = 1 / base^(2k/d), exponent 2k/d (k is the pair); you used k/d, so "
-        "the frequencies fall only half as fast as they should.",
+        "频率的指数不对：ω_k = 1 / base^(2k/d)，指数是 2k/d（k 是第几对，d 是这道题的宽度），你的数相当于指数 k/d，"
+        "频率降得只有应有的一半快。两种写法都会这样：指数写成了 k/d；或者公式里的 d 用成了这道题宽度的两倍"
+        "（比如按宽度 2d 算好编码，再截取前 d 列）。",
+        "The frequency's exponent is off: ω_k = 1 / base^(2k/d), exponent 2k/d (k is the pair, d this task's "
+        "width); your numbers amount to the exponent k/d, so the frequencies fall only half as fast as they should. "
+        "Two ways of writing it do this: the exponent written as k/d, or d in the formula taken twice this task's "
+        "width (the encodings computed for width 2d and then cut to the first d columns, say).",
     ),
     "exponent_column_index": (
         "频率的指数写错了：同一对的 sin 和 cos 用同一个频率 ω_k = 1 / base^(2k/d)（k = 列号 // 2）；"
@@ -106,6 +110,34 @@ MESSAGES = {
     "frequency_inverted": (
         "频率用反了：角度是 p 除以 base^(2k/d)（即 p·ω_k），你乘了 base^(2k/d)。",
         "The frequency is upside down: the angle is p divided by base^(2k/d) (that is p·ω_k); you multiplied.",
+    ),
+    "pe_one_side": (
+        "位置编码只加在了一边（只在查询这边，或只在键这边）：位置编码加在输入 X 上，Z = X + PE，"
+        "查询和键都从同一个 Z 投影出来。",
+        "The encoding was added on one side only (the queries' or the keys'): it is added to the input, "
+        "Z = X + PE, and the queries and the keys are both projected from that same Z.",
+    ),
+    "pe_shifted": (
+        "位置编码错开了一行：你的第 r 行用的是位置 r − 1 的编码（第 0 行什么也没加）。第 r 行在位置 r，"
+        "加的是 PE 的第 r 行，位置 0 的编码也要加（它不是全 0）。",
+        "The encodings are one row off: your row r got the encoding of position r − 1 (row 0 got none). Row r "
+        "is at position r and gets row r of PE; position 0 has an encoding too (it is not all 0).",
+    ),
+    "softmax_not_asked": (
+        "你做了 softmax：这道题停在分数上（除以 √d_k 之后），不做 softmax。",
+        "You applied softmax: this task stops at the scores (after dividing by √d_k), with no softmax.",
+    ),
+    "mask_not_asked": (
+        "你加了因果掩码：这道题是普通的自注意力，每个词都看句子里的全部词，没有掩码。",
+        "You applied a causal mask: this task is plain self-attention, where every word sees every word of the "
+        "sentence, with no mask.",
+    ),
+    "rope_position_off_by_one": (
+        "转的角度属于另一个位置：这个向量在位置 p = {p}，每一对特征转 p·ω_k；你的数是在位置 {used} 转出来的。"
+        "位置从 0 数起，直接用 p，不加也不减。",
+        "The turn belongs to another position: this vector is at position p = {p}, so each pair turns by p·ω_k; "
+        "your numbers are the turn at position {used}. Positions count from 0: use p itself, adding or "
+        "subtracting nothing.",
     ),
     "positions_from_1": (
         "位置从 1 数起了：第一个位置是 0（np.arange(n)），第 r 行在位置 r，不是 r + 1。",
@@ -143,6 +175,20 @@ MESSAGES = {
     "query_shifted_only": (
         "只挪了查询：两个位置要一起后移 s，查询在 i + s，键在 j + s。",
         "Only the query moved: both positions move on by s, the query to i + s and the key to j + s.",
+    ),
+    "key_shifted_only": (
+        "只挪了键：两个位置要一起后移 s，查询在 i + s，键在 j + s。",
+        "Only the key moved: both positions move on by s, the query to i + s and the key to j + s.",
+    ),
+    "key_not_rotated": (
+        "键没有转：查询按 i + s 转了，键 k 却直接拿来点积。键也要按它自己的位置 j + s 旋转，再做点积。",
+        "The key was never turned: the query was turned by i + s, but k went into the dot product as it is. Turn "
+        "the key by its own position j + s too, then take the dot product.",
+    ),
+    "shifted_scaled_not_asked": (
+        "你把点积除以了 √d：这道题要的就是两个转过的向量的点积本身，不缩放。",
+        "You divided the dot products by √d: this task asks for the dot product of the two turned vectors "
+        "itself, unscaled.",
     ),
     "scores_not_rotated": (
         "每个平移 s 都得到同一个数 q·k：这是没旋转时的点积，也是把 q、k 转过同一个角度后的点积（同样的旋转不改变点积）。"

@@ -172,6 +172,15 @@ MESSAGES = {
         "Very close, but {sym} is float16, which keeps only about 3 significant digits: too coarse. "
         "Keep float64 (or float32).",
     ),
+    "almost_finite_mask": (
+        "非常接近了，但被掩码挡住的位置权重不是 0，而是很小的正数：被挡住的分数看来填成了一个有限的数（约 {value}），"
+        "而不是 −∞。exp 一个有限的数永远不是 0，所以被挡住的键还留着一点权重；这个数离其他分数越近，留下的越多。"
+        "被挡住的分数要填 −∞，softmax 之后它的权重才恰好是 0。",
+        "Very close, but the weights the mask blocks are not 0, only small: the blocked scores seem to have been "
+        "set to a finite number (about {value}) instead of −∞. exp of a finite number is never 0, so a blocked "
+        "key keeps a little weight, the more the closer that number is to the other scores. A blocked score "
+        "must be −∞ for its weight after softmax to be exactly 0.",
+    ),
     "almost_near": (
         "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。中间是不是有数被取整了，或者换成了精度较低的类型？",
         "Very close: every number is within 0.1 % of the right one, but not equal. Was something rounded "
@@ -380,6 +389,20 @@ MESSAGES = {
         "write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the reference's "
         "result for your answer). Rewrite that cell in numpy, then check.",
     ),
+    "not_a_prediction": (
+        "⏳ 题 {task_id} 不是预测题，没有要揭晓的答案：homework.predicted 只用于预测题。"
+        '要检查题 {task_id}，运行 check("{task_id}")。',
+        "⏳ Task {task_id} is not a predict task and has no answer to reveal: homework.predicted is only for "
+        'predict tasks. To check task {task_id}, run check("{task_id}").',
+    ),
+    "prediction_delegates": (
+        "{var} 是调用现成的 {name} 算出来的，这不是预测：预测题要的是你看到答案之前自己想出的数（手算、心算都可以）。"
+        "检查程序能看到的只是这一格调用了 {name}，所以这个数不算。把你自己预测的数直接写进 {var}，再检查。",
+        "{var} was computed by calling the ready-made {name}, and that is not a prediction: a predict task asks "
+        "for the number you expect before you see the answer (working it out by hand is fine). All the checker "
+        "can see is that this cell calls {name}, so the number does not count. Write your own predicted number "
+        "into {var}, then check.",
+    ),
     "fixed_under_old_name": (
         "（你的 {old} 现在是对的：看来你是在它里面改的。把改好的函数命名为 {var}，def {var}(...)，再运行这一格。）",
         " (Your {old} is right now: it looks as if the fix was made in it. Name the fixed function {var}, "
@@ -404,9 +427,13 @@ MESSAGES = {
         "you did, the new version gives the same numbers as the last one.) ",
     ),
     "predict_other_row_factor": (
-        "这是第 {r} 行（从 0 数起）的换算因子，题目问的是第 {row} 行：用第 {row} 行的旧最大值和新最大值。",
-        "That is the factor of row {r} (counting from 0); the task asks about row {row}: use row {row}'s old "
-        "and new maxima.",
+        "如果这个数是从别的行读来的：题目问的是第 {row} 行（从 0 数起），换算因子只由这一行自己的旧最大值"
+        "（S1 的第 {row} 行）和新最大值（再算上 S2 的第 {row} 行）决定，别的行最大值不同，因子也不同。"
+        "先找出第 {row} 行的这两个最大值，再算。",
+        "If this number was read off another row: the task asks about row {row} (counting from 0), and the factor "
+        "depends only on that row's own old maximum (row {row} of S1) and its new maximum (with row {row} of S2 "
+        "too); other rows have other maxima, so other factors. Find those two maxima of row {row} first, then "
+        "work it out.",
     ),
     "several_reasons": (
         "这个数可以有不止一种来历。",
@@ -435,6 +462,11 @@ MESSAGES = {
         "{var} 是原来那些键的权重：“语言”的键还没有放大到 2 倍。先把 K 里“语言”那一行乘以 2，再算权重。",
         "{var} holds the weights of the original keys: the key of 语言 is not doubled yet. Multiply the row of "
         "K for 语言 by 2 first, then compute the weights.",
+    ),
+    "crossed_wrong_weight": (
+        "{var} 是 X 乘以 {used} 得到的，不是乘以 {w}：查询、键、值各有自己的权重矩阵，这道题要的是用 {w} 投影。",
+        "{var} is X times {used}, not times {w}: queries, keys and values each have their own weight matrix, and "
+        "this task asks for the projection by {w}.",
     ),
     "crossed_output_not_weights": (
         "{var} 是输出的行（权重再乘以 V），不是权重：这道题停在 softmax 之后，不乘 V。",

@@ -43,7 +43,7 @@ msg = Catalog(
             "A single vector v can be written as a one-row matrix: v[None, :].",
         ),
         "not_finite": (
-            "{name}（形状 {shape}）含有 {count} 个 NaN/inf，第一个在下标 {where}。"
+            "{name}（形状 {shape}）含有 {count} 个 NaN 或 ∞，第一个在下标 {where}。"
             "注意力只能处理有限的数：检查 {name} 是怎么算出来的。",
             "{name} (shape {shape}) contains {count} NaN/inf value(s), the first at index {where}. "
             "Attention needs finite numbers: check how {name} was computed.",
@@ -96,7 +96,7 @@ msg = Catalog(
             "(1, n_k).",
         ),
         "mask_empty_row": (
-            "掩码让查询第 {row} 行{batch}没有任何键可以关注（共 {count} 行如此）：对空集合做 softmax "
+            "掩码让第 {row} 行查询{batch}没有任何键可以关注（共 {count} 行如此）：对空集合做 softmax "
             "没有意义（全是 −∞ 会得到 NaN，用很大的负数则会悄悄变成均匀权重）。每行至少允许一个键，例如查询自己。",
             "mask leaves query row {row}{batch} with no key to attend to ({count} such row(s) in all): "
             "softmax over nothing is undefined (−∞ everywhere gives NaN, a large negative number "
@@ -185,7 +185,7 @@ msg = Catalog(
             "Hugging Face's LLaMA), got {layout!r}.",
         ),
         "positions_not_real": (
-            "positions 必须是实数（通常是整数 0, 1, 2, …），得到的是 dtype {dtype}（类型 {type}）。",
+            "positions 必须是实数（通常是整数 0、1、2、…），得到的是 dtype {dtype}（类型 {type}）。",
             "positions must be real numbers (usually the integers 0, 1, 2, …), got dtype {dtype} (type {type}).",
         ),
         "positions_shape": (

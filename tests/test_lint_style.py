@@ -117,6 +117,9 @@ def test_terms_are_checked_in_code_strings_comments_and_saved_outputs():
         "每行之和: [1. 1.]\n",  # an ASCII colon after Chinese
         "共5行，第 0 行\n",  # no space between Chinese and a digit
         "与trace.O 一致：True\n",  # nor between Chinese and Latin letters
+        "分数 × 1: [1. 2. 3.]\n",  # a Chinese label that ends in a digit
+        "正确的 O: (4, 3)\n",  # ... or in a Latin letter
+        "批量 2：RuntimeError: The size of tensor a\n",  # an English label right after a Chinese one
     ],
 )
 def test_printed_chinese_takes_a_full_width_colon_and_spaces_around_latin(printed):
@@ -127,6 +130,17 @@ def test_printed_chinese_that_follows_the_rules_passes():
     good = "每行之和：[1. 1. 1. 1.]\nQ   一致：True\n分数的梯度 dS：\n [[ 0.48 -0.48]]\n共 5 行，第 0 行\n"
     assert zh_rules(code("print(x)\n", [stream(good)])) == []
     assert rules(md("**怎么做**：每道题先运行“数据”单元格。")) == []  # prose is not a printed output
+
+
+def test_an_ascii_colon_in_code_english_comparisons_and_quoted_warnings_is_not_a_chinese_label():
+    good = (
+        "b_q：O 不变吗？ allclose=False, max|diff| < 1e-12: False\n"  # the label after ", " is English
+        "numpy 警告 → RuntimeWarning: overflow encountered in exp\n"  # numpy's own words after an arrow
+        "MHA  key_padding_mask=~real: allclose=True\n"  # no Chinese in the line
+        "时间 07:40\n"  # no space after the colon
+    )
+    assert zh_rules(code("print(x)\n", [stream(good)])) == []
+    assert catalog_rules("写成一个函数（def {name}(...): ...），再运行检查。") == []
 
 
 def test_messages_follow_the_printed_rules_and_their_fields_count_as_neither():
@@ -358,3 +372,39 @@ def test_a_hit_prints_file_place_rule_text_and_fix(tmp_path, capsys):
 def test_the_math_and_picture_catalogs_follow_the_table(module):
     messages = importlib.import_module(module).msg.messages
     assert [h.line() for h in lint.lint_catalog(module, messages) if not lint.allowed(h)] == []
+
+
+# ---------------------------------------------------------------------------------------------- added with issue 27
+def test_a_section_number_used_twice_is_named_in_both_editions():
+    twice = (md("## 7. 代价\n"), md("## 7. 下一步去哪\n"))
+    assert ("section", "headings") in zh_rules(*twice)
+    assert zh_rules(md("## 7. 代价\n"), md("## 8. 下一步去哪\n")) == []
+    assert en_rules(md("## 7. The price\n"), md("## 7. Where to go next\n")) == ["section"]
+    assert en_rules(md("## 7. The price\n"), md("## 8. Where to go next\n")) == []
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "[d2l-zh 第 10.3 节](https://zh.d2l.ai/x.html) 讲缩放点积注意力时",
+        "[第 2 课](02_scores_qkt.ipynb) 讲过。",
+    ],
+)
+def test_a_space_between_a_link_and_a_hanzi_is_named(bad):
+    assert rules(md(bad)) == ["spacing"]
+
+
+def test_a_link_next_to_latin_text_or_punctuation_keeps_its_space():
+    assert rules(md("[d2l-zh 第 10.3 节](https://zh.d2l.ai/x.html)讲缩放点积注意力时。")) == []
+    assert rules(md("见 [*Attention Is All You Need*](https://arxiv.org/abs/1706.03762) 的表 1。")) == []
+
+
+def test_cha_zai_is_named_but_wu_cha_zai_and_xiang_cha_zai_pass():
+    assert rules(md("两边只差在层归一化放在哪里。")) == ["register"]
+    assert rules(md("误差在 1e-9 以内，两者相差在舍入误差之内。")) == []
+
+
+def test_a_list_of_numbers_in_chinese_prose_takes_the_enumeration_comma():
+    assert rules(md("从 0 数起：0, 1, …, 5。")) == ["punct"]
+    assert catalog_rules("通常是整数 0, 1, 2, …") == ["punct"]
+    assert rules(md("从 0 数起：0、1、…、5，形状 (6, 8)，公式 $0, 1, \\dots, 5$。")) == []

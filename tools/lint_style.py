@@ -165,6 +165,12 @@ ZH_TERMS = (
     Term(r"手设", "“手工设定的”（“手设”是生造的缩略词）", rule="register"),
     Term(r"全押|押在|押定", "“全部集中在……上”“锁定”（不用赌博的说法）", rule="register"),
     Term(r"拷贝", "“副本”（名词）或“复制”（动词）", rule="register"),
+    Term(r"(?<![误相偏时温落])差在", "“区别在于……”“在……上有差别”（“差在”是口语）", rule="register"),
+    Term(
+        r"(?<![\w.])\d+, \d+, (?:\d+, )*(?:…|\.\.\.)",
+        "中文里列举数字用顿号：0、1、…、5（或写成公式 $0, 1, \\dots, 5$）",
+        rule="punct",
+    ),
     Term(r"写死结果", "“直接写出固定结果”", rule="register"),
     Term(r"搞|啥|咋|说白了|其实就是", "教材语体：直接陈述（“弄清”→“分清”，“啥”→“什么”）", rule="register"),
     Term(
@@ -349,13 +355,61 @@ PRINTED = (
 )
 
 
+# An ASCII colon that ends a label (a space or the line's end after it) in a line that already holds Chinese:
+# "分数 × 1: [1. 2.]", "正确的 O: (4, 3)", "批量 2：RuntimeError: …". PRINTED's colon rule sees only a colon
+# right after a hanzi, so a label ending in a digit, a Latin letter or an English word slipped through. The
+# label is the text since the last separator (punctuation, an arrow, ", "); it is Chinese when it holds a hanzi
+# or follows a full-width colon. A code fragment (`def f(...): ...`, a colon after ")") and an English
+# comparison after a comma (", max|diff| < 1e-12: True") are not labels.
+LABEL_COLON = re.compile(r"(?<![{HAN})]):(?=[ \t]|$)".replace("{HAN}", HAN), re.M)
+LABEL_START = re.compile(r"[：，；？。|→←\n]|, ")
+
+
+def _label_colons(text):
+    for m in LABEL_COLON.finditer(text):
+        starts = [s.end() for s in LABEL_START.finditer(text, 0, m.start())]
+        start = starts[-1] if starts else 0
+        label = text[start : m.start()]
+        if label.strip() and (HAN_RE.search(label) or text[start - 1 : start] == "："):
+            yield m
+
+
 def check_printed(text):
     """Printed Chinese (a saved output, a message): a full-width colon with nothing after it, one space between
-    Chinese and digits or Latin letters. Fields of a message ({name}) count as neither."""
+    Chinese and digits or Latin letters, a full-width colon after a Chinese label even when the label ends in a
+    digit or a Latin word. Fields of a message ({name}) count as neither."""
     text = re.sub(r"\{[^{}]*\}", "\u25a1", text)
     for pattern, fix in PRINTED:
         for m in pattern.finditer(text):
             yield "printed", _context(text, m.start(), m.end(), 8), fix
+    for m in _label_colons(text):
+        yield "printed", _context(text, m.start(), m.end(), 8), "中文标签后用全角冒号“：”（标签以数字或英文结尾也一样）"
+
+
+# A link between two hanzi with a space on one side: "[第 10.3 节](…) 讲" renders as "节 讲".
+LINK_SPACE = re.compile(r"[{HAN}]\]\([^)\s]*\)[ \t]+(?=[{HAN}])".replace("{HAN}", HAN))
+
+
+def check_link_spacing(source):
+    for m in LINK_SPACE.finditer(source):
+        yield "spacing", _context(source, m.start(), m.end(), 8), "链接与两边的汉字之间不留空格：…](…)讲"
+
+
+def section_list(nb):
+    """The section numbers `## N.` of a notebook in order, repeats kept."""
+    numbers = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            numbers += [int(n) for n in re.findall(r"^## (\d+)\. ", source, re.M)]
+    return numbers
+
+
+def check_duplicate_sections(nb):
+    """Each section number `## N.` once per notebook (a second `## 7.` makes “第 7 节” ambiguous)."""
+    for number, count in sorted(Counter(section_list(nb)).items()):
+        if count > 1:
+            yield "section", f"## {number}. ×{count}", f"节号 {number} 出现了 {count} 次：每个 `## N.` 在一课里只用一次"
 
 
 def check_cross_refs(text):
@@ -560,6 +614,8 @@ def lint_zh_notebook(path, nb, titles=None, lessons=None):
                 yield Hit(path, where, *hit)
             for hit in check_section_refs(prose, numbers, lessons):
                 yield Hit(path, where, *hit)
+            for hit in check_link_spacing(source):
+                yield Hit(path, where, *hit)
             for fragment in code:
                 for hit in check_operators_in_code(fragment, "代码片段"):
                     yield Hit(path, where, *hit)
@@ -594,6 +650,8 @@ def lint_zh_notebook(path, nb, titles=None, lessons=None):
                         yield Hit(path, f"cell {index} (output)", *hit)
     for index, hit in check_glosses(prose_cells):
         yield Hit(path, f"cell {index} (markdown)", *hit)
+    for hit in check_duplicate_sections(nb):
+        yield Hit(path, "headings", *hit)
 
 
 def lint_readme(path, text):
@@ -644,6 +702,15 @@ def lint_en_notebook(path, nb):
             for comment in comments:
                 for hit in check_operators_in_words(comment, "a comment "):
                     yield Hit(path, f"cell {index} (code)", *hit)
+    for number, count in sorted(Counter(section_list(nb)).items()):
+        if count > 1:
+            yield Hit(
+                path,
+                "headings",
+                "section",
+                f"## {number}. ×{count}",
+                f"section {number} appears {count} times: number each `## N.` once",
+            )
 
 
 def lint_catalog(module_name, messages):

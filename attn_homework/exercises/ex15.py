@@ -23,7 +23,7 @@ TASKS = (
         "ex15_learned_heads",
         var="induction_key",
         step="predict_induction_key",
-        title_zh="先预测：归纳头从第 18 个位置看哪个位置",
+        title_zh="先预测：归纳头从位置 18 看哪个位置",
         title_en="Predict first: which position the induction head reads from position 18",
         inputs=lambda: dict(INDUCTION_QUERY),
         given_from=lambda d: dict(d),

@@ -14,7 +14,7 @@ MESSAGES = {
     # ---- class_report.html
     "cr_title": ("全班报告", "Class report"),
     "cr_intro": (
-        "{n} 份提交（每名学生每个练习取最新一份），{students} 名学生。每个数都来自本文件夹的 results.jsonl；"
+        "{n} 份提交（每位学生每个练习取最新一份），{students} 位学生。每个数都来自本文件夹的 results.jsonl；"
         "同样的数据见 class_report_tasks.csv、class_report_exercises.csv 和 class_report_totals.csv。",
         "{n} submissions (the latest of each student and exercise), {students} students. Every number comes "
         "from this folder's results.jsonl; the same data are in class_report_tasks.csv, "
@@ -85,8 +85,8 @@ MESSAGES = {
     ),
     "cr_totals": ("总分分布", "Distribution of totals"),
     "cr_totals_intro": (
-        "每名学生的总分（gradebook.csv 的 total 列：已交练习的得分之和 ÷ 可得分之和 × 100，未交的练习记 0）。"
-        "{held} 名学生有提交待审核，总分未定，不计入。",
+        "每位学生的总分（gradebook.csv 的 total 列：已交练习的得分之和 ÷ 可得分之和 × 100，未交的练习记 0）。"
+        "{held} 位学生有提交待审核，总分未定，不计入。",
         "Each student's total (gradebook.csv's total column: points earned over points possible × 100, an "
         "exercise not handed in counting 0). {held} students with a submission held for review have no total "
         "yet and are left out.",
@@ -159,19 +159,19 @@ MESSAGES = {
     "sm_none": ("没有发现值得一看的相似。", "No similarity worth a look was found."),
     "sm_kind_code": ("代码几乎相同", "near-identical code"),
     "sm_kind_wrong": ("同一个少见的错答案", "the same unusual wrong answer"),
-    "sm_kind_data": ("用了另一名学生的数据", "another student's data"),
+    "sm_kind_data": ("用了另一位学生的数据", "another student's data"),
     "sm_code_detail": (
         "减去起始代码和老师的解答后，两边重合 {a}（左）和 {b}（右），共 {tokens} 个字符。",
         "After the starter code and the teacher's solution are subtracted, {a} (left) and {b} (right) overlap, "
         "{tokens} characters.",
     ),
     "sm_wrong_detail": (
-        "第 {task} 题两边的答案都错（诊断 {code}），而且数字完全相同；全班 {n} 份提交里只有这 {k} 份是这组数字。",
+        "题 {task} 两边的答案都错（诊断 {code}），而且数字完全相同；全班 {n} 份提交里只有这 {k} 份是这组数字。",
         "Both answers to {task} are wrong (diagnosis {code}) with exactly the same numbers; of the class's {n} "
         "submissions only these {k} have them.",
     ),
     "sm_data_detail": (
-        "{student} 的第 {task} 题不符合自己的数据，却正好是用 {other} 的数据算出的正确答案。",
+        "{student} 的题 {task} 不符合自己的数据，却正好是用 {other} 的数据算出的正确答案。",
         "{student}'s answer to {task} is wrong for their own data and exactly right for {other}'s data.",
     ),
     "sm_numbers": ("共同的数字（前 {n} 个）：", "The shared numbers (first {n}):"),

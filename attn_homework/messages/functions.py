@@ -89,7 +89,7 @@ MESSAGES = {
     ),
     "bug_symptom_patched": (
         "第 0 行现在对了，但只是因为它被直接设成了 V[0]；其余各行还是原来那个错误函数的结果：掩码仍然加在 softmax 之后"
-        "（未来的权重清零了，可每一行没有重新归一化）。改的是病因，不是症状：在 softmax 之前把被挡住的分数设为 −∞，"
+        "（未来的权重清零了，可每一行没有重新归一化）。要改的是病因，而不是症状：在 softmax 之前把被挡住的分数设为 −∞，"
         "第 0 行自然就等于 V[0]。",
         "Row 0 is right now, but only because it was set to V[0] by hand; the other rows are still what the buggy "
         "function returns: the mask still comes after softmax (the future weights zeroed, each row no longer adding "

@@ -4,7 +4,7 @@ MESSAGES = {
     "gs_total": ("自动批改：{earned} / {possible} 分", "Autograder: {earned} / {possible} points"),
     "gs_exercise": ("{exercise}（文件 {file}）", "{exercise} (file {file})"),
     "gs_missing": (
-        "没有找到 {exercise} 的笔记本：这一题的每个任务都记 0 分",
+        "没有找到 {exercise} 的笔记本：这个练习的每道题都记 0 分",
         "no notebook of {exercise} was found: every task of it counts 0",
     ),
     "gs_not_submitted": ("没有交这道练习的笔记本", "the notebook of this exercise was not handed in"),

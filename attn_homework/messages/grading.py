@@ -53,7 +53,7 @@ MESSAGES = {
         "more than one student in the roster has this name ({detail}) and no number tells them apart",
     ),
     "status_other_students_data": (
-        "有答案对的是学号 {detail} 的数据（冒号后是题号），不是这位学生自己的",
+        "有的答案按学号 {detail} 的数据算是对的（冒号后是题号），按这位学生自己的数据却不对",
         "answers fit the data of student {detail} (the tasks after the colon), not this student's own",
     ),
     "status_check_cells_changed": (

@@ -50,9 +50,9 @@ MESSAGES = {
         "the heads axis to the front; merge: move it back after the positions, then reshape.",
     ),
     "layer_residual_added": (
-        "你的结果是多头注意力的输出再加上 X：这道题只要注意力层本身，残差连接（加上输入）是第 11 课 Transformer 块里的事。",
+        "你的结果是多头注意力的输出再加上 X：这道题只要注意力层本身，残差连接（加上输入）是第 11 课编码器层里的事。",
         "Your numbers are the multi-head output plus X: this task asks for the attention layer alone; the residual "
-        "connection (adding the input) belongs to the transformer block of lesson 11.",
+        "connection (adding the input) belongs to the encoder layer of lesson 11.",
     ),
     "layer_W_o_transposed": (
         "W_O 被转置了：拼接后的 (n, h·d_head) 直接右乘 W_O，它的第 i 行对应拼接结果的第 i 列。",

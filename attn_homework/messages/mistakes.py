@@ -53,7 +53,7 @@ MESSAGES = {
     ),
     "scaled_by_a_root_of": (
         "缩放的数不对：你的结果等于 QKᵀ 除以 {root}，而这里 d_k = {d_k}。{root} 正好是{what}的平方根；"
-        "如果你用的是它，缩放用的是 √d_k，d_k 是每个查询和键的宽度（Q、K 的列数，也就是每个点积有几项）。",
+        "如果你用的是它：缩放要用 √d_k，d_k 是每个查询和键的宽度（Q、K 的列数，也就是每个点积有几项）。",
         "The scale is off: your numbers are QKᵀ divided by {root}, while d_k = {d_k} here. {root} is the square "
         "root of {what}; if that is what you used: the scale is √d_k, d_k being the width of each query and key "
         "(the number of columns of Q and K, the number of terms in each dot product).",
@@ -175,7 +175,7 @@ MESSAGES = {
         "masked position's whole row sees no key.",
     ),
     "mask_no_diagonal": (
-        "对角线也被挡住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行才会是 NaN"
+        "对角线也被挡住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，所以这一行成了 NaN"
         "（用很大的负数代替 −∞ 时，则变成平均分配）。",
         "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
         "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",

@@ -689,3 +689,33 @@ def test_a_fix_with_a_mistake_named_elsewhere_is_named(lang, task_id, code, expe
         d = diagnose_task(task_id, function, np.random.default_rng(seed))
         assert d.code == expected, d.message
         assert words(lang, *said) in d.message, d.message
+
+
+# ---------------------------------------------------------------- the sixth trial: a mask added, not set
+
+
+@pytest.mark.parametrize("added", [-10.0, -100.0])
+def test_a_finite_mask_added_to_the_scores_is_not_called_rounding(lang, added):
+    """Trial 6, 7.2: `S + np.where(mask, 0, -10)` (an additive mask of −10, not a fill) and blocked weights
+    set by hand to 1e-3 were told "was something rounded?"; the blocked weights are not 0, and it says so."""
+    d = homework.TASKS["7.2"].inputs()
+    mask = np.tril(np.ones((4, 4), dtype=bool))
+    S = d["Q"] @ d["K"].T / np.sqrt(3)
+    Sm = S + np.where(mask, 0, added)
+    E = np.exp(Sm - Sm.max(axis=1, keepdims=True))
+    A = E / E.sum(axis=1, keepdims=True)
+    diagnosis = diagnose_task("7.2", A)
+    if added == -100.0 and diagnosis.ok:  # e^-100 is below the tolerance: the same numbers as the right ones
+        return
+    assert not diagnosis.ok
+    assert words(lang, "被取整了", "Was something rounded") not in diagnosis.message, diagnosis.message
+    assert "[0, 1]" in diagnosis.message and "−∞" in diagnosis.message, diagnosis.message
+
+
+def test_blocked_weights_set_by_hand_are_named_not_rounding(lang):
+    d = homework.TASKS["7.2"].inputs()
+    mask = np.tril(np.ones((4, 4), dtype=bool))
+    A = softmax(np.where(mask, d["Q"] @ d["K"].T / np.sqrt(3), -np.inf))
+    A = np.where(mask, A, 1e-3)
+    message = diagnose_task("7.2", A).message
+    assert words(lang, "被取整了", "Was something rounded") not in message and "0.001" in message, message

@@ -97,9 +97,25 @@ def almost(reading, a, g):
     fill = finite_mask_fill(a, g)
     if fill is not None:
         return "almost_finite_mask", {"value": f"{fill:.3g}"}
+    leak = blocked_weight(a, g)
+    if leak is not None:  # blocked weights not 0: a finite mask added, or weights set by hand; not rounding
+        return "almost_blocked_not_zero", leak
     if reading.dtype is not None and reading.dtype == np.float16:
         return "almost_float16", {}
     return "almost_near", {}
+
+
+def blocked_weight(a, g):
+    """Fields naming the first weight the mask blocks that is not 0 in ``a`` (weights; the right one is 0
+    there), as "[i, j]" and its value; None when the task has no mask or every blocked weight is 0."""
+    if g.stage is not Stage.WEIGHTS or g.mask is None or a.shape != g.expected.shape:
+        return None
+    blocked = ~np.broadcast_to(g.mask, a.shape) & (g.expected == 0)
+    leaking = np.argwhere(blocked & (a != 0))
+    if not len(leaking):
+        return None
+    index = tuple(int(i) for i in leaking[0])
+    return {"where": "[" + ", ".join(map(str, index)) + "]", "value": f"{float(a[index]):.2g}"}
 
 
 def finite_mask_fill(a, g):

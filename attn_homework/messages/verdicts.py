@@ -181,6 +181,13 @@ MESSAGES = {
         "key keeps a little weight, the more the closer that number is to the other scores. A blocked score "
         "must be −∞ for its weight after softmax to be exactly 0.",
     ),
+    "almost_blocked_not_zero": (
+        "非常接近了，但被掩码挡住的位置权重不是 0：例如 {where} 是 {value}。这不是取整造成的。被挡住的分数要是 −∞"
+        "（不是一个有限的负数，也不是加上一个有限的负数），softmax 之后它的权重才恰好是 0。",
+        "Very close, but a weight the mask blocks is not 0: {where} is {value}, for example. That is not rounding. "
+        "A blocked score must be −∞ (not a finite negative number, nor one added to the score) for its weight "
+        "after softmax to be exactly 0.",
+    ),
     "almost_near": (
         "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。中间是不是有数被取整了，或者换成了精度较低的类型？",
         "Very close: every number is within 0.1 % of the right one, but not equal. Was something rounded "

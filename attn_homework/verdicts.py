@@ -731,6 +731,9 @@ def delegated_in_cell(source, namespace, allowed=()):
         return ""
     bases = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     for node in ast.walk(tree):
+        named = _module_named(node, namespace)  # sys.modules["attn_core"], importlib.import_module("attn_core")
+        if named.startswith("attn_core"):
+            return named
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load):
             continue
         parts = _chain(node)
@@ -754,12 +757,35 @@ def delegated_in_cell(source, namespace, allowed=()):
     return ""
 
 
+def _module_named(node, namespace):
+    """The module a node reaches by its name as a string: ``sys.modules["attn_core"]``,
+    ``importlib.import_module("attn_core")``, ``__import__("attn_core")``; "" for any other node."""
+    import builtins
+    import importlib
+
+    if isinstance(node, ast.Subscript):
+        target, key = node.value, node.slice
+        parts = _chain(target)
+        if parts is None or _resolve(parts, namespace) is not sys.modules:
+            return ""
+    elif isinstance(node, ast.Call) and node.args:
+        parts, key = _chain(node.func), node.args[0]
+        functions = (importlib.import_module, builtins.__import__)
+        value = None if parts is None else (_resolve(parts, namespace) or getattr(builtins, parts[-1], None))
+        if value is None or not any(value is f for f in functions):
+            return ""
+    else:
+        return ""
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
+
+
 def _answer_cell(var, namespace):
     """The code of the last notebook cell run before this check that assigns ``var`` (IPython's input
     history), or ""."""
     history = namespace.get("_ih") or namespace.get("In") or []
     assigns = re.compile(rf"(^|[;\s,(]){re.escape(var)}\s*(,[^=\n]*)?=(?!=)", re.MULTILINE)
-    for source in reversed(list(history)[:-1]):  # the last entry is this check cell itself
+    # the last entry is the cell running this check: the answer's own cell when it assigns ``var`` too
+    for source in reversed(list(history)):
         if isinstance(source, str) and assigns.search(source):
             return source
     return ""

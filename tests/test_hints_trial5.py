@@ -97,6 +97,10 @@ REFERENCE_IN_A_CELL = [  # (task, the student's answer cell, the reference it na
         "import attn_core\nPE = [getattr(attn_core, a) for a in dir(attn_core) if 'sinus' in a.lower()][0](n, d)",
         "attn_core",
     ),
+    # the sixth trial: the module reached by its name as a string
+    ("4.1", "import sys\nA = sys.modules['attn_core'].softmax(S)", "attn_core"),
+    ("4.1", "import importlib\nA = importlib.import_module('attn_core').softmax(S)", "attn_core"),
+    ("4.1", "A = __import__('attn_core').softmax(S)", "attn_core"),
 ]
 
 
@@ -719,3 +723,17 @@ def test_blocked_weights_set_by_hand_are_named_not_rounding(lang):
     A = np.where(mask, A, 1e-3)
     message = diagnose_task("7.2", A).message
     assert words(lang, "被取整了", "Was something rounded") not in message and "0.001" in message, message
+
+
+def test_a_check_inside_the_answer_cell_reads_that_cell_not_an_earlier_attempt(lang, shell):
+    """Trial 6, 4.1: an earlier attempt used attn_core.softmax; the student's new numpy cell ends with
+    check("4.1") itself, and was told its numbers came from attn_core.softmax (the earlier cell's)."""
+    shell.user_ns.update(homework.TASKS["4.1"].inputs())
+    out = run_in_shell(
+        shell,
+        [
+            "import attn_core\nA = attn_core.softmax(S)",
+            'E = np.exp(S - S.max(axis=-1, keepdims=True))\nA = E / E.sum(axis=-1, keepdims=True)\ncheck("4.1")',
+        ],
+    )
+    assert out.startswith("✅"), out

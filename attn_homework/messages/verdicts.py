@@ -390,11 +390,13 @@ MESSAGES = {
         "run it again, then check.",
     ),
     "cell_delegates": (
-        "{var} 的数对了，但它是用现成的 {name} 算出来的：这些练习要你用 numpy 自己写出每一步"
-        "（和找错题一样，检查程序不能把参考答案当成你的答案）。用 numpy 重写这一格，再检查。",
-        "{var} has the right numbers, but they were computed by the ready-made {name}: these exercises ask you to "
-        "write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the reference's "
-        "result for your answer). Rewrite that cell in numpy, then check.",
+        "{var} 的数对了，但算出 {var} 的那个单元格用了现成的 {name}：这些练习要你用 numpy 自己写出每一步"
+        "（和找错题一样，检查程序不能把参考答案当成你的答案；想拿它来对照，请放在另一个单元格里）。"
+        "用 numpy 重写这一格，再检查。",
+        "{var} has the right numbers, but the cell that computes it uses the ready-made {name}: these exercises ask "
+        "you to write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the "
+        "reference's result for your answer; to compare with it, use it in another cell). Rewrite that cell in "
+        "numpy, then check.",
     ),
     "not_a_prediction": (
         "⏳ 题 {task_id} 不是预测题，没有要揭晓的答案：homework.predicted 只用于预测题。"

@@ -92,7 +92,9 @@ def test_each_tempting_position_is_explained_without_the_right_number(guess, zh,
 
 def test_another_wrong_position_is_explained_without_the_right_number():
     d = diagnose_task("15.2", 12)
-    assert d.code == "wrong_prediction" and "9" not in d.message and "length" in d.message, d.message
+    assert d.code == "wrong_prediction" and "9" not in d.message and "第一遍" in d.message and "？" in d.message, (
+        d.message
+    )
 
 
 def test_the_position_must_be_a_whole_number():

@@ -737,3 +737,16 @@ def test_a_check_inside_the_answer_cell_reads_that_cell_not_an_earlier_attempt(l
         ],
     )
     assert out.startswith("✅"), out
+
+
+def test_a_wrong_15_2_prediction_is_told_why_without_the_rule_that_gives_the_answer(lang):
+    """Trial 6: guessing 8 (the earlier occurrence) was told "the head reads the position right after it",
+    which is 9, the answer, before the reveal. The hints for wrong guesses now end in a question."""
+    right = [k for k in range(40) if diagnose_task("15.2", k).ok]
+    assert len(right) == 1
+    for guess in range(40):
+        if guess in right:
+            continue
+        message = diagnose_task("15.2", guess).message
+        for giveaway in words(lang, ("之后", "后面", "紧跟", "跟在"), ("after", "followed")):
+            assert giveaway not in message, (guess, message)

@@ -50,27 +50,27 @@ MESSAGES = {
     ),
     # ---------------------------------------------------------------- predict: the key an induction head reads
     "explain_induction_key": (
-        "第二遍里位置 query 上的词元，上一次出现在往前 length 个位置处。归纳头要预测下一个词元，"
-        "它看的是第一遍里跟在那个词元后面的位置：那里的词元就是接下来要出现的。",
-        "The token at position query in the second copy appeared before at the position length places earlier. "
-        "The induction head predicts the next token, so it reads the position that followed that token in the "
-        "first copy: the token there is the one that comes next.",
+        "第二遍里位置 query 上的词元，在第一遍里出现过。归纳头要预测下一个词元："
+        "想一想，第一遍里哪个位置上的词元就是接下来要出现的？",
+        "The token at position query in the second copy appeared before, in the first copy. The induction head "
+        "predicts the next token: which position of the first copy holds the token that comes next?",
     ),
     "predict_earlier_occurrence": (
-        "这是当前词元上一次出现的位置本身。那里的词元和当前词元一样，看它预测不出下一个词元；"
-        "归纳头看的是第一遍里紧跟在它后面的那个位置。",
+        "这是当前词元上一次出现的位置本身。那里的词元和当前词元一样，看它预测不出下一个词元。"
+        "想一想：第一遍里，哪个位置上的词元才是下一个要预测的？",
         "That is where the current token appeared before. The token there is the current token again and "
-        "predicts nothing new; the induction head reads the position that followed it in the first copy.",
+        "predicts nothing new. Which position of the first copy holds the token that comes next?",
     ),
     "predict_previous_position": (
-        "这是前一个位置：那是第 1 层前一词元头看的地方。第 2 层的归纳头要找的是当前词元上一次出现之后的那个位置。",
-        "That is the position just before, where the previous-token head of layer 1 looks. The induction head "
-        "of layer 2 looks for the position after the current token's earlier occurrence.",
+        "这是前一个位置：那是第 1 层前一词元头看的地方，不是第 2 层的归纳头要找的。"
+        "想一想：第一遍里，哪个位置上的词元能告诉归纳头下一个词元是什么？",
+        "That is the position just before, where the previous-token head of layer 1 looks, not what the "
+        "induction head of layer 2 looks for. Which position of the first copy holds the token that comes next?",
     ),
     "predict_query_itself": (
-        "这是查询自己的位置。归纳头要到第一遍里去找：当前词元上一次出现之后的那个位置。",
-        "That is the query's own position. The induction head looks back into the first copy: at the position "
-        "after the current token's earlier occurrence.",
+        "这是查询自己的位置。归纳头要到第一遍里去找：想一想，第一遍里哪个位置上的词元是下一个要预测的？",
+        "That is the query's own position. The induction head looks back into the first copy: which position "
+        "there holds the token that comes next?",
     ),
     # ---------------------------------------------------------------- find the bug: the induction score
     "axes_induction_score": (

@@ -604,7 +604,7 @@ def test_a_row_that_sees_no_key_is_a_message_in_the_picture_not_an_error(built):
     height = ex.svg.split('height="', 1)[1].split('"', 1)[0]
     ex.set(mode="padding", padding=4)
     assert ex.error is None and ex.state["empty_rows"] == [0, 1, 2, 3]
-    assert "ValueError" in ex.svg and "softmax" in ex.svg  # the teaching message, drawn
+    assert "ValueError" in ex.svg and "NaN" in ex.svg  # the teaching message (what attn_core and −∞ do), drawn
     assert ex.svg.split('height="', 1)[1].split('"', 1)[0] == height  # the picture does not jump
     assert ex.svg.count("−∞ → 0") >= 16  # every cell drawn as masked, none as a dark 0.00
     ex.set(padding=3)

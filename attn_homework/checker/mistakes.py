@@ -317,6 +317,7 @@ def _column_max_agreeing_with(other):
     to the checker's tolerance: the two then have the same evidence, and the message names both."""
 
     def made(g):
+        """The column-max answers that are also ``other``'s numbers on this data (both mistakes named)."""
         theirs = other(g)
         return [mine for mine in max_down_the_columns(g) if same(mine.answer, np.asarray(theirs))]
 

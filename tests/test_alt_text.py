@@ -18,6 +18,11 @@ A = EX.attention().A
 
 @pytest.fixture(autouse=True)
 def close_figures():
+    """Every test starts in Chinese (the default; a test elsewhere in the same worker may have left English
+    set: the module's expectations are the Chinese texts) and closes its figures."""
+    from attn_core import set_lang
+
+    set_lang("zh")
     yield
     plt.close("all")
 

@@ -17,37 +17,22 @@ from hypothesis import strategies as st
 
 import attn_homework as homework
 from attn_core import rope
-from attn_core.lang import set_lang
-from attn_homework import diagnose_task, verdicts
+from attn_homework import diagnose_task
 from attn_homework.checker import diagnose
 from attn_homework.checker import mistakes as m
 from attn_homework.checker.compare import close
 from attn_homework.checker.givens import Stage, read_givens
 from attn_homework.checker.steps import STEP_TABLE
 
+from . import hints_common
 from .test_check import leaked_numbers
 
+lang = hints_common.lang
+_fresh_state = hints_common.fresh_state
+words = hints_common.words
+
+
 CODES_OF_THE_COLUMN_MAX = {"max_axis", "max_axis_or_transposed", "max_axis_or_softmax_axis"}
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    set_lang(request.param)
-    yield request.param
-    set_lang("zh")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state():
-    verdicts._REVEALED.clear()
-    verdicts._LAST_CHECKED.clear()
-    yield
-    verdicts._REVEALED.clear()
-    verdicts._LAST_CHECKED.clear()
-
-
-def words(lang, zh, en):
-    return {"zh": zh, "en": en}[lang]
 
 
 def run(code, task_id, var):

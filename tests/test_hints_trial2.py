@@ -13,11 +13,15 @@ import numpy as np
 import pytest
 
 import attn_homework as homework
-from attn_core.lang import set_lang
 from attn_homework import FunctionCalls, call_function, diagnose_task, verdicts
 from attn_homework.grading import answers as grading_answers
 from attn_homework.grading.checking import check_answers
 from attn_homework.grading.reading import saved_outputs
+
+from . import hints_common
+
+lang = hints_common.lang
+
 
 CODES_OF_THE_SECOND_TRIAL = {
     "crossed",
@@ -42,13 +46,6 @@ def softmax(S, axis=-1):
 
 def inputs(task_id):
     return homework.task(task_id).inputs()
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    set_lang(request.param)
-    yield request.param
-    set_lang("zh")
 
 
 @pytest.fixture(autouse=True)

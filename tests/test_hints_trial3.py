@@ -13,15 +13,13 @@ from attn_core import rope
 from attn_core.lang import set_lang
 from attn_homework import diagnose_task, verdicts
 
+from . import hints_common
+
+lang = hints_common.lang
+
+
 # The codes this file tests, each with the answers that must get it (and, for the 13.2 mask, a right one).
 CODES_OF_THE_THIRD_TRIAL = {"key_mask_on_queries", "mask_minus_1e9"}
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    set_lang(request.param)
-    yield request.param
-    set_lang("zh")
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,14 @@ from attn_core import rope
 from attn_core.lang import set_lang
 from attn_homework import diagnose_task, student, verdicts
 
+from . import hints_common
 from .repo import EDITIONS
+
+lang = hints_common.lang
+_fresh_state = hints_common.fresh_state
+words = hints_common.words
+softmax = hints_common.softmax
+
 
 # The codes this file tests, each with the answers that must get it (test_hints checks every code has one).
 CODES_OF_THE_FOURTH_TRIAL = {
@@ -33,36 +40,11 @@ CODES_OF_THE_FOURTH_TRIAL = {
 }
 
 
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    set_lang(request.param)
-    yield request.param
-    set_lang("zh")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state():
-    verdicts._REVEALED.clear()
-    verdicts._LAST_CHECKED.clear()
-    yield
-    verdicts._REVEALED.clear()
-    verdicts._LAST_CHECKED.clear()
-
-
 def inputs(*task_ids):
     data = {}
     for task_id in task_ids:
         data |= homework.TASKS[task_id].inputs()
     return data
-
-
-def softmax(S, axis=-1):
-    E = np.exp(S - S.max(axis=axis, keepdims=True))
-    return E / E.sum(axis=axis, keepdims=True)
-
-
-def words(lang, zh, en):
-    return {"zh": zh, "en": en}[lang]
 
 
 # ---------------------------------------------------------------- (a) a cause is named only with its evidence

@@ -14,33 +14,14 @@ import pytest
 import attn_core
 import attn_homework as homework
 from attn_core import rope, trained
-from attn_core.lang import set_lang
 from attn_homework import diagnose_task, verdicts
 
+from . import hints_common
 
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    set_lang(request.param)
-    yield request.param
-    set_lang("zh")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state():
-    verdicts._REVEALED.clear()
-    verdicts._LAST_CHECKED.clear()
-    yield
-    verdicts._REVEALED.clear()
-    verdicts._LAST_CHECKED.clear()
-
-
-def words(lang, zh, en):
-    return {"zh": zh, "en": en}[lang]
-
-
-def softmax(S, axis=-1):
-    E = np.exp(S - S.max(axis=axis, keepdims=True))
-    return E / E.sum(axis=axis, keepdims=True)
+lang = hints_common.lang
+_fresh_state = hints_common.fresh_state
+words = hints_common.words
+softmax = hints_common.softmax
 
 
 @pytest.fixture

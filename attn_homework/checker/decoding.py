@@ -168,21 +168,21 @@ def _grouped(g, K, V, scaled=True):
     return core.attention(g.Q_heads, K, V, scaled=scaled).O
 
 
+def _gqa_shared(g):
+    """K and V with each K/V head repeated for its group of query heads (n_heads, n, d)."""
+    h = g.Q_heads.shape[0]
+    return decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h)
+
+
 def gqa_output(g):
     """Each K/V head serves n_heads / n_kv_heads neighbouring query heads: O (n_heads, n, d_v)."""
-    h = g.Q_heads.shape[0]
-    return _grouped(g, decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h))
+    return _grouped(g, *_gqa_shared(g))
 
 
 def kv_heads_tiled(g):
     """The K/V heads repeated as a whole (np.tile): query head h reads K/V head h mod n_kv_heads."""
     reps = g.Q_heads.shape[0] // g.K_heads.shape[0]
     return unless_right(g.expected, _grouped(g, np.tile(g.K_heads, (reps, 1, 1)), np.tile(g.V_heads, (reps, 1, 1))))
-
-
-def _gqa_shared(g):
-    h = g.Q_heads.shape[0]
-    return decoding.repeat_kv_heads(g.K_heads, h), decoding.repeat_kv_heads(g.V_heads, h)
 
 
 def gqa_divided_by_d_k(g):

@@ -1,0 +1,38 @@
+"""What the hint-trial test modules share: both languages as a fixture, a fresh checker state around each
+test, the phrase a test expects in each language, and a plain row softmax to build answers with.
+
+A module takes them as ``lang = hints_common.lang`` (pytest finds a fixture by its module-level name)."""
+
+import numpy as np
+import pytest
+
+from attn_core.lang import set_lang
+from attn_homework import verdicts
+
+
+@pytest.fixture(params=["zh", "en"])
+def lang(request):
+    """The test in each language, Chinese restored afterwards."""
+    set_lang(request.param)
+    yield request.param
+    set_lang("zh")
+
+
+@pytest.fixture(autouse=True)
+def fresh_state():
+    """No reveal or last check carried from one test into the next."""
+    verdicts._REVEALED.clear()
+    verdicts._LAST_CHECKED.clear()
+    yield
+    verdicts._REVEALED.clear()
+    verdicts._LAST_CHECKED.clear()
+
+
+def words(lang, zh, en):
+    """The phrase a test looks for, in the language of the run."""
+    return {"zh": zh, "en": en}[lang]
+
+
+def softmax(S, axis=-1):
+    E = np.exp(S - S.max(axis=axis, keepdims=True))
+    return E / E.sum(axis=axis, keepdims=True)

@@ -487,6 +487,8 @@ def check(task_id=None, *answer, **unexpected):
             diagnosis = _missing_variable(task(task_id).var, names, diagnosis)
         elif t is not None:
             diagnosis = _carried_forward(t, value, earlier, diagnosis)
+            if not answer:  # the learner's own variable, not a value handed to check() to try
+                _record_first_prediction(t, value, diagnosis, namespace)
             diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
             diagnosis = _after_a_failed_cell(t, value, diagnosis)
             diagnosis = _computed_by_the_reference(t, diagnosis, namespace)
@@ -505,10 +507,10 @@ def predicted(task_id=None, *extra, **unexpected):
     one number, not ``...``, a string, None or a list). If not, prints one line asking for it and returns
     False. The cell that shows a predict task's answer starts ``if homework.predicted("4.5"):``, so the
     answer stays hidden until the learner commits to a prediction (also in the committed student
-    notebooks). The first time it opens, the prediction is recorded and printed (``📌 top_key = 3 · …``):
-    that is the prediction that counts, for ``check``, ``progress`` and the grader (which reads the printed
-    line from the saved notebook, ``revealed_predictions``); run again after a change, it says that the
-    change does not count. Never raises."""
+    notebooks). The first time it opens (unless a check recorded one first), the prediction is recorded
+    and printed (``📌 top_key = 3 · …``): that is the prediction that counts, for ``check``, ``progress``
+    and the grader (which reads the printed line from the saved notebook, ``revealed_predictions``); run
+    again after a change, it says that the change does not count. Never raises."""
     if _wrong_call("predicted", 'predicted("4.5")', "call_what_task", extra, unexpected):
         return False
     task_id = _task_number(task_id)
@@ -550,8 +552,25 @@ def predicted(task_id=None, *extra, **unexpected):
         return False
 
 
-# The prediction each predict task had when its answer was first shown (this kernel only).
+# The prediction each predict task had when it was first checked or its answer first shown (this kernel only).
 _REVEALED = {}
+
+# A check that says nothing about the prediction itself: a slip of form, not a prediction to hold on to.
+_NOT_A_PREDICTION_YET = ("not_attempted", "bad_task", "not_whole", "not_finite", "wrong_type", "is_none")
+
+
+def _record_first_prediction(t, value, diagnosis, namespace):
+    """The first number a predict task's check judges is recorded as its prediction, as the reveal cell
+    records it, and printed (``📌 top_key = 3 · …``, the line the grader reads): a prediction changed after
+    its check said ❌ is not credited, or four tries would find any index. A slip of form (2.5 for an
+    index, text, NaN) is not recorded; nor is a number the answer cell computed with attn_core's reference."""
+    if t.answer_kind != "number" or t.id in _REVEALED or diagnosis.code in _NOT_A_PREDICTION_YET:
+        return
+    if not _is_one_number(value) or delegated_in_cell(_answer_cell(t.var, namespace), namespace, _handed_out(t.id)):
+        return
+    _REVEALED[t.id] = _as_number(value)
+    print(msg("prediction_checked", var=t.var, value=_number_text(_REVEALED[t.id])))
+
 
 RECORDED = re.compile(r"📌 ([A-Za-z_][A-Za-z0-9_]*) = (\S+) ·")  # the line ``predicted`` prints, as data
 

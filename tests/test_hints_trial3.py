@@ -72,7 +72,7 @@ def test_a_count_or_an_index_is_exact(lang, task_id, almost, right):
     assert diagnose_task(task_id, right).ok and diagnose_task(task_id, float(right)).ok
     assert diagnose_task(task_id, np.int64(right)).ok and diagnose_task(task_id, np.float32(right)).ok
     d = diagnose_task(task_id, almost)
-    assert not d.ok and d.code == "wrong_prediction" and NOT_WHOLE[lang] in d.message
+    assert not d.ok and d.code == "not_whole" and NOT_WHOLE[lang] in d.message
 
 
 # ---------------------------------------------------------------- 2. confidently wrong hints

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import attn_homework as homework
 from attn_core import core
-from attn_homework import MISSING, check, diagnose_task
+from attn_homework import MISSING, check, diagnose_task, verdicts
 from attn_homework.student import has_solution
 
 from .repo import TEACHER_DIR
@@ -366,6 +366,7 @@ def test_every_think_about_it_prompt_has_a_model_answer_for_the_teacher(folder, 
 
 
 def test_predicted_asks_for_the_prediction_first():
+    verdicts._REVEALED.clear()  # a check earlier in this process may have recorded one
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         ns = {"homework": homework, "top_key": ...}
@@ -378,3 +379,53 @@ def test_predicted_asks_for_the_prediction_first():
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("⏳") and "top_key" in lines[0] and len(lines) == 3 and "9.9" in lines[2]
     assert lines[1].startswith("📌 top_key = 1 ·")  # the prediction recorded at its reveal
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_prediction_retried_after_its_check_is_not_credited(lang):
+    """Four tries would find any of four keys: the first number checked is the prediction that counts, in the
+    kernel and for the grader (which reads the 📌 line the check printed)."""
+    from attn_core import set_lang
+    from attn_homework.checker.steps import STEP_TABLE
+
+    set_lang(lang)
+    verdicts._REVEALED.clear()
+    try:
+        t = homework.task("4.5")
+        right = int(STEP_TABLE[t.step].givens(t.given()).expected)
+        wrong = (right + 1) % 4
+        ns = {"check": check, "top_key": 2.5}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec('check("4.5")', ns)  # a slip of form is not recorded
+            ns["top_key"] = wrong
+            exec('check("4.5")', ns)
+            ns["top_key"] = right
+            exec('check("4.5")', ns)
+        lines = out.getvalue().splitlines()
+        assert lines[0].startswith("❌") and lines[1].startswith(f"📌 top_key = {wrong} ·"), lines
+        assert lines[2].startswith("❌") and lines[3].startswith("❌") and len(lines) == 4, lines
+        assert verdicts.revealed_predictions([out.getvalue()]) == {"top_key": wrong}
+        assert not verdicts.judge_prediction(t, right, diagnose_task("4.5", right), wrong).ok
+    finally:
+        verdicts._REVEALED.clear()
+        set_lang("zh")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("root", [3, 6])
+def test_a_wrong_scale_in_8_3_does_not_say_8_2s_prediction(lang, root):
+    """d_k per head is what 8.2 asks to predict: 8.3's hint about a wrong √ names the learner's root only."""
+    from attn_core import set_lang
+
+    set_lang(lang)
+    try:
+        Q_h, K_h, V_h = homework.data("8.3")
+        S = Q_h @ np.swapaxes(K_h, -1, -2) / np.sqrt(root)
+        E = np.exp(S - S.max(axis=-1, keepdims=True))
+        d = diagnose_task("8.3", E / E.sum(axis=-1, keepdims=True) @ V_h)
+        d_k = Q_h.shape[-1]
+        assert not d.ok and f"√{root}" in d.message, d.message
+        assert f"d_k = {d_k}" not in d.message and f"d_k={d_k}" not in d.message, d.message
+    finally:
+        set_lang("zh")

@@ -21,6 +21,7 @@ this order, and each code is given only when its evidence is there:
     <rule codes>      a rule every right answer keeps is broken, and where (masked weight not 0, a
                       negative weight, a row that does not sum to 1, a masked score that is not −∞)
     wrong_prediction  a prediction no known wrong reasoning explains: the step's explanation
+    not_whole         a prediction of a count or an index that is not a whole number (a slip of form)
     wrong_values      the honest fallback: where the largest difference is, and what that entry means
 
 Equal means |answer − right| ≤ ATOL + RTOL·(|right| + max|right|) entry by entry, so a right answer
@@ -159,7 +160,7 @@ def _judge(name, step, g, answer):
     if close(a, g.expected, whole=step.answer.whole):
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
     if step.answer.whole and np.isfinite(a).all() and not float(a).is_integer():
-        return verdict("wrong_prediction", "prediction_not_whole", got=repr(float(a)))
+        return verdict("not_whole", "prediction_not_whole", got=repr(float(a)))
     integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
     if integers == "int_dtype":  # the right numbers cut to whole ones: that, not a mistake its zeros look like
         return verdict("int_dtype", integers, dtype=reading.dtype)

@@ -52,11 +52,11 @@ MESSAGES = {
         "terms in each dot product).",
     ),
     "scaled_by_a_root_of": (
-        "缩放的数不对：你的结果等于 QKᵀ 除以 {root}，而这里 d_k = {d_k}。{root} 正好是{what}的平方根；"
+        "缩放的数不对：你的结果等于 QKᵀ 除以 {root}，而不是除以 √d_k。{root} 正好是{what}的平方根；"
         "如果你用的是它：缩放要用 √d_k，d_k 是每个查询和键的宽度（Q、K 的列数，也就是每个点积有几项）。",
-        "The scale is off: your numbers are QKᵀ divided by {root}, while d_k = {d_k} here. {root} is the square "
-        "root of {what}; if that is what you used: the scale is √d_k, d_k being the width of each query and key "
-        "(the number of columns of Q and K, the number of terms in each dot product).",
+        "The scale is off: your numbers are QKᵀ divided by {root}, not by √d_k. {root} is the square root of "
+        "{what}; if that is what you used: the scale is √d_k, d_k being the width of each query and key (the "
+        "number of columns of Q and K, the number of terms in each dot product).",
     ),
     "size_n_q": ("查询的个数 n_q（Q 的行数）", "the number of queries n_q (rows of Q)"),
     "size_n_k": ("键的个数 n_k（K 的行数）", "the number of keys n_k (rows of K)"),
@@ -142,9 +142,9 @@ MESSAGES = {
         "You divided by the sum of the whole matrix (or head): divide by each row's own sum (.sum(axis=-1, keepdims=True)).",
     ),
     "scaled_fixed_width": (
-        "你除以的是 {root}，可这里 d_k = {d_k}：d_k 要从这道题的数据里取（Q.shape[-1]），不要照搬别处的数。",
-        "You divided by {root}, but here d_k = {d_k}: take d_k from this task's data (Q.shape[-1]) rather than "
-        "a number kept from elsewhere.",
+        "你除以的是 {root}，可这不是这道题的 √d_k：d_k 要从这道题的数据里取（Q.shape[-1]），不要照搬别处的数。",
+        "You divided by {root}, which is not this task's √d_k: take d_k from this task's data (Q.shape[-1]) "
+        "rather than a number kept from elsewhere.",
     ),
     "mask_after_softmax": (
         "掩码加晚了：要在 softmax 之前把被挡住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",

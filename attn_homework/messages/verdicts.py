@@ -533,15 +533,20 @@ MESSAGES = {
         "📌 {var} = {value} · the prediction recorded before the reveal: this is the one that counts; a change "
         "after it does not.",
     ),
+    "prediction_checked": (
+        "📌 {var} = {value} · 第一次检查时记下的预测：计分的就是它，之后再改不算。",
+        "📌 {var} = {value} · the prediction recorded at its first check: this is the one that counts; a change "
+        "after it does not.",
+    ),
     "prediction_changed": (
         "📌 {var} = {value} · 揭晓前记下的预测。你之后改成了 {now}：这个改动不计分。",
         "📌 {var} = {value} · the prediction recorded before the reveal. You changed it to {now} afterwards: "
         "that change does not count.",
     ),
     "prediction_not_counted": (
-        "看到答案之前你预测的是 {var} = {value}，{now}；计分的是揭晓前的预测：",
-        "Before the answer was shown you predicted {var} = {value}; {now}, which does not count. The "
-        "prediction made before the reveal: ",
+        "你最先记下的预测是 {var} = {value}，{now}；计分的是最先记下的那个预测：",
+        "The prediction first recorded was {var} = {value}; {now}, which does not count. The prediction as "
+        "first recorded: ",
     ),
     "now_text": ("之后改成了 {now}，这个改动不计分", "you changed it to {now} afterwards"),
     "now_other": ("之后改成了别的值，这个改动不计分", "you changed it afterwards"),

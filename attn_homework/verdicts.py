@@ -10,6 +10,7 @@
 """
 
 import ast
+import contextlib
 import decimal
 import difflib
 import fractions
@@ -26,6 +27,7 @@ import numpy as np
 from . import checker
 from .checker import CallFailed, FunctionCalls
 from .checker.compare import read_number
+from .checker.functions import ASYNC
 from .exercises import TASKS, task, tasks
 from .messages import msg
 
@@ -216,6 +218,11 @@ def call_function(function, arguments):
             results.append(stopped)
         except Exception as e:  # the learner's bug, reported by the checker, never raised
             results.append(CallFailed(type(e).__name__, str(e)))
+        except BaseException as e:  # ``class _X(BaseException)``: still the learner's, still named, never raised
+            results.append(CallFailed(type(e).__name__, str(e)))
+        if inspect.iscoroutine(results[-1]):  # ``async def``: closed, so no "never awaited" warning leaks
+            results[-1].close()
+            results[-1] = CallFailed(ASYNC, "")
         touched = tuple(
             i
             for i, (a, c) in enumerate(zip(args, copies))
@@ -305,7 +312,33 @@ def delegated_to(function, depth=0, seen=None):
     return ", ".join(dict.fromkeys(found))
 
 
+# numpy's comparisons as imported: a notebook that rebinds them (``np.allclose = lambda *a, **k: True``) rebinds
+# them for the checker too, which shares the kernel's numpy; ``diagnose_task`` puts these back while it judges
+_NUMPYS_OWN = {name: getattr(np, name) for name in ("isclose", "allclose", "array_equal", "array_equiv")}
+
+
+@contextlib.contextmanager
+def _numpys_own_comparisons():
+    """numpy's own comparison functions for the time of a check, the notebook's (if it rebound any) after."""
+    rebound = {name: getattr(np, name, None) for name in _NUMPYS_OWN}
+    rebound = {name: f for name, f in rebound.items() if f is not _NUMPYS_OWN[name]}
+    for name in rebound:
+        setattr(np, name, _NUMPYS_OWN[name])
+    try:
+        yield
+    finally:
+        for name, f in rebound.items():
+            setattr(np, name, f)
+
+
 def diagnose_task(task_id, answer, rng=None):
+    """The Diagnosis of ``answer`` for task ``task_id``, judged with numpy's own comparisons (see
+    ``_judged``)."""
+    with _numpys_own_comparisons():
+        return _judged(task_id, answer, rng)
+
+
+def _judged(task_id, answer, rng=None):
     """The Diagnosis of ``answer`` for task ``task_id``: ``attn_homework.checker.diagnose`` with the
     task's step and freshly built data. ``MISSING`` (variable not defined) counts as not attempted.
 
@@ -329,6 +362,27 @@ def diagnose_task(task_id, answer, rng=None):
         if message is not None:
             return checker.Diagnosis(False, "crossed", message, t.step)
     return diagnosis
+
+
+_LONG_DOUBLE = re.compile(r"\b(longdouble|longfloat|float128|float96|clongdouble)\b")
+
+
+def _passes_by_long_double(t, value, diagnosis, source=""):
+    """A right softmax of scores that overflow exp in float64 (4.3's, near 1000), computed in np.longdouble:
+    on x86 long double reaches e^1000 and the softmax without the maximum subtracted passes; on Windows long
+    double is float64 and it overflows. Not ✅ when the evidence shows it: the answer cell's code (``source``)
+    names an extended float and takes no maximum (a stable softmax
+    in long double is right everywhere: a cell that subtracts a maximum is never told this)."""
+    if t.answer_kind != "array" or not diagnosis.ok or not source or re.search(r"max\b|max\(", source):
+        return diagnosis
+    scores = t.given().get("S")
+    if scores is None:
+        return diagnosis
+    with np.errstate(all="ignore"):
+        overflows = not np.isfinite(np.exp(np.asarray(scores, dtype=np.float64))).all()
+    if not overflows or not _LONG_DOUBLE.search(source):
+        return diagnosis
+    return checker.Diagnosis(False, "overflow", msg("long_double", var=t.var), t.step)
 
 
 def right_for_earlier_answer(t, answer, earlier_answer):
@@ -492,6 +546,7 @@ def check(task_id=None, *answer, **unexpected):
             diagnosis = judge_prediction(t, value, diagnosis, _REVEALED.get(t.id))
             diagnosis = _after_a_failed_cell(t, value, diagnosis)
             diagnosis = _computed_by_the_reference(t, diagnosis, namespace)
+            diagnosis = _passes_by_long_double(t, value, diagnosis, _answer_cell(t.var, namespace))
             diagnosis = _fixed_under_the_old_name(t, value, diagnosis, namespace)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
@@ -810,6 +865,59 @@ def _answer_cell(var, namespace):
     return ""
 
 
+def _assigned_from(source, names):
+    """The expressions that the cell ``source`` assigns to any of ``names`` (``S = _tmp``: {"S": [_tmp]}),
+    as AST nodes; {} when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Name) and leaf.id in names:
+                        found.setdefault(leaf.id, []).append(node.value)
+    return found
+
+
+def _delegated_behind(t, namespace):
+    """``delegated_in_cell`` of the answer cell, following the names its assignment to ``t.var`` reads back to
+    the earlier cells that assigned them (``_tmp = ac.scale(...)`` in a scratch cell, then ``S = _tmp``): only
+    the expressions assigned to those names are read, never a whole scratch cell, and the task's own data are
+    not followed."""
+    allowed = _handed_out(t.id)
+    source = _answer_cell(t.var, namespace)
+    name = delegated_in_cell(source, namespace, allowed)
+    history = [s for s in (namespace.get("_ih") or namespace.get("In") or []) if isinstance(s, str)]
+    if name or not source or source not in history:
+        return name
+    earlier = history[: len(history) - 1 - history[::-1].index(source)]
+    given = set(t.inputs()) if callable(getattr(t, "inputs", None)) else set()
+    values = _assigned_from(source, {t.var}).get(t.var, [])
+    seen = {t.var}
+    for _ in range(4):  # a short chain of renamings: _o -> tmp -> O
+        wanted = {n.id for v in values for n in ast.walk(v) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        wanted -= seen | given
+        seen |= wanted
+        values = []
+        for variable in wanted:
+            for cell in reversed(earlier):
+                assigned = _assigned_from(cell, {variable}).get(variable)
+                if assigned:
+                    values += assigned
+                    break
+        for value in values:
+            name = delegated_in_cell(ast.unparse(value), namespace, allowed)
+            if name:
+                return name
+        if not values:
+            break
+    return ""
+
+
 def _computed_by_the_reference(t, diagnosis, namespace):
     """A right array answer whose cell computed it with attn_core's reference (``attention(Q, K, V).O``) is
     not ✅: the notebooks ask for one's own numpy, as a find-the-bug fix that calls it is told (6.5). Nor is a
@@ -820,7 +928,7 @@ def _computed_by_the_reference(t, diagnosis, namespace):
         return diagnosis
     if t.answer_kind == "array" and not diagnosis.ok:
         return diagnosis
-    name = delegated_in_cell(_answer_cell(t.var, namespace), namespace, _handed_out(t.id))
+    name = _delegated_behind(t, namespace)
     if not name:
         return diagnosis
     key = "cell_delegates" if t.answer_kind == "array" else "prediction_delegates"

@@ -84,7 +84,7 @@ def test_an_additive_mask_off_elsewhere_names_the_entry_not_nan_or_inf(lang):
 @pytest.mark.parametrize("guess", [2 * 24 * 4 * 64 * 2, 2 * 24 * 4 * 64 * 4 // 2, 24 * 4 * 64 * 4])
 def test_half_the_cache_bytes_says_k_only_and_two_bytes_a_number_alike(lang, guess):
     d = diagnose_task("14.2", guess)
-    assert d.code == "wrong_prediction" and "fp16" in d.message and "K" in d.message, d.message
+    assert d.code == "wrong_prediction" and "float16" in d.message and "K" in d.message, d.message
 
 
 @pytest.mark.parametrize("guess", [2 * 24 * 4 * 16 * 4, 2 * 24 * 4 * 64])
@@ -112,7 +112,8 @@ def test_a_root_of_4_is_not_asserted_to_be_n_q(lang, answer):
     g = homework.TASKS["3.2"].given()
     d = diagnose_task("3.2", eval(answer, {"np": np, "Q": g["Q"], "K": g["K"]}))
     assert d.code == "scaled_wrong_width"
-    assert words(lang, "如果你用的是它", "if that is what you used") in d.message and "d_k = 16" in d.message
+    assert words(lang, "如果你用的是它", "if that is what you used") in d.message and "√d_k" in d.message
+    assert "d_k = 16" not in d.message  # d_k is what a prediction may ask (8.2): its value is not said
     assert words(lang, "√4，即查询的个数", "divided by √4, the square root of") not in d.message  # the old assertion
 
 

@@ -89,6 +89,21 @@ def report(step, answer, **given):
     print(diagnose(step, answer, **given))
 
 
+def _last_index(step, g):
+    """The largest index an index prediction may name, counting from 0: the last key for 4.5's top key, the
+    query's own position for 15.2's induction key (a causal head reads keys up to itself); None for others."""
+    from . import learned, predictions
+
+    try:
+        if step.right_answer is predictions.top_key:
+            return int(np.shape(g.K)[-2]) - 1
+        if step.right_answer is learned.induction_key:
+            return int(g.query)
+    except (AttributeError, TypeError, IndexError):
+        return None
+    return None
+
+
 def diagnose(step, answer, **given):
     """Check ``answer`` for ``step`` (one of STEPS), the right answer being computed from ``given``."""
     name = step if isinstance(step, str) else repr(step)
@@ -160,7 +175,16 @@ def _judge(name, step, g, answer):
     if close(a, g.expected, whole=step.answer.whole):
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
     if step.answer.whole and np.isfinite(a).all() and not float(a).is_integer():
+        found = _mistakes_made(step, g, a, labels)  # a reasoning whose number is not whole (√2, the root itself)
+        if found:
+            code, text = found[0]
+            if len(found) > 1:
+                text = msg("several_reasons") + msg("or_perhaps").join(text for _, text in found)
+            return Diagnosis(False, code, text, name)
         return verdict("not_whole", "prediction_not_whole", got=repr(float(a)))
+    last = _last_index(step, g)
+    if last is not None and a.size == 1 and not 0 <= float(a) <= last:  # no key or position has that number
+        return verdict("wrong_prediction", "prediction_out_of_range", last=last)
     integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
     if integers == "int_dtype":  # the right numbers cut to whole ones: that, not a mistake its zeros look like
         return verdict("int_dtype", integers, dtype=reading.dtype)
@@ -181,6 +205,9 @@ def _judge(name, step, g, answer):
             fields = {"count": int((~np.isfinite(a)).sum()), "where": where(first, a.shape)}
             if row is not None:
                 fields["row"] = where(row, a.shape)
+            if isinstance(key, tuple):  # every row NaN: the other causes that give these NaN too, as clauses
+                key, *also = key
+                fields["also"] = "".join(msg(f"{k}_also" if k.startswith("mask_") else k) for k in also)
             return verdict(code, key, hint=msg(step.finite_hint), **fields)
     if not step.answer.single and a.dtype != bool:
         near = evidence.almost(reading, a, g)

@@ -57,9 +57,12 @@ def wrong_axis(g):
 
 
 def eps_forgotten(g):
-    """(x − mean) / √var: no ε (a row of equal numbers then gives 0/0 = NaN)."""
+    """(x − mean) / √var: no ε (a row of equal numbers then gives 0/0 = NaN), an ε far smaller than the
+    task's (1e-10, BERT's 1e-12), or LayerNorm applied to its own result (the second pass divides by about
+    √(1 + ε), undoing the first pass's ε): these numbers cannot tell the three apart, so the message says all."""
     x = _normed(g)
-    return (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True))
+    made = (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True))
+    return Made(made, {"task_eps": _power_of_ten(g.eps)})
 
 
 def eps_outside_root(g):
@@ -96,9 +99,13 @@ def unbiased_variance(g):
 
 
 def not_centred(g):
-    """x / √(var + ε): the mean never subtracted."""
+    """x / √(var + ε), or RMSNorm's x / √(mean(x²) + ε): the mean never subtracted (neither from x nor, for
+    RMSNorm, inside the variance)."""
     x = _normed(g)
-    return x / np.sqrt(x.var(axis=-1, keepdims=True) + g.eps)
+    return [
+        x / np.sqrt(x.var(axis=-1, keepdims=True) + g.eps),
+        x / np.sqrt((x**2).mean(axis=-1, keepdims=True) + g.eps),
+    ]
 
 
 def no_square_root(g):

@@ -14,6 +14,10 @@ import numpy as np
 from ..messages import msg
 
 RTOL, ATOL = 1e-5, 1e-8
+# numpy's own comparisons, kept at import: "equal" must not be what the kernel's numpy says after a notebook
+# rebinds ``np.isclose`` or ``np.allclose`` (``np.allclose = lambda *a, **k: True``); the learner's cells and
+# the checker share one numpy module in a notebook
+_ISCLOSE, _ARRAY_EQUAL, _RINT = np.isclose, np.array_equal, np.rint
 ALMOST = 1e-3  # "very close": within 0.1 % (relative to the answer's largest entry) everywhere
 
 
@@ -126,10 +130,10 @@ def close(a, right, whole=False):
     if a.shape != right.shape or (a.dtype == bool) != (right.dtype == bool):
         return False
     if whole:
-        return bool(np.array_equal(a, np.rint(right)))
+        return bool(_ARRAY_EQUAL(a, _RINT(right)))
     if a.dtype == bool:
-        return bool(np.array_equal(a, right))
-    return bool(np.isclose(a, right, rtol=RTOL, atol=tolerance(right)).all())
+        return bool(_ARRAY_EQUAL(a, right))
+    return bool(_ISCLOSE(a, right, rtol=RTOL, atol=tolerance(right)).all())
 
 
 def same(a, made):
@@ -137,14 +141,14 @@ def same(a, made):
     if a.shape != made.shape or (a.dtype == bool) != (made.dtype == bool):
         return False
     if a.dtype == bool:
-        return bool(np.array_equal(a, made))
-    return bool(np.isclose(a, made, rtol=RTOL, atol=tolerance(made), equal_nan=True).all())
+        return bool(_ARRAY_EQUAL(a, made))
+    return bool(_ISCLOSE(a, made, rtol=RTOL, atol=tolerance(made), equal_nan=True).all())
 
 
 def same_prediction(a, made):
     """A prediction ``a`` is the number a wrong reasoning ``made``, to the two or three decimals a learner
     would type (0.45 for 0.4502)."""
-    return a.shape == made.shape and bool(np.isclose(a, made, rtol=1e-3, atol=5e-3).all())
+    return a.shape == made.shape and bool(_ISCLOSE(a, made, rtol=1e-3, atol=5e-3).all())
 
 
 def nearly(a, right, within=ALMOST):

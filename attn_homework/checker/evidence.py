@@ -15,7 +15,7 @@ cause.
 
 import numpy as np
 
-from .compare import nearly, rounded_to
+from .compare import RTOL, nearly, rounded_to, tolerance
 from .givens import Stage
 from .mistakes import EXP_OVERFLOWS, _is_causal
 
@@ -60,6 +60,34 @@ def _max_down_the_columns(a, g, scores, keep):
         return False
 
 
+def _softmax_of(a, g, S):
+    """Whether ``a`` is the row softmax of the scores ``S`` (row maximum subtracted), then ·V for an output
+    step, NaN where it has NaN."""
+    try:
+        with np.errstate(all="ignore"):
+            E = np.exp(S - S.max(axis=-1, keepdims=True))
+            made = E / E.sum(axis=-1, keepdims=True)
+            if g.stage is Stage.OUTPUT:
+                made = made @ g.V
+        return made.shape == a.shape and np.allclose(made, a, rtol=1e-9, atol=1e-12, equal_nan=True)
+    except (ValueError, TypeError, AttributeError):
+        return False
+
+
+def _nan_in_the_mask(a, g, scores, keep):
+    """The message key when ``a`` is the task's masked softmax with NaN where the mask is: the blocked scores
+    filled with np.nan ("mask_nan_fill"), or a mask of 0/1 multiplied by −∞, whose 0·(−∞) = NaN lands on the
+    kept scores ("mask_zero_times_inf"); None otherwise."""
+    keep = np.broadcast_to(keep, scores.shape)
+    if keep.all():
+        return None
+    if _softmax_of(a, g, np.where(keep, scores, np.nan)):
+        return "mask_nan_fill"
+    if _softmax_of(a, g, scores + np.where(keep, np.nan, -np.inf)):
+        return "mask_zero_times_inf"
+    return None
+
+
 def not_finite(a, g):
     """(code, message key, the first bad index, the row that is NaN throughout or None) for an answer with
     NaN or ∞ where the right answer has none; None if it has none."""
@@ -76,6 +104,17 @@ def not_finite(a, g):
         if empty.any():
             keep = g.mask if g.mask is not None else ~np.isneginf(g.S)
             row = tuple(np.argwhere(empty)[0])
+            sees = np.broadcast_to(keep, scores.shape).any(axis=-1).all()
+            if np.isnan(a).all() and sees:
+                # every row NaN though the task's mask lets each see a key: a +∞ fill and a mask that blocks every
+                # key give exactly this, and so may a maximum taken down the columns (a key column blocked
+                # throughout), a NaN fill or 0·(−∞): each of those is said only when it too gives these NaN
+                also = [_nan_in_the_mask(a, g, scores, keep)]
+                also.append("empty_every_row_column_max" if _max_down_the_columns(a, g, scores, keep) else None)
+                return "empty_row", ("empty_every_row", *(k for k in also if k)), first, row
+            filled = _nan_in_the_mask(a, g, scores, keep)
+            if filled is not None:
+                return "not_finite", filled, first, row
             if _max_down_the_columns(a, g, scores, keep):
                 # the task's mask lets the row see keys; the answer is what a max taken down the columns makes
                 # when it meets a key column that is all −∞ (a padding key): the mask is not the cause
@@ -91,7 +130,8 @@ def almost(reading, a, g):
     decimals = rounded_to(a, g.expected)  # its own evidence, however few the decimals (0.12 for 0.1234)
     if decimals is not None:
         key = "almost_rounded_one" if decimals == 1 else "almost_rounded"  # "1 decimal", "2 decimals"
-        return key, {"decimals": decimals}
+        allowed = tolerance(g.expected) + RTOL * float(np.abs(g.expected[np.isfinite(g.expected)]).max(initial=0.0))
+        return key, {"decimals": decimals, "tolerance": f"{allowed:.1g}", "change": f"{0.5 * 10.0**-decimals:g}"}
     if not nearly(a, g.expected):
         return None
     fill = finite_mask_fill(a, g)

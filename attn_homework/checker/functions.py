@@ -431,6 +431,7 @@ SAME_MISTAKE = {"scaled_wrong_width": "scaled_fixed_width"}
 
 # A call that never returned (``attn_homework.verdicts.call_function``): its CallFailed name -> the code.
 STOPPED = {"TimeLimit": "too_slow", "KeyboardInterrupt": "interrupted", "SystemExit": "exits"}
+ASYNC = "coroutine"  # the CallFailed name of a call that handed back a coroutine (``async def``), closed unrun
 
 
 FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
@@ -449,6 +450,54 @@ def _number(x):
     if np.isinf(x):
         return "−∞" if x < 0 else "+∞"
     return f"{x:.4g}"
+
+
+LONG_DOUBLE_EXP = 11356.0  # x86's 80-bit long double overflows e^x just above this; float64 above 709.78
+
+
+def _long_double_only(calls, arrays, rights, step, failed_arguments):
+    """The evidence of a softmax without the maximum subtracted, computed in np.longdouble on a machine where
+    that is 80-bit: it is right on every call, also on scores near 1000 (which overflow float64), and not
+    finite only where the scores pass e^11356 (``failed_arguments``)."""
+
+    def largest(arguments):
+        return max((np.abs(a).max() for a in arguments if _is_array(a) and np.size(a)), default=0.0)
+
+    if largest(failed_arguments) <= LONG_DOUBLE_EXP:
+        return False
+    below = [
+        (a, right)
+        for arguments, a, right in zip(calls.arguments, arrays, rights)
+        if largest(arguments) <= LONG_DOUBLE_EXP
+    ]
+    overflowing = [
+        right
+        for arguments, _, right in zip(calls.arguments, arrays, rights)
+        if 709.78 < largest(arguments) <= LONG_DOUBLE_EXP
+    ]
+    return bool(overflowing) and all(a.shape == right.shape and close(a, right) for a, right in below)
+
+
+def _columns_sum_to_1(calls, arrays, rights):
+    """The arguments of a wrong call when, on every wrong call, the right answer is weights (each row sums to
+    1) and the function's result has each column summing to 1 instead (but a column that is NaN throughout, 0/0
+    where exp underflowed down it), some row not: normalised down the columns, whatever was subtracted before
+    exp. None otherwise."""
+    wrong = []
+    for arguments, a, right in zip(calls.arguments, arrays, rights):
+        if a.shape == right.shape and close(a, right):
+            continue
+        if a.shape != right.shape or a.ndim < 2 or a.shape[-2] < 2 or a.dtype == bool:
+            return None
+        with np.errstate(all="ignore"):
+            weights = bool(np.abs(right.sum(axis=-1) - 1).max() < 1e-6)
+            sums = a.sum(axis=-2)  # a column that is 0/0 (exp underflowed all down it) is NaN: the others decide
+            columns = bool(np.isfinite(sums).any() and np.abs(sums[np.isfinite(sums)] - 1).max() < 1e-6)
+            rows = bool(np.abs(np.nan_to_num(a.sum(axis=-1), nan=np.inf) - 1).max() < 1e-6)
+        if not (weights and columns and not rows):
+            return None
+        wrong.append(arguments)
+    return wrong[0] if wrong else None
 
 
 def judge(step, calls, diagnose_value=None):
@@ -491,6 +540,8 @@ def judge(step, calls, diagnose_value=None):
             seconds, _, running = result.message.partition(" ")
             fields = {"call": call, "seconds": seconds, "still": msg("fn_still_running") if running else ""}
             return STOPPED[result.type_name], f"fn_{STOPPED[result.type_name]}", fields
+        if isinstance(result, CallFailed) and result.type_name == ASYNC:
+            return "wrong_type", "fn_async", {"call": call}
         if isinstance(result, CallFailed):
             detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"
             hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else ""
@@ -505,9 +556,15 @@ def judge(step, calls, diagnose_value=None):
         if reading.dtype is not None and reading.dtype.kind in "iu" and fractions.any():
             return "int_dtype", "fn_int_dtype", {"call": describe(step, arguments), "dtype": str(reading.dtype)}
     arrays = [r.array for r in readings]
+    for arguments, a in zip(calls.arguments, arrays):  # before the overflow every wrong call shows: why only here
+        if not np.isfinite(a).all() and _long_double_only(calls, arrays, rights, step, arguments):
+            return "overflow", "fn_long_double", {"call": describe(step, arguments)}
     named = _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value)
     if named is not None:
         return named
+    columns = _columns_sum_to_1(calls, arrays, rights)
+    if columns is not None:  # 4.1's words for the same evidence (E.sum(axis=0) after the row maximum)
+        return "softmax_axis", "fn_mistake", {"call": describe(step, columns), "said": msg("softmax_axis")}
     if len(arrays) > 1 and all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays):
         if not all(right.shape == rights[0].shape and close(right, rights[0]) for right in rights):
             return "hard_coded", "fn_same_output", {}

@@ -119,6 +119,11 @@ def induction_key(g):
     return _number(g.query - g.length + 1)
 
 
+def counted_from_one(g):
+    """The right position counted from 1, not from 0: query - length + 2."""
+    return _other(g, g.query - g.length + 2)
+
+
 def earlier_occurrence(g):
     """The earlier occurrence of the query's token itself: query - length."""
     return _other(g, g.query - g.length)

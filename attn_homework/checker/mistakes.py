@@ -138,6 +138,14 @@ def scores_transposed(g):
     return _carried_from_scores(g, _hidden(g, core.scores(g.K, g.Q) / _divisor(g)))
 
 
+def scores_transposed_projected(g):
+    """K·Qᵀ where the learner projects Q and K from X themselves (6.3: ``d_model`` given, one head): the same
+    numbers come from W_Q and W_K swapped (X·W_K)(X·W_Q)ᵀ = (QKᵀ)ᵀ, so the message names both."""
+    if getattr(g, "d_model", None) is None or np.ndim(g.Q) != 2:
+        return None
+    return scores_transposed(g)
+
+
 def k_not_transposed(g):
     """Q·K instead of Q·Kᵀ (possible only when d_k = n_k)."""
     return _carried_from_scores(g, _hidden(g, (g.Q @ g.K) / _divisor(g)))

@@ -117,9 +117,9 @@ def under_root_n(g):
 
 
 def the_root_itself(g):
-    """√d_head, the divisor itself instead of the number under the root (when it is a whole number)."""
-    root = np.sqrt(g.d_model // g.n_heads)
-    return _other(g, root) if root == int(root) else None
+    """√d_head, the divisor itself instead of the number under the root (√2 = 1.414… too: that is not a
+    whole number, and it is named before "not a whole number", as what it is)."""
+    return _other(g, np.sqrt(g.d_model // g.n_heads))
 
 
 # ---------------------------------------------------------------- the factor of the online softmax

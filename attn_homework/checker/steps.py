@@ -96,6 +96,7 @@ class Step:
 # Each is carried on to the step's answer (scores, weights or output), so one group serves several steps.
 # The order is the order they are tried in: when two give the same array, the first is named.
 
+SCORES_TRANSPOSED_PROJECTED = Mistake("transposed", m.scores_transposed_projected, "transposed_qk_projected")
 SCORES_TRANSPOSED = Mistake("transposed", m.scores_transposed, "transposed_qk")
 # Before it: where the column max makes the same numbers as K·Qᵀ, both are named.
 MAX_AXIS_OR_TRANSPOSED = Mistake(
@@ -135,9 +136,10 @@ MASKING = (
     Mistake("mask_no_diagonal", m.mask_without_diagonal, "mask_no_diagonal"),
     Mistake("mask_zero", m.masked_with_zero, "mask_zero"),
 )
-SCORES_MISTAKES = (SCORES_TRANSPOSED, ANSWER_TRANSPOSED, *QK_AND_SCALING, *MASKING)
+SCORES_MISTAKES = (SCORES_TRANSPOSED_PROJECTED, SCORES_TRANSPOSED, ANSWER_TRANSPOSED, *QK_AND_SCALING, *MASKING)
 WEIGHTS_MISTAKES = (
     MAX_AXIS_OR_TRANSPOSED,
+    SCORES_TRANSPOSED_PROJECTED,
     SCORES_TRANSPOSED,
     ANSWER_TRANSPOSED,
     *QK_AND_SCALING,
@@ -150,7 +152,14 @@ WEIGHTS_MISTAKES = (
 OUTPUT_MISTAKES = (
     *(
         replace(mistake, via_weights=True)
-        for mistake in (MAX_AXIS_OR_TRANSPOSED, SCORES_TRANSPOSED, *QK_AND_SCALING, *SOFTMAX, *MASKING)
+        for mistake in (
+            MAX_AXIS_OR_TRANSPOSED,
+            SCORES_TRANSPOSED_PROJECTED,
+            SCORES_TRANSPOSED,
+            *QK_AND_SCALING,
+            *SOFTMAX,
+            *MASKING,
+        )
     ),
     Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores"),
     Mistake("used_scores_not_weights", m.used_unscaled_scores_as_weights, "used_scores"),
@@ -972,6 +981,7 @@ STEP_TABLE |= {
             Mistake("wrong_prediction", lrn.earlier_occurrence, "predict_earlier_occurrence"),
             Mistake("wrong_prediction", lrn.previous_position, "predict_previous_position"),
             Mistake("wrong_prediction", lrn.the_query_itself, "predict_query_itself"),
+            Mistake("wrong_prediction", lrn.counted_from_one, "predict_counted_from_one"),
         ),
         answer=INDEX,
     ),

@@ -21,10 +21,13 @@ from .model import Exercise, Task, _no_givens
 def probe_softmax_rows_apart(rng):
     """``probe_softmax``'s calls, and two where only each row's own maximum keeps exp finite: rows about 1000
     apart (with the whole matrix's maximum subtracted, exp of the lower row underflows to 0 and it is 0/0)
-    and a row spread over ±1000 (with its mean subtracted, exp overflows: ∞/∞)."""
+    and a row spread over ±1000 (with its mean subtracted, exp overflows: ∞/∞); and scores near 12000, beyond
+    what x86's long double holds (e^11357 overflows it), so that a softmax without the maximum subtracted,
+    computed in np.longdouble, fails here as it does on Windows (where long double is float64)."""
     apart = np.round(rng.normal(0.0, 1.0, size=(2, 3)), 2) + np.array([[0.0], [1000.0]])
     spread = np.round(rng.normal(0.0, 1.0, size=(2, 4)), 2) + np.array([-1000.0, -1.0, 1.0, 1000.0])
-    return probe_softmax(rng) + [(apart,), (spread,)]
+    beyond = np.round(rng.normal(0.0, 1.0, size=(2, 3)), 2) + 12000.0
+    return probe_softmax(rng) + [(apart,), (spread,), (beyond,)]
 
 
 EXERCISE = Exercise("ex04_softmax", "04_softmax.ipynb", "逐行 softmax", "Row-wise softmax")

@@ -15,10 +15,13 @@ MESSAGES = {
         "cached keys (its own k included).",
     ),
     "cache_not_appended": (
-        "新词元只看了旧的缓存，没有看到它自己：先把它的 k、v 接到 K_cache、V_cache 的末尾，再用 q 做注意力。"
-        "因果掩码里，每个位置都可以看它自己。",
-        "The new token attended to the old cache only and never saw itself: append its k and v to the end of "
-        "K_cache and V_cache first, then attend with q. Under the causal mask every position may see itself.",
+        "新词元自己的位置得到的权重是 0，它没有看到它自己：你的 o 只混合了旧缓存里的值。两种写法都会这样：它的 k、v 没有接到 "
+        "K_cache、V_cache 的末尾；或者接上了，却把它自己的分数挡成了 −∞（比如 S[:, -1] = -np.inf）。因果掩码里，"
+        "每个位置都可以看它自己：把 k、v 接到缓存末尾，用 q 对全部的键做注意力，什么也不挡。",
+        "The new token's own position got weight 0, so it never saw itself: your o mixes the old cache's values only. Two things do "
+        "this: its k and v were not appended to the end of K_cache and V_cache, or they were and its own score "
+        "was then masked to −∞ (such as S[:, -1] = -np.inf). Under the causal mask every position may see "
+        "itself: append k and v to the cache, attend with q over all keys, and mask nothing.",
     ),
     "kv_misaligned": (
         "键和值没有对齐：k 和 v 接在了缓存的不同两端，于是第 j 个键配上了另一个词元的值。"
@@ -49,10 +52,10 @@ MESSAGES = {
         "bytes_per_value bytes: multiply these factors. The query q is not cached.",
     ),
     "predict_k_only_or_half_bytes": (
-        "这个数有两种来历，得到的数一样：只算了 K（缓存里还有同样多的 V），或者每个数按 2 个字节（fp16）算了。"
+        "这个数有两种来历，得到的数一样：只算了 K（缓存里还有同样多的 V），或者每个数按 2 个字节（float16）算了。"
         "缓存里 K 和 V 都要存，而这个模型每个数占 bytes_per_value 个字节。",
         "Two reasonings give this number: K counted alone (the cache holds as many numbers of V), or each number "
-        "counted at 2 bytes (fp16). The cache stores both K and V, and this model stores each number in "
+        "counted at 2 bytes (float16). The cache stores both K and V, and this model stores each number in "
         "bytes_per_value bytes.",
     ),
     "predict_numbers_or_a_smaller_factor": (

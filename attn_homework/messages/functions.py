@@ -30,7 +30,7 @@ MESSAGES = {
         "time.sleep) than the task needs.",
     ),
     "fn_still_running": (
-        "（在这台电脑上它停不下来，还在后台运行：在菜单里重启内核（Kernel → Restart））",
+        "（在这台电脑上它停不下来，还在后台运行：请在菜单里重启内核，即 Kernel → Restart）",
         " (on this computer it cannot be stopped and goes on running in the background: restart the kernel, "
         "Kernel → Restart)",
     ),
@@ -51,6 +51,19 @@ MESSAGES = {
     "fn_wrong_type": (
         "用 {call} 调用你的 {sym}，它返回了 {got}：应当返回一个数字数组。",
         "Called with {call}, your {sym} returned {got}: it must return an array of numbers.",
+    ),
+    "fn_long_double": (
+        "用 {call} 调用你的 {sym}，结果里有 NaN 或 ∞。它在分数接近 1000 时算对了，只是因为 np.longdouble 在这台电脑上"
+        "装得下 e^1000；在 Windows 上 np.longdouble 就是 float64，那里已经溢出了，而分数再大一些（这里约 12000）"
+        "这台电脑上也会溢出：先减去每行的最大值。",
+        "Called with {call}, your {sym} gives NaN or ∞. It was right on scores near 1000 only because long double "
+        "reaches e^1000 on this machine; on Windows long double is float64 and it overflows there, and on larger "
+        "scores (about 12000 here) it overflows on this machine too: subtract the row maximum.",
+    ),
+    "fn_async": (
+        "用 {call} 调用你的 {sym}，它返回了一个协程（coroutine）而不是数组：你的函数是 async 的，去掉 def 前面的 async。",
+        "Called with {call}, your {sym} returned a coroutine, not an array: your function is async (returns a "
+        "coroutine): remove async before def.",
     ),
     "fn_same_output": (
         "不管给它什么数据，你的 {sym} 都返回同一个数组：要用参数来算，不要用笔记本里的数据或固定不变的结果。",

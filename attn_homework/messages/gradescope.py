@@ -7,7 +7,7 @@ MESSAGES = {
         "没有找到 {exercise} 的笔记本：这个练习的每道题都记 0 分",
         "no notebook of {exercise} was found: every task of it counts 0",
     ),
-    "gs_not_submitted": ("没有交这道练习的笔记本", "the notebook of this exercise was not handed in"),
+    "gs_not_submitted": ("没有交这个练习的笔记本", "the notebook of this exercise was not handed in"),
     "gs_other_exercise": (
         "{file} 是 {found}，这次课后练习要的是 {wanted}：没有批改它",
         "{file} is {found}, but this assignment asks for {wanted}: it was not graded",

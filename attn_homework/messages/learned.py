@@ -67,6 +67,10 @@ MESSAGES = {
         "That is the position just before, where the previous-token head of layer 1 looks, not what the "
         "induction head of layer 2 looks for. Which position of the first copy holds the token that comes next?",
     ),
+    "predict_counted_from_one": (
+        "这里的位置从 0 数起（第一个词元是位置 0，不是 1）：从 0 开始再数一遍。",
+        "Positions count from 0 here (the first token is position 0, not 1): count them again from 0.",
+    ),
     "predict_query_itself": (
         "这是查询自己的位置。归纳头要到第一遍里去找：想一想，第一遍里哪个位置上的词元是下一个要预测的？",
         "That is the query's own position. The induction head looks back into the first copy: which position "
@@ -124,7 +128,7 @@ MESSAGES = {
     ),
     "bug_induction_queries_shifted": (
         "查询的范围错开了一个位置：查询要正好是第二遍里的位置（从 start + length 起），并且每个查询对应的那一列"
-        "（上一次出现之后的一格）还在第一遍之内。两端都在一个小例子上（比如 start = 1，length = 3）数一数。",
+        "（上一次出现之后的那个位置）还在第一遍之内。两端都在一个小例子上（比如 start = 1，length = 3）数一数。",
         "The range of queries is one position off: the queries must be exactly the positions of the second copy "
         "(from start + length on) whose column (the position after the earlier occurrence) is still inside the "
         "first copy. Count both ends on a small example (start = 1, length = 3, say).",

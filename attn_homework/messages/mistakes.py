@@ -22,6 +22,14 @@ MESSAGES = {
         "Rows and columns are swapped: score rows belong to queries and columns to keys, so use Q "
         "times K transposed (QKᵀ), not K times Q transposed.",
     ),
+    "transposed_qk_projected": (
+        "行列颠倒了：这些数是分数矩阵的转置，KQᵀ = (QKᵀ)ᵀ。两种写法都会得到它：算分数时用了 K 乘以 Q 的转置，"
+        "或者把 W_Q 和 W_K 用反了（Q 用了 X·W_K，K 用了 X·W_Q）。分数的行对应查询、列对应键："
+        "Q = X·W_Q，K = X·W_K，再算 Q 乘以 K 的转置。",
+        "Rows and columns are swapped: these are the scores transposed, KQᵀ = (QKᵀ)ᵀ. Two things give them: "
+        "K times Q transposed, or W_Q and W_K swapped (Q made with X·W_K and K with X·W_Q). Score rows belong "
+        "to queries and columns to keys: Q = X·W_Q, K = X·W_K, then Q times K transposed.",
+    ),
     "transposed": (
         "你的 {sym} 是所要求矩阵的转置：第 i 行应对应第 i 个查询，列对应键。",
         "Your {sym} is the transpose of the required matrix: row i belongs to query i, columns to keys.",
@@ -175,7 +183,7 @@ MESSAGES = {
         "masked position's whole row sees no key.",
     ),
     "mask_no_diagonal": (
-        "对角线也被挡住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，所以这一行成了 NaN"
+        "对角线也被挡住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行成了 NaN"
         "（用很大的负数代替 −∞ 时，则变成平均分配）。",
         "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
         "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",

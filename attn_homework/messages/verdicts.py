@@ -68,6 +68,10 @@ MESSAGES = {
         "added to the scores); this task asks for a boolean one: `M == 0` (True where a position may be seen). "
         "Not .astype(bool): that turns −∞ into True, an inverted mask.",
     ),
+    "prediction_out_of_range": (
+        "{sym} 不在可选的范围里：这里的编号从 0 数起，只有 0 到 {last}。",
+        "{sym} is outside the valid range: the numbering here counts from 0, from 0 to {last} only.",
+    ),
     "prediction_not_whole": (
         "{sym} = {got} 不是整数：这里要预测的是一个数目（或一个位置），只能是整数，写下你认为的那个整数。",
         "{sym} = {got} is not a whole number: what you predict here is a count (or a position), so it is a whole "
@@ -135,6 +139,42 @@ MESSAGES = {
         'you subtracted was taken down the columns. The blocked key\'s column is all −∞, so its "maximum" is −∞ '
         "too, −∞ − (−∞) is NaN, and the sum carries it into the whole row. Each row must subtract its own maximum.",
     ),
+    "mask_nan_fill": (
+        "{sym} 的{row}整行都是 NaN：被挡住的分数填成了 NaN，而不是 −∞。NaN 参与的运算结果都是 NaN，"
+        "一行里只要有一个 NaN，这一行的最大值和总和就都是 NaN。被挡住的位置要填 −∞：np.where(keep, S, -np.inf)，keep 在能看到的键上为 True。",
+        "{row} of {sym} is NaN throughout: the blocked scores were filled with NaN, not −∞. Anything computed "
+        "with NaN is NaN, so one NaN in a row makes that row's maximum and sum NaN. Fill the blocked positions "
+        "with −∞: np.where(keep, S, -np.inf), keep being True where a key may be seen.",
+    ),
+    "mask_zero_times_inf": (
+        "{sym} 的{row}整行都是 NaN：掩码是用 0/1 乘以 −∞ 做的，而 0·(−∞) = NaN，于是保留下来的位置（乘的是 0）"
+        "成了 NaN。要用 np.where 选：np.where(keep, S, -np.inf)（keep 在能看到的键上为 True），不要用乘法。",
+        "{row} of {sym} is NaN throughout: the mask was made by multiplying 0/1 by −∞, and 0·(−∞) = NaN, so "
+        "the kept positions (multiplied by 0) became NaN. Choose with np.where instead: np.where(keep, S, "
+        "-np.inf), keep being True where a key may be seen, not a product.",
+    ),
+    "empty_every_row": (
+        "{sym} 每一行都是 NaN，可是按这道题的掩码，每个位置都能看到键。这样的写法会得到这个结果：挡住的位置填了 +∞"
+        "（应该是 −∞：加上 +∞，被挡住的分数反而最大，softmax 里 ∞ − ∞ 得 NaN）；或者掩码挡住了所有的键（比如把整个"
+        "掩码变成了一个 True/False：看看你传进去的掩码的形状和值）{also}。",
+        "Every row of {sym} is NaN, yet under this task's mask every position sees keys. This is what you get "
+        "from the blocked entries filled with +∞ (they must be −∞: with +∞ the blocked scores become the "
+        "largest, and ∞ − ∞ is NaN in softmax), or from a mask that blocks every key (for instance one turned "
+        "into a single True/False: look at the shape and values of the mask you pass){also}.",
+    ),
+    "empty_every_row_column_max": (
+        "；减去的最大值是沿列取的（被挡住的那一列全是 −∞）也会这样",
+        "; a maximum taken down the columns (the blocked key's column is all −∞) gives it too",
+    ),
+    "mask_nan_fill_also": (
+        "；把被挡住的分数填成 NaN（而不是 −∞）也会这样",
+        "; blocked scores filled with NaN (not −∞) give it too",
+    ),
+    "mask_zero_times_inf_also": (
+        "；用 0/1 的掩码乘以 −∞ 也会这样：0·(−∞) = NaN，保留下来的位置成了 NaN（要用 np.where 选，不要用乘法）",
+        "; a 0/1 mask multiplied by −∞ gives it too: 0·(−∞) = NaN on the kept positions (choose with np.where, "
+        "not a product)",
+    ),
     "empty_row_any_mask": (
         "{sym} 的{row}整行都是 NaN：在你用的掩码下，这个位置一个键也看不到（这一行的分数全是 −∞），"
         "softmax 只能算 0/0。每个位置至少要能看到一个键：检查你的掩码挡住的是哪些键（列）。",
@@ -157,15 +197,18 @@ MESSAGES = {
         "indices (argmax gives a position, max the value), and the array must not be of an integer type.",
     ),
     "almost_rounded": (
-        "每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查会比较全部精度，别在答案里取整"
-        "（np.round 只用来打印）。",
-        "Every number is the right one rounded to {decimals} decimals. The check compares "
-        "full precision, so do not round the answer (np.round is for printing).",
+        "每个数都是正确值四舍五入到 {decimals} 位小数的结果。检查允许每个数最多差约 {tolerance}，而四舍五入到 "
+        "{decimals} 位小数会让一个数变动多达 {change}，超出了这个误差：别在答案里取整（np.round 只用来打印）。",
+        "Every number is the right one rounded to {decimals} decimals. The check allows each number to be off by "
+        "about {tolerance} at most, and rounding to {decimals} decimals moves a number by up to {change}, beyond "
+        "that: do not round the answer (np.round is for printing).",
     ),
     "almost_rounded_one": (
-        "每个数都是正确值四舍五入到 1 位小数的结果。检查会比较全部精度，别在答案里取整（np.round 只用来打印）。",
-        "Every number is the right one rounded to 1 decimal. The check compares full precision, so do not round "
-        "the answer (np.round is for printing).",
+        "每个数都是正确值四舍五入到 1 位小数的结果。检查允许每个数最多差约 {tolerance}，而四舍五入到 1 位小数"
+        "会让一个数变动多达 {change}，超出了这个误差：别在答案里取整（np.round 只用来打印）。",
+        "Every number is the right one rounded to 1 decimal. The check allows each number to be off by about "
+        "{tolerance} at most, and rounding to 1 decimal moves a number by up to {change}, beyond that: do not "
+        "round the answer (np.round is for printing).",
     ),
     "almost_float16": (
         "非常接近了，但 {sym} 是 float16：它只有大约 3 位有效数字，不够精确。保留 float64（或 float32）。",
@@ -389,13 +432,20 @@ MESSAGES = {
         "before. That earlier value is right, but the cell as it is now does not compute it: fix that cell's error, "
         "run it again, then check.",
     ),
+    "long_double": (
+        "{var} 在这台电脑上算对了，只是因为 np.longdouble 在这里装得下 e^1000；在 Windows 上 np.longdouble 就是 float64，"
+        "不减最大值的 softmax 在那里会溢出（得到 NaN）：先减去每行的最大值。",
+        "{var} passes only because long double reaches e^1000 on this machine; on Windows long double is float64 "
+        "and a softmax without the maximum subtracted overflows there (NaN): subtract the row maximum.",
+    ),
     "cell_delegates": (
-        "{var} 的数对了，但算出 {var} 的那个单元格用了现成的 {name}：这些练习要你用 numpy 自己写出每一步"
-        "（和找错题一样，检查程序不能把参考答案当成你的答案；想拿它来对照，请放在另一个单元格里）。"
-        "用 numpy 重写这一格，再检查。",
-        "{var} has the right numbers, but the cell that computes it uses the ready-made {name}: these exercises ask "
-        "you to write each step yourself in numpy (as in the find-the-bug tasks, the checker cannot take the "
-        "reference's result for your answer; to compare with it, use it in another cell). Rewrite that cell in "
+        "{var} 的数对了，但它是用现成的 {name} 算出来的（在答案单元格里，或在它取值的那个单元格里）：这些练习要你"
+        "用 numpy 自己写出每一步（和找错题一样，检查程序不能把参考答案当成你的答案；想对照，就把参考结果打印出来看，"
+        "答案本身必须是你自己的 numpy 代码）。用 numpy 重写算出 {var} 的代码，再检查。",
+        "{var} has the right numbers, but it is computed with the ready-made {name} (in the answer cell, or in the "
+        "cell it takes its value from): these exercises ask you to write each step yourself in numpy (as in the "
+        "find-the-bug tasks, the checker cannot take the reference's result for your answer; to compare, print "
+        "the reference's result: the answer must be your own numpy). Rewrite the code that computes {var} in "
         "numpy, then check.",
     ),
     "not_a_prediction": (

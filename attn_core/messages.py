@@ -143,7 +143,7 @@ msg = Catalog(
         # ---------------------------------------------------------------- decoding: heads sharing K and V
         "kv_heads": (
             "n_heads = {n_heads} 个查询头无法平均分给 n_kv_heads = {n_kv_heads} 个 K/V 头：分组查询注意力（GQA）"
-            "里每个 K/V 头服务同样多个查询头，所以 n_kv_heads 必须整除 n_heads。"
+            "里每个 K/V 头服务同样多的查询头，所以 n_kv_heads 必须整除 n_heads。"
             "请从 {n_heads} 的约数中选 n_kv_heads：{divisors}（1 是 MQA，{n_heads} 是普通的多头注意力）。",
             "n_heads = {n_heads} query heads cannot be shared out evenly among n_kv_heads = {n_kv_heads} K/V heads: "
             "in grouped-query attention (GQA) every K/V head serves the same number of query heads, so n_kv_heads "
@@ -162,7 +162,7 @@ msg = Catalog(
             "online_softmax_steps takes one row of scores (1-D), got shape {shape}.",
         ),
         "causal_empty_row": (
-            "mask 加上 causal=True 之后，查询第 {row} 行{batch}没有任何键可以关注（共 {count} 行如此）："
+            "mask 加上 causal=True 之后，第 {row} 行查询{batch}没有任何键可以关注（共 {count} 行如此）："
             "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个更早的键，例如查询自己。",
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "
@@ -195,7 +195,7 @@ msg = Catalog(
             "must have shape {want} (e.g. np.arange({n})).",
         ),
         "positions_one_vector": (
-            "X 是一个向量（形状 {x_shape}），只需要一个位置，也就是一个数，得到的 positions 形状是 {shape}。",
+            "X 是一个向量（形状 {x_shape}），只需要一个位置，也就是一个数；但得到的 positions 形状是 {shape}。",
             "X is one vector (shape {x_shape}), so it takes one position, a single number; got positions of shape {shape}.",
         ),
         "unknown_encoding": (
@@ -204,7 +204,7 @@ msg = Catalog(
         ),
         # ---------------------------------------------------------------- gradients
         "grad_shape": (
-            "{grad} 的形状是 {grad_shape}，但 {value} 的形状是 {shape}：梯度与它对应的量一一对应，形状必须相同。",
+            "{grad} 的形状是 {grad_shape}，但 {value} 的形状是 {shape}：梯度和它对应的量形状必须相同。",
             "{grad} has shape {grad_shape} but {value} has shape {shape}: a gradient has one entry per "
             "entry of {value}, so the shapes must be equal.",
         ),

@@ -112,6 +112,8 @@ def _heatmap(ax, d, shared) -> str:
             j = int(np.argmax(row))
             best.append(msg("row_values", query=r, values=msg("token_value", token=cols[j], value=_value(row[j]))))
         values = msg("alt_row_maxima", rows=msg("row_sep").join(best))
+    if d.get("dropped"):
+        values += msg("alt_dropped", rows=msg("list_sep").join(d["dropped"]))
     if d.get("highlight"):
         cells = msg("alt_highlight_sep").join(f"{rows[i]} → {cols[j]}" for i, j in d["highlight"])
         values += msg("alt_highlight", label=cells)

@@ -68,10 +68,22 @@ HTML_LANG = {"zh": "zh-CN", "en": "en"}
 
 # ---------------------------------------------------------------- sizes for a projector at 1920×1080 (px)
 TEXT_PX = 28  # controls, readouts, tab titles
-QUESTION_PX = 32  # the question for the room
+QUESTION_PX = 30  # the question for the room
 TITLE_PX = 36  # the board's title
 PICTURE_SHARE = 72  # % of the width for the picture; controls and readouts get the rest
-CHROME_PX = 380  # Voilà: title, tabs (two rows if they wrap), a two-line question, margins; the picture: the rest
+# the text size follows the screen: TEXT_PX at 1920×1080, less on a smaller screen (21 px at 1440×900), so that
+# the controls and the picture fit on the screen together; every other size of the board is in em of it
+TEXT_SIZE = f"clamp(16px, min({TEXT_PX / 19.2:.4g}vw, {TEXT_PX / 10.8:.4g}vh), {TEXT_PX}px)"
+# Voilà: what is above the picture (title, two rows of tabs, a two-line question), measured in Chromium at
+# 1920×1080 and 1440×900: part of it scales with the text (em), part does not (borders, paddings: px)
+VOILA_PICTURE_HEIGHT = "calc(100vh - 8.9em - 100px)"
+
+
+def _em(px: float) -> str:
+    """``px`` at 1920×1080 as em of the board's text size (it scales with the screen)."""
+    return f"{px / TEXT_PX:.4g}em"
+
+
 BOARD_CLASS = "attn-board"
 FONT_FILE = "NotoSansSC-Subset.otf"  # attn_viz/fonts, copied beside the standalone board
 
@@ -81,44 +93,51 @@ def board_css(picture_height: str) -> str:
     on the left, the picture on the right in a box ``picture_height`` high (it scales inside: no jump)."""
     b = f".{BOARD_CLASS}"
     return f"""
-{b} {{ font-size: {TEXT_PX}px; }}
-{b} .attn-board-title {{ font-size: {TITLE_PX}px; font-weight: bold; margin: 0; }}
-{b} .attn-board-question {{ font-size: {QUESTION_PX}px; margin: 4px 0 12px; line-height: 1.35; }}
-{b} .attn-explorer-live {{ display: grid; column-gap: 32px; row-gap: 12px; align-items: start;
+{b} {{ font-size: {TEXT_SIZE}; }}
+{b} .attn-board-title {{ font-size: {_em(TITLE_PX)}; font-weight: bold; margin: 0; }}
+{b} .attn-board-question {{ font-size: {_em(QUESTION_PX)}; margin: 0.1em 0 0.25em; line-height: 1.3; }}
+{b} .attn-explorer-live {{ display: grid; column-gap: {_em(32)}; row-gap: {_em(12)}; align-items: start;
   grid-template-columns: minmax(0, {100 - PICTURE_SHARE}fr) minmax(0, {PICTURE_SHARE}fr);
-  grid-template-rows: auto 1fr; }}
-{b} .attn-explorer-live .attn-controls {{ grid-column: 1; grid-row: 1; font-size: {TEXT_PX}px; gap: 18px; }}
+  grid-template-rows: auto minmax(0, 1fr); }}
+{b} .attn-explorer-live .attn-controls {{ grid-column: 1; grid-row: 1; font-size: 1em; gap: {_em(8)}; }}
 {b} .attn-explorer-live .attn-figure {{ display: contents; }}
 {b} .attn-explorer-live .attn-picture {{ grid-column: 2; grid-row: 1 / span 2; height: {picture_height};
   min-height: 240px; }}
-{b} .attn-explorer-live .attn-picture svg {{ display: block; width: 100%; height: 100%; }}
-{b} .attn-explorer-live .attn-lines {{ grid-column: 1; grid-row: 2; font-size: {TEXT_PX}px; line-height: 1.35;
-  align-self: stretch; min-height: 0; overflow-y: auto; }}
-{b} .attn-explorer-live input[type=range] {{ height: {TEXT_PX}px; }}
+{b} .attn-explorer-live .attn-picture svg {{ display: block; width: 100%; height: 100% !important; }}
+{b} .attn-explorer-live .attn-lines {{ grid-column: 1; grid-row: 2; font-size: 0.85em; line-height: 1.3; }}
+{b} .attn-explorer-live input[type=range] {{ height: 1em; }}
 {b} .attn-explorer-live input[type=checkbox], {b} .attn-explorer-live input[type=radio]
-  {{ width: {TEXT_PX - 4}px; height: {TEXT_PX - 4}px; }}
-{b} .attn-explorer-live .attn-choice {{ padding: 4px 12px 4px 6px; }}
+  {{ width: {_em(TEXT_PX - 4)}; height: {_em(TEXT_PX - 4)}; }}
+{b} .attn-explorer-live .attn-choice {{ padding: 0.1em 0.4em 0.1em 0.2em; }}
 """
 
 
+# the picture's inline style (svg.py: height:auto, for a notebook) would size it by its width and push it
+# below the screen: on the board it fills its box (height 100% !important) and scales inside it
+
+
 # ipywidgets' own parts of the board in Voilà: the tab bar wraps instead of cutting "Lesson 12" off, and
-# its labels are tall enough for the underscore of d_k (lumino's fixed tab height clipped it: "√d k").
+# its labels are tall enough for the underscore of d_k (lumino's fixed tab height clipped it: "√d k"); their
+# text follows the screen as the rest of the board (TEXT_SIZE), so that VOILA_PICTURE_HEIGHT holds on every screen.
 VOILA_CSS = f"""
-.{BOARD_CLASS} {{ --jp-widgets-font-size: {TEXT_PX}px; --jp-widgets-inline-height: {TEXT_PX + 20}px; }}
+.{BOARD_CLASS} {{ --jp-widgets-font-size: {TEXT_SIZE}; --jp-widgets-inline-height: calc({TEXT_SIZE} + 20px); }}
 .{BOARD_CLASS} .widget-label, .{BOARD_CLASS} button, .{BOARD_CLASS} .lm-TabBar-tab
-  {{ font-size: {TEXT_PX}px !important; }}
+  {{ font-size: {TEXT_SIZE} !important; }}
 .{BOARD_CLASS} .widget-tab > .lm-TabBar {{ height: auto !important; min-height: 0 !important; overflow: visible; }}
 .{BOARD_CLASS} .widget-tab > .lm-TabBar > .lm-TabBar-content {{ flex-wrap: wrap; }}
-.{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tab {{ height: auto !important; min-height: {TEXT_PX + 24}px;
-  max-width: none !important; flex: 0 0 auto !important; padding: 6px 18px !important; line-height: 1.5 !important;
+.{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tab {{ height: auto !important; min-height: calc(1em + 20px);
+  max-width: none !important; flex: 0 0 auto !important; padding: 3px 0.6em !important; line-height: 1.35 !important;
   min-width: 0; }}
 .{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tabLabel
   {{ overflow: visible; line-height: 1.5; padding-bottom: 2px; }}
 .{BOARD_CLASS} .attn-board-header {{ justify-content: space-between; align-items: center; width: 100%; }}
+.{BOARD_CLASS} .attn-board-header .widget-toggle-buttons {{ flex-direction: row; flex-wrap: nowrap; align-items: center;
+  width: auto; }}
+.{BOARD_CLASS} .attn-board-header .widget-toggle-buttons .widget-label {{ width: auto; margin: 0 0.4em 0 0; }}
 .{BOARD_CLASS}, .{BOARD_CLASS} button, .{BOARD_CLASS} .lm-TabBar-tab {{ font-family: {CSS_FAMILY} !important; }}
 """
 # the course's fonts as `make demo` serves them (a projector PC may have no CJK font); harmless elsewhere
-STYLE = f"{VOILA_STYLESHEET}<style>{board_css(f'calc(100vh - {CHROME_PX}px)')}{VOILA_CSS}</style>"
+STYLE = f"{VOILA_STYLESHEET}<style>{board_css(VOILA_PICTURE_HEIGHT)}{VOILA_CSS}</style>"
 
 
 class DemoBoard(widgets.VBox):
@@ -209,7 +228,8 @@ def tab_title_html(station: Station, text: Text) -> str:
 
 def question_html(station: Station, text: Text) -> str:
     question = text("board_question", question=text(f"board_{station.key}_question"))
-    return f'<div class="attn-board-question" style="color:inherit">{esc(question)}</div>'
+    question = esc(question).replace("d_k", "d<sub>k</sub>")  # as the tab title: d_k with a real subscript
+    return f'<div class="attn-board-question" style="color:inherit">{question}</div>'
 
 
 # ---------------------------------------------------------------- the board without Python (`make board`)
@@ -218,14 +238,14 @@ STANDALONE_CSS = f"""
 html, body {{ margin: 0; height: 100%; background: #fff; color: #222; }}
 body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans CJK SC", "Source Han Sans SC",
   "Noto Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif; }}
-.{BOARD_CLASS} {{ box-sizing: border-box; height: 100vh; padding: 16px 28px; display: flex; flex-direction: column; }}
+.{BOARD_CLASS} {{ box-sizing: border-box; height: 100vh; padding: 0.5em 1em; display: flex; flex-direction: column; }}
 .attn-board-header {{ display: flex; justify-content: space-between; align-items: center; gap: 24px; }}
 .attn-board-switch {{ display: flex; gap: 8px; align-items: center; margin: 0; padding: 0; border: 0; }}
-.attn-board-switch button, .attn-board-tabs button {{ font: inherit; font-size: {TEXT_PX}px; cursor: pointer;
-  border: 2px solid #31688e; background: #fff; color: #1d3f57; border-radius: 6px; padding: 4px 16px; }}
+.attn-board-switch button, .attn-board-tabs button {{ font: inherit; font-size: 1em; cursor: pointer;
+  border: 2px solid #31688e; background: #fff; color: #1d3f57; border-radius: 6px; padding: 0.1em 0.55em; }}
 .attn-board-switch button[aria-pressed="true"] {{ background: #31688e; color: #fff; }}
-.attn-board-tabs {{ display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0 8px; }}
-.attn-board-tabs button {{ line-height: 1.5; }}
+.attn-board-tabs {{ display: flex; flex-wrap: wrap; gap: 8px; margin: 0.3em 0 0.25em; }}
+.attn-board-tabs button {{ line-height: 1.4; }}
 .attn-board-tabs button[aria-selected="true"] {{ background: #31688e; color: #fff; }}
 .attn-board :focus-visible {{ outline: 4px solid #c05a00; outline-offset: 2px; }}
 .attn-board-edition {{ flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }}

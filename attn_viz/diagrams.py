@@ -72,7 +72,9 @@ def _diagram(svg, lang):
 def with_font(document):
     """``document`` (an SVG) with an embedded subset of the course font for the characters of its
     ``<text>`` elements, named first in its font-family."""
-    drawn = "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", document, flags=re.S))
+    drawn = "".join(
+        html.unescape(re.sub(r"<[^>]+>", "", t)) for t in re.findall(r"<text[^>]*>(.*?)</text>", document, flags=re.S)
+    )  # a subscript's <tspan> is markup, not drawn characters
     head_end = document.index(">") + 1
     head = document[:head_end].replace(
         f'font-family="{draw.FONT_FAMILY}"', f"font-family=\"'{svgfont.FAMILY}', {draw.FONT_FAMILY}\""
@@ -138,7 +140,8 @@ def steps(current=None, example=None, lang=None):
     names = [_text(f"dg_step_{k}", lang) for k in STEPS]
     ops = ["·W", "QKᵀ", f"÷√{d_k}", "softmax", "·V"]
     heading = _text("dg_steps_heading", lang, n=n_words)
-    lit_note = _text("dg_steps_lit", lang, step=current, name=names[current - 1].replace("\n", "")) if current else ""
+    lit_note = _text("dg_steps_lit", lang, step=current, name=names[current - 1].replace("\n", " ")) if current else ""
+    name_rows = max(name.count("\n") + 1 for name in names)  # every step's number on one row, whatever its name
     matrices = [
         ("X", t.X.shape, "n×d_model"),
         ("Q", t.Q.shape, "n×d_k"),
@@ -191,8 +194,7 @@ def steps(current=None, example=None, lang=None):
                 dash="5 4",
             )
         cx = (x1 + x2) / 2
-        name_lines = names[k - 1].split("\n")
-        name_top = top - 14 - 18 * (len(name_lines) - 1)
+        name_top = top - 14 - 18 * (name_rows - 1)
         svg.text(cx, name_top - 20, str(k), size=16, anchor="middle", fill=LIT_INK if lit else draw.INK, bold=True)
         _lines(svg, cx, name_top, names[k - 1], size=14, fill=LIT_INK if lit else draw.INK, bold=lit, gap=18)
         svg.text(cx, mid - 10 if k != 2 else mid + 26, ops[k - 1], size=14, anchor="middle", fill=draw.MUTED)
@@ -367,8 +369,8 @@ def encoder_block(n=4, d_model=8, d_ff=32, n_heads=2, lang=None):
         "pre": ["X", "LN", mha, "+", "H", "LN", ffn, "+", "Y"],
     }
     top = 98
-    height = top + step * (len(layouts["post"]) - 1) + 84
-    description = _text("dg_block_desc", lang, shape=sub, wide=wide, d_ff=d_ff)
+    height = top + step * len(layouts["post"]) + 84  # pre-LN: one more row, the stack's final LayerNorm
+    description = _text("dg_block_desc", lang, shape=sub, wide=wide, d_ff=d_ff) + _text("dg_block_final_desc", lang)
     svg = draw.Svg(width, height, title=_text("dg_block_title", lang), description=description)
     for p, (kind, items) in enumerate(layouts.items()):
         x0 = left + p * (panel_w + gap)
@@ -416,7 +418,15 @@ def encoder_block(n=4, d_model=8, d_ff=32, n_heads=2, lang=None):
                 svg.text(
                     cx, y + 6, _text("dg_block_ln", lang) if is_ln else item, size=16, anchor="middle", bold=not is_ln
                 )
-        _lines(svg, x0, ys[-1] + 46, _text(f"dg_block_{kind}_note", lang), size=14, anchor="start", fill=draw.MUTED)
+        bottom = ys[-1]
+        if kind == "pre":  # a pre-LN stack ends with one more LayerNorm, after its last block (not in each block)
+            bottom += step
+            _arrow(svg, cx, ys[-1] + 10, cx, bottom - box_h / 2)
+            svg.rect(cx - box_w / 2, bottom - box_h / 2, box_w, box_h, fill=LIT, stroke=LIT_STROKE, sw=2, dash="7 4")
+            svg.text(cx, bottom + 6, _text("dg_block_ln", lang), size=16, anchor="middle")
+            final = _text("dg_block_final_note", lang)
+            _lines(svg, cx + box_w / 2 + 10, bottom - 4, final, size=14, anchor="start", fill=LIT_INK, gap=18)
+        _lines(svg, x0, bottom + 46, _text(f"dg_block_{kind}_note", lang), size=14, anchor="start", fill=draw.MUTED)
     return _diagram(svg, lang)
 
 

@@ -76,7 +76,7 @@ msg = Catalog(
         "dg_step_2": ("打分", "score"),
         "dg_step_3": ("缩放", "scale"),
         "dg_step_4": ("softmax", "softmax"),
-        "dg_step_5": ("加权求和", "weighted\nsum"),
+        "dg_step_5": ("加权求和", "weighted sum"),
         "dg_steps_title": ("自注意力的五个步骤和每一步的形状", "The five steps of self-attention and their shapes"),
         "dg_steps_heading": (
             "五个步骤（形状来自 {n} 个词的例子）",
@@ -149,6 +149,11 @@ msg = Catalog(
         "dg_block_mha": ("多头自注意力（{n_heads} 头）", "{n_heads}-head self-attention"),
         "dg_block_ffn": ("前馈网络 {d_model}→{d_ff}→{d_model}", "FFN {d_model}→{d_ff}→{d_model}"),
         "dg_block_residual": ("残差", "residual"),
+        "dg_block_final_note": ("整个堆叠只做一次：\n在最后一层之后", "once per stack:\nafter its last block"),
+        "dg_block_final_desc": (
+            "。pre-LN 的堆叠在最后一层之后还有一次层归一化（虚线框），不在每一层里",
+            ". A pre-LN stack adds one more LayerNorm after its last block (dashed box), not one per block",
+        ),
         "dg_block_desc": (
             "左：post-LN，X 经多头自注意力，加上 X（残差），再做层归一化，得 H；H 经前馈网络，加上 H，再做层归一化，得 Y。"
             "右：pre-LN，先对 X 做层归一化再进多头自注意力，结果加上 X 得 H；先对 H 做层归一化再进前馈网络，结果加上 H 得 Y。"
@@ -173,6 +178,103 @@ msg = Catalog(
         "dg_shift_position": ("位置", "position"),
         "dg_shift_input": ("输入", "input"),
         "dg_shift_target": ("要预测", "predict"),
+        # ---------------------------------------------------------------- diagrams of lessons 13–14 (diagrams_decoding)
+        "dgd_bytes": ("{value} {unit}", "{value} {unit}"),
+        "dgd_head": ("头 {h}", "head {h}"),
+        "dgd_inproj_title": (
+            "nn.MultiheadAttention 的 in_proj_weight：W_Q、W_K、W_V 转置后上下叠放",
+            "nn.MultiheadAttention's in_proj_weight: W_Q, W_K, W_V transposed and stacked",
+        ),
+        "dgd_inproj_heading": (
+            "in_proj_weight 的每一行是一个输出特征：先是 q 的，再是 k 的，最后是 v 的",
+            "Each row of in_proj_weight is one output feature: q's first, then k's, then v's",
+        ),
+        "dgd_inproj_rows": ("行 = 输出特征，列 = 输入特征", "rows = output features, columns = input"),
+        "dgd_inproj_cols": ("课程的写法：列 = 输出特征，头切的是列", "the course's way: heads cut the columns"),
+        "dgd_inproj_desc": (
+            "in_proj_weight（{shape}）从上到下是 W_Qᵀ、W_Kᵀ、W_Vᵀ 三块，每块 {d} 行；每块的行又按 {n_heads} 个头切开，"
+            "每个头 {d_head} 行。PyTorch 算 x·Wᵀ，所以课程的 W_Q（{w_q}）就是 in_proj_weight[:{d}].T，它的列按头切开。"
+            "方格里是四个词例子的权重",
+            "in_proj_weight ({shape}) holds, top to bottom, the blocks W_Qᵀ, W_Kᵀ, W_Vᵀ of {d} rows each; each "
+            "block's rows are cut into {n_heads} heads, {d_head} row(s) each. PyTorch computes x·Wᵀ, so the course's W_Q "
+            "({w_q}) is in_proj_weight[:{d}].T, whose columns the heads cut. The cells hold the four-word example's "
+            "weights",
+        ),
+        "dgd_inproj_note": (
+            "PyTorch 的线性层算 x·Wᵀ，课程算 x·W：同一个投影，一边一行是一个输出特征，一边一列是一个。\n"
+            "方阵忘了转置，形状照样对得上，数却全错（第 2 节）。",
+            "PyTorch's linear layers compute x·Wᵀ, the course x·W: one projection, an output feature a row\n"
+            "in one, a column in the other. Forget the transpose of a square matrix: no error, wrong numbers.",
+        ),
+        "dgd_kv_title": (
+            "KV 缓存：每一步追加一行 k、v，新词元的 q 只和缓存算分数；旁边是每步重算",
+            "The KV cache: each step appends a k, v row and scores the new q against the cache; beside it, recomputing",
+        ),
+        "dgd_kv_cached_heading": ("用 KV 缓存", "With the KV cache"),
+        "dgd_kv_recompute_heading": ("每步重算", "Recomputing every step"),
+        "dgd_kv_cached_sub": (
+            "只投影新词元，把它的 k、v 接到缓存末尾，\n再用它的 q 对缓存里所有的 k 算分数",
+            "project the new token only, append its k and v,\nthen score its q against every cached k",
+        ),
+        "dgd_kv_recompute_sub": (
+            "整个前缀的因果自注意力再做一遍：\nt × t 个分数，只有最后一行是新的",
+            "causal self-attention of the whole prefix again:\nt × t scores, only the last row is new",
+        ),
+        "dgd_position": ("位置", "position"),
+        "dgd_step": ("第 {t} 步", "step {t}"),
+        "dgd_new_token": ("新词元：{token}", "new token: {token}"),
+        "dgd_scores": ("q·Kᵀ → 分数 1×{n}", "q·Kᵀ → scores 1×{n}"),
+        "dgd_cache_shape": ("缓存 K {K}，V {V}", "cache K {K}, V {V}"),
+        "dgd_append": ("← 追加 k、v", "← k, v appended"),
+        "dgd_grid": ("分数 {grid}", "scores {grid}"),
+        "dgd_grid_new": ("橙色：新的一行", "orange: the new row"),
+        "dgd_grid_again": ("灰色：重算，结果不变", "grey: again, unchanged"),
+        "dgd_kv_desc": (
+            "逐个生成四个词，左边用 KV 缓存，右边每步重算。{steps}。两边的输出相同",
+            "The four words generated one at a time, with the KV cache on the left and recomputing on the right. "
+            "{steps}. Both give the same outputs",
+        ),
+        "dgd_kv_step_desc": (
+            "第 {t} 步（{token}）：缓存 K 变成 {K}，新的 q 得到 1×{scores} 个分数，重算得到 {grid} 个分数",
+            "step {t} ({token}): the cache K becomes {K}, the new q gets 1×{scores} scores, recomputing {grid}",
+        ),
+        "dgd_kv_note": (
+            "第 t 步：用缓存算 t 个分数，重算算 t×t 个（倍数恰好是 t，第 3 节）。\n"
+            "多层模型没有缓存时，除最后一层外每层都要重算所有行：下一层的 k、v 来自这一层每个位置的输出。",
+            "Step t: the cache scores t keys, recomputing t×t scores (t times as many, section 3).\n"
+            "Without a cache every layer but the last recomputes every row: the next layer's k, v come from "
+            "them.",
+        ),
+        "dgd_gqa_title": ("MQA 与 GQA：查询头共享 K/V 头", "MQA and GQA: query heads sharing K/V heads"),
+        "dgd_gqa_heading": (
+            "{n_heads} 个查询头；每条线把一个查询头连到为它服务的 K/V 头",
+            "{n_heads} query heads; each line joins a query head to the K/V head that serves it",
+        ),
+        "dgd_gqa_bar_heading": (
+            "每个词元每层的缓存\n（d_head = {d_head}，每个数 {bytes} 字节）",
+            "cache per token per layer\n(d_head = {d_head}, {bytes} bytes a number)",
+        ),
+        "dgd_gqa_row_mha": (
+            "多头注意力：{g} 个 K/V 头，每个查询头一个",
+            "multi-head: {g} K/V heads, one per query head",
+        ),
+        "dgd_gqa_row_gqa": (
+            "GQA：{g} 个 K/V 头，每个服务 {r} 个查询头",
+            "GQA: {g} K/V heads, each serving {r} query heads",
+        ),
+        "dgd_gqa_row_mqa": ("MQA：1 个 K/V 头，{r} 个查询头共用", "MQA: 1 K/V head shared by all {r} query heads"),
+        "dgd_gqa_row_desc": ("{row}，缓存 {size}", "{row}, cache {size}"),
+        "dgd_gqa_share": ("（多头的 {part}）", " ({part} of multi-head)"),
+        "dgd_gqa_desc": (
+            "{n_heads} 个查询头配不同个数的 K/V 头：{rows}。每个词元每层的缓存按 d_head = {d_head}、每个数 {bytes} 字节计算",
+            "{n_heads} query heads with different numbers of K/V heads: {rows}. The cache per token per layer at "
+            "d_head = {d_head}, {bytes} bytes a number",
+        ),
+        "dgd_gqa_note": (
+            "缓存和 K/V 头数成正比，是多头的（K/V 头数 ÷ 查询头数）；\n查询头的个数、权重 A 和输出 O 的形状都不变。",
+            "The cache is proportional to the K/V heads: (K/V heads ÷ query heads) of multi-head's;\n"
+            "the number of query heads and the shapes of the weights A and the output O stay the same.",
+        ),
         "dg_shift_note": (
             "位置 i 看得见第 0…i 个词；\n它的答案是第 i+1 个词，正是被挡住的第一个",
             "Position i sees words 0…i;\nits answer is word i+1, the first one masked",
@@ -192,7 +294,10 @@ msg = Catalog(
         ),
         "dk_scores": ("进入 softmax 的分数 {formula}", "scores into softmax {formula}"),
         "dk_weights": ("注意力权重（和为 1）", "attention weights (sum 1)"),
-        "dk_axis_fixed": ("纵轴对每个 d_k 都一样：±{top}", "the same axis for every d_k: ±{top}"),
+        "dk_axis_fixed": (
+            "纵轴固定 ±{top}：不随 d_k 和缩放改变",
+            "one axis ±{top} for every d_k, scaled or not",
+        ),
         "dk_entropy_gauge": ("熵（越小越集中）", "entropy (smaller = more peaked)"),
         "dk_gradient_gauge": ("softmax 梯度大小（与均匀权重时相比）", "softmax gradient size (vs uniform weights)"),
         "dk_max_weight": (
@@ -282,6 +387,10 @@ msg = Catalog(
             "causal and padding: a token sees itself and earlier ones; padding tokens at the end: {padding}",
         ),
         "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
+        "mask_legend_dropped": (
+            "灰色的行：填充词作为查询，照样算出权重，输出被丢弃",
+            "grey row: a padding query, its weights computed, its output dropped",
+        ),
         "mask_masked_cells": (
             "被挡住的方格：{count} 个（softmax 之前设为 −∞，权重恰好是 0）",
             "masked cells: {count} (set to −∞ before softmax, weight exactly 0)",
@@ -292,13 +401,13 @@ msg = Catalog(
             "Heatmap: the {n}×{n} attention weights, rows = queries (who asks), columns = keys (who is asked), brighter = larger; grey struck-through cells are masked ({count} of them, weight 0). The unmasked weights of each row: {rows}.",
         ),
         "mask_padding_rows": (
-            "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢掉。",
+            "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢弃。",
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
         ),
         "mask_no_key": (
             "{tokens}：这些行的每个键都被挡住了，attn_core 在这里报 ValueError。\n"
             "如果照常计算，全是 −∞ 会得到 NaN，换成很大的负数（如 -1e9）则悄悄变成均匀权重。\n"
-            "实际的实现要么让每一行至少看得到一个键（例如它自己），要么用很大的负数并丢掉这些行的输出。",
+            "实际的实现要么让每一行至少看得到一个键（例如它自己），要么用很大的负数并丢弃这些行的输出。",
             "{tokens}: every key of these rows is masked.\n"
             "attn_core raises ValueError; by hand, all −∞ gives NaN and -1e9 equal weights.\n"
             "Real models leave each row a key (e.g. itself), or use -1e9 and drop the rows.",
@@ -428,6 +537,7 @@ msg = Catalog(
         "kv_kv_heads_one": ("1 个 K/V 头", "1 K/V head"),
         "kv_bar_value": ("{kv_heads} 个头 {value}", "{kv_heads}: {value}"),
         "kv_time_bound": ("{time}{bound}", "{time} {bound}"),
+        "kv_time_scale": ("对数刻度（每个刻度 ×10）", "log scale (×10 a tick)"),
         "kv_bytes_1": ("1（8 位）", "1 (8-bit)"),
         "kv_bytes_2": ("2（float16）", "2 (float16)"),
         "kv_bytes_4": ("4（float32）", "4 (float32)"),
@@ -451,7 +561,7 @@ msg = Catalog(
         "kv_memory_bound": ("（受内存带宽限制）", "(memory-bound)"),
         "kv_compute_bound": ("（受算力限制）", "(compute-bound)"),
         "kv_assumption": (
-            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（{source}），两者完美重叠；\n"
+            "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（{source}），计算和访存完全重叠；\n"
             "只计注意力层：用缓存时读四个投影的权重和缓存各一次；重算时读权重一次、不读缓存，\n"
             "K、V 由所有词元的激活重新乘出来（激活的读写、前馈网络、归一化、嵌入和 softmax 都不计，所以真实的一步更慢）。",
             "Assumed: {bandwidth} GB/s, {peak} TFLOP/s ({source}), overlapping perfectly;\n"
@@ -477,19 +587,19 @@ msg = Catalog(
             "recomputing: {mads} multiply-adds, {bytes} read → at least {time}",
         ),
         "kv_speedup": (
-            "在这个模型下，重算的时间下界是用缓存的 {ratio} 倍",
+            "按 Roofline 模型估算，重算的时间下界是用缓存的 {ratio} 倍",
             "under this model recomputing takes {ratio}× as long",
         ),
         "kv_speedup_even": (
-            "在这个模型下，两个时间下界相差不到 5%（重算是用缓存的 {ratio} 倍）：这么短的上下文，缓存省不了多少",
+            "按 Roofline 模型估算，两个时间下界相差不到 5%（重算是用缓存的 {ratio} 倍）：这么短的上下文，缓存省不了多少",
             "under this model the two lower bounds are within 5% (recomputing {ratio}× as long): at this context the cache saves little",
         ),
         "kv_speedup_unknown": (
-            "在这个模型下，重算受内存带宽限制，而它的字节数没有计入激活的读写，所以这个模型判断不了哪个更快",
+            "按 Roofline 模型估算，重算受内存带宽限制，而它的字节数没有计入激活的读写，所以按这个估算判断不了哪个更快",
             "under this model recomputing is memory-bound, and its bytes leave out the activations it reads, so this model cannot tell which is faster",
         ),
         "kv_speedup_slower": (
-            "在这个模型下，重算反而更快（时间下界是用缓存的 {ratio} 倍）：按假设的带宽读缓存，比按假设的峰值重新乘出 K、V 还慢；"
+            "按 Roofline 模型估算，重算反而更快（时间下界是用缓存的 {ratio} 倍）：按假设的带宽读缓存，比按假设的峰值重新乘出 K、V 还慢；"
             "重算要读写的激活没有计入",
             "under this model recomputing is faster ({ratio}× the cached time): reading the cache at the assumed bandwidth takes "
             "longer than multiplying K and V again at the assumed peak; the activations recomputing reads are not counted",
@@ -519,7 +629,7 @@ msg = Catalog(
         "board_tab": ("第 {lesson} 课 · {name}", "Lesson {lesson} · {name}"),
         "board_question": ("问全班：{question}", "Ask the room: {question}"),
         "board_needs_kernel": (
-            "课堂演示板：交互图（需要运行中的 Jupyter 内核；投影时用 make demo 打开）",
+            "课堂演示板：交互图（需要运行中的 Jupyter 内核；用投影仪演示时用 make demo 打开）",
             "classroom board: interactive (needs a running Jupyter kernel; to project it, open it with make demo)",
         ),
         "board_bad_lang": (
@@ -585,6 +695,10 @@ msg = Catalog(
         "plot_position_value": ("编码的值", "value"),
         # ---------------------------------------------------------------- plots.py: colour scales and masks
         "plot_weight_label": ("注意力权重", "attention weight"),
+        "plot_dropped_rows": (
+            "灰色的行 = 填充词的查询：权重照算，输出被丢弃",
+            "grey row = a padding query: its weights are computed, its output is dropped",
+        ),
         "plot_score_label": ("分数", "score"),
         "plot_reach_yes": ("能到达", "reachable"),
         "plot_reach_no": ("不能到达", "not reachable"),
@@ -653,6 +767,10 @@ msg = Catalog(
         "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
         "alt_bars": ("条形图{title}：{values}{highlight}", "bar chart{title}: {values}{highlight}"),
         "alt_highlight": ("；突出显示“{label}”", "; highlighted: {label}"),
+        "alt_dropped": (
+            "；灰色的行是填充词 {rows} 的查询：它的权重照样算出来，输出被丢弃",
+            "; the greyed row is the padding query {rows}: its weights are computed, its output is dropped",
+        ),
         "alt_highlight_sep": ("”、“", ", "),  # between highlighted items, inside alt_highlight's quotes
         "alt_reach_rows": ("每一行能到达的列：{rows}", "the columns each row reaches: {rows}"),
         "alt_histograms": (
@@ -720,7 +838,7 @@ msg = Catalog(
             "highlight={highlight!r} is not one of the labels {labels}.",
         ),
         "plot_highlight_range": (
-            "highlight={highlight} 超出范围：只有 {n} 个柱子。",
+            "highlight={highlight} 超出范围：只有 {n} 个条形。",
             "highlight={highlight} is out of range: there are {n} bars.",
         ),
         "plot_samples_dict": (

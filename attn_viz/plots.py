@@ -23,6 +23,7 @@ from .svg import contrast
 NEG_INF = "\u2212∞"
 MASKED_WEIGHT = "\u2212∞→0"  # a masked cell of a weight map: its score −∞ became the weight 0
 MASKED_COLOUR, HATCH_COLOUR = "#d9d9d9", "#9a9a9a"
+DROPPED_COLOUR, DROPPED_INK = "#e6e6e6", "#4d4d4d"  # a padding query's row: greyed, its numbers in dark grey
 WEIGHTS, SCORES, REACH = "weights", "scores", "reach"  # the colour scales of heatmap(kind=...)
 REACH_COLOURS = ("#f2f2f2", "#0072B2")  # a 0/1 map (who can reach whom): "no" light grey, "yes" blue (8.6:1 apart)
 SCORE_BOUNDS = (1.0, 2.5, 5.0)  # × 10^k: a score map's colour bar ends on one of these (see _score_bound)
@@ -318,6 +319,48 @@ def _fit_ticks(fig, axes):
     fig.draw_without_rendering()
 
 
+def _fit_titles(fig, axes):
+    """Each title no wider than its axes: a longer one is broken into two lines at the space (or the
+    colon / comma of a Chinese title) nearest its middle, never inside $…$, so that it does not run into a
+    neighbouring panel or colour bar (lesson 04's two heatmaps side by side). Call before ``_fit_ticks``."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        title = ax.title
+        text = title.get_text()
+        if not text or "\n" in text or title.get_window_extent(renderer).width <= ax.bbox.width:
+            continue
+        in_math = np.cumsum([ch == "$" for ch in text]) % 2 == 1
+        breaks = [k + 1 for k, ch in enumerate(text) if ch in " ：，；、,;:" and not in_math[k]]
+        best = None
+        for b in sorted(breaks, key=lambda b: abs(2 * b - len(text))):
+            title.set_text(text[:b].rstrip() + "\n" + text[b:].lstrip())
+            if title.get_window_extent(renderer).width <= ax.bbox.width:
+                best = title.get_text()
+                break
+            best = best or title.get_text()
+        title.set_text(best or text)
+    fig.draw_without_rendering()
+
+
+def _drop_rows(ax, rows, n_k):
+    """Grey the ``rows`` of a drawn matrix whose output is thrown away (a padding query): a light grey veil
+    over their cells and muted labels. Their weights stay written: they are computed, only not used."""
+    for i in rows:
+        veil = Rectangle((-0.5, i - 0.5), n_k, 1, facecolor=DROPPED_COLOUR, alpha=0.72, edgecolor="none", zorder=3)
+        ax.add_patch(veil)
+    for t in ax.texts:
+        x, y = t.get_position()
+        if round(y) in rows:
+            t.set_color(DROPPED_INK)
+            t.set_zorder(4)
+
+
+def _dropped_indices(dropped_rows, row_labels):
+    """``dropped_rows`` (indices or labels) as sorted indices."""
+    return sorted({i for i, _ in _cell_indices([(r, 0) for r in dropped_rows or ()], row_labels, ["_"])})
+
+
 # ---------------------------------------------------------------- figures
 
 
@@ -404,6 +447,7 @@ def heatmap(
         masked=masked if masked is not None else np.isneginf(M),
         highlight=cells,
     )
+    _fit_titles(fig, [ax])
     _fit_ticks(fig, [ax])
     _emphasise(ax.get_yticklabels(), {i for i, _ in cells})
     _emphasise(ax.get_xticklabels(), {j for _, j in cells})
@@ -425,12 +469,15 @@ def heatmaps(
     vmax=None,
     row_title=None,
     col_title=None,
+    dropped_rows=None,
 ):
     """Several small heatmaps side by side on one colour scale (e.g. one per attention head), with one
     colour bar. ``kind``, ``label``, ``vmin`` and ``vmax`` as in ``heatmap``: weights (every matrix's rows
     sum to 1, or ``kind="weights"``) on the fixed 0 … 1 scale, scores on one diverging scale symmetric
     around 0 that covers all the matrices. ``masks``: one mask per matrix (True = may attend; None for an
-    unmasked one), drawn as in ``heatmap``; ``kind="reach"`` as in ``heatmap`` (two colours, a legend)."""
+    unmasked one), drawn as in ``heatmap``; ``kind="reach"`` as in ``heatmap`` (two colours, a legend).
+    ``dropped_rows``: rows (indices or labels) whose output is thrown away, e.g. a padding token's query
+    row: greyed in every panel, their weights still written (they are computed, only never used)."""
     Ms = [_array(M, f"Ms[{k}]", 2) for k, M in enumerate(Ms)]
     if not Ms:
         raise ValueError(msg("plot_no_matrices"))
@@ -449,6 +496,7 @@ def heatmaps(
             msg("plot_label_count", name="masks", count=len(masks), n=len(Ms), what=msg("plot_what_matrices"))
         )
     masks = [_mask(m, (n_q, n_k), f"masks[{k}]") for k, m in enumerate(masks)]
+    dropped = _dropped_indices(dropped_rows, row_labels)
     scale = _scale(Ms, masks, kind, vmin, vmax, label)
     ncols = ncols or min(len(Ms), 4)
     nrows = math.ceil(len(Ms) / ncols)
@@ -474,6 +522,7 @@ def heatmaps(
             masked=masked,
         )
         ax.set_title(titles[k])
+        _drop_rows(ax, dropped, n_k)
         shown = np.where(masked, -np.inf, M) if scale["kind"] == SCORES else M
         alt_text.remember(
             ax,
@@ -486,6 +535,7 @@ def heatmaps(
             scale=scale["kind"],
             label=scale["label"],
             masked=masked,
+            dropped=[row_labels[i] for i in dropped],
         )
         if k % ncols:
             ax.set_yticklabels([])
@@ -494,9 +544,17 @@ def heatmaps(
         if k >= len(Ms) - ncols:
             ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
     _colour_key(fig, im, list(axes.flat[: len(Ms)]), scale)
+    if dropped:
+        veil = mpl.patches.Patch(facecolor=DROPPED_COLOUR, edgecolor=HATCH_COLOUR, label=msg("plot_dropped_rows"))
+        fig.legend(handles=[veil], loc="outside lower center", frameon=False)
     if suptitle:
         fig.suptitle(suptitle)
+    _fit_titles(fig, list(axes.flat[: len(Ms)]))
     _fit_ticks(fig, list(axes.flat[: len(Ms)]))
+    for ax in axes.flat[: len(Ms)]:  # _fit_ticks rewrites the tick labels: mute the dropped rows' again
+        ticks = ax.get_yticklabels()
+        for i in dropped:
+            ticks[i].set_color(DROPPED_INK)
     return fig
 
 
@@ -576,8 +634,9 @@ def compared_bars(rows, labels, titles, *, highlight=None, fmt="{:.2f}", ylabel=
 
 
 def dot_product_histograms(samples, *, bins=60):
-    """``samples`` maps d_k to 1-D arrays of q·k values: one histogram per d_k on a shared x axis,
-    each marked with the measured standard deviation and √d_k side by side."""
+    """``samples`` maps d_k to 1-D arrays of q·k values: one histogram per d_k on a shared x axis (the
+    spread is read as width), each on its own count axis (a shared one flattens the largest d_k to a line
+    along the bottom), each marked with the measured standard deviation and √d_k side by side."""
     if not isinstance(samples, dict) or not samples:
         raise ValueError(msg("plot_samples_dict"))
     items = []
@@ -593,8 +652,8 @@ def dot_product_histograms(samples, *, bins=60):
         nrows,
         ncols,
         figsize=((5.5, 9.5, MAX_WIDTH)[ncols - 1], 3.5 * nrows + 0.4),
-        sharex=True,
-        sharey=True,  # compared side by side: one count scale, so a wider spread shows as a lower peak
+        sharex=True,  # one x axis: the spread is compared by its width
+        sharey=False,  # each panel its own count axis, so that the flattest one (the largest d_k) still reads
         layout="constrained",
         squeeze=False,
     )
@@ -620,8 +679,6 @@ def dot_product_histograms(samples, *, bins=60):
         )
         if k % ncols == 0:
             ax.set_ylabel(msg("plot_count"))
-        else:
-            ax.tick_params(labelleft=True)  # shared, but each panel keeps its numbers
         if k >= len(items) - ncols:
             ax.set_xlabel(msg("plot_dot_product"))
     alt_text.remember(list(axes.flat[: len(items)]), "histograms", stds=[(d_k, x.std()) for d_k, x in items])

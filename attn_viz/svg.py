@@ -8,6 +8,7 @@ colour meets WCAG AA contrast (4.5:1) on what it is drawn on, and the picture ca
 ``<desc>`` (what it shows, with its key numbers) that a screen reader reads.
 """
 
+import re
 from html import escape
 
 import numpy as np
@@ -30,6 +31,9 @@ ERROR = "#b00020"  # 7.2:1 on white
 WHITE, BLACK = "#ffffff", "#000000"
 AA_CONTRAST = 4.5  # WCAG 2.x level AA for text under 24 px (18.7 px bold)
 ACCENT = "#c05a00"  # a second series beside BAR (blue/orange stays apart for colour-blind eyes)
+# names written with a subscript (d_k, d_v, d_model, d_head, d_ff): drawn as d with a lowered k, never "d_k"
+SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9_])d_(k|v|model|head|ff)(?![A-Za-z0-9_])")
+SUBSCRIPT_DROP = 0.3  # em: how far the subscript sits below the baseline
 
 # viridis sampled at 0, 1/16, ..., 1 (matplotlib's table); linear interpolation in between is
 # indistinguishable on screen and keeps matplotlib out of the update path.
@@ -115,6 +119,24 @@ def ink_on(t):
 _INK = tuple(WHITE if contrast(WHITE, c) >= contrast(BLACK, c) else BLACK for c in _LUT)
 
 
+def marked_up(text, size):
+    """``text`` escaped for SVG, with d_k (d_v, d_model, d_head, d_ff) drawn with a real subscript: the k in a
+    ``<tspan>`` lowered by ``dy`` (every browser honours it, unlike baseline-shift), at least MIN_FONT px, and
+    the rest of the text raised back to the baseline."""
+    out, start, lowered = [], 0, False
+    drop = f"{size * SUBSCRIPT_DROP:.1f}"
+    small = max(MIN_FONT, round(0.8 * size))
+    escaped = esc(text)
+    for m in SUBSCRIPTED.finditer(escaped):
+        before = escaped[start : m.start()]
+        out.append(f'<tspan dy="-{drop}">{before}</tspan>' if lowered and before else before)
+        out.append(f'd<tspan dy="{drop}" font-size="{small}">{m.group(1)}</tspan>')
+        start, lowered = m.end(), True
+    rest = escaped[start:]
+    out.append(f'<tspan dy="-{drop}">{rest}</tspan>' if lowered and rest else rest)
+    return "".join(out)
+
+
 def text_width(text, size):
     """Rough rendered width in px: a hanzi/fullwidth char ≈ 1 em, other chars ≈ 0.6 em."""
     return sum(size if ord(ch) > 0x2E80 else 0.6 * size for ch in str(text))
@@ -176,7 +198,7 @@ class Svg:
             attrs += ' font-weight="bold"'
         if rotate is not None:
             attrs += f' transform="rotate({rotate:g} {x:.1f} {y:.1f})"'
-        self.parts.append(f"<text {attrs}>{esc(s)}</text>")
+        self.parts.append(f"<text {attrs}>{marked_up(s, size)}</text>")
 
     def render(self):
         """The document: ``<title>`` names the picture and ``<desc>`` says what it shows, with its key
@@ -290,6 +312,7 @@ def heatmap(
     row_label_w=None,
     col_glosses=None,
     number_size=None,
+    dropped_rows=(),
 ):
     """Weights A (n_q × n_k) as coloured cells with their values; rows = queries, columns = keys.
 
@@ -297,8 +320,9 @@ def heatmap(
     ``masked`` (boolean, True = may attend) draws the masked cells as masked (``masked_cell``: hatched,
     "−∞ → 0"); a row of A that is None or not finite is left blank. ``col_glosses`` adds a line under
     the column labels (the English edition's “I”). ``number_size``: the cells' numbers at this size (px)
-    instead of 14/15, or 0 for colours only (a grid too small for numbers that read). Returns (width, height)
-    used.
+    instead of 14/15, or 0 for colours only (a grid too small for numbers that read). ``dropped_rows``: rows
+    whose output is thrown away (a padding query): grey cells, their weights written in grey (computed, never
+    used). Returns (width, height) used.
     """
     n_q, n_k = len(rows), len(cols)
     if row_label_w is None:
@@ -345,9 +369,11 @@ def heatmap(
             if not np.isfinite(t):
                 svg.rect(cx, cy, cell, cell, fill=WHITE, stroke=GRID, sw=1)
                 continue
-            svg.rect(cx, cy, cell, cell, fill=viridis(t), stroke="#ffffff", sw=1)
+            dropped = i in dropped_rows
+            svg.rect(cx, cy, cell, cell, fill=MASKED if dropped else viridis(t), stroke="#ffffff", sw=1)
             if numbers:
-                svg.text(cx + cell / 2, cy + cell / 2 + lift, fmt(t), size=number_size, anchor="middle", fill=ink_on(t))
+                ink = MASKED_INK if dropped else ink_on(t)
+                svg.text(cx + cell / 2, cy + cell / 2 + lift, fmt(t), size=number_size, anchor="middle", fill=ink)
     if highlight_row is not None:
         hy = gy + cell * highlight_row
         svg.rect(gx - 2, hy - 2, cell * n_k + 4, cell + 4, stroke=HIGHLIGHT, sw=3.5)
@@ -381,7 +407,7 @@ def notice(svg, x, y, width, lines, *, fill="#fff4e5", stroke=ACCENT, size=16):
     return h
 
 
-def colorbar(svg, x, y, *, width=220, label="", masked_label=None):
+def colorbar(svg, x, y, *, width=220, label="", masked_label=None, dropped_label=None):
     """Horizontal legend for the [0, 1] viridis scale (10 steps), optionally with the masked swatch; the
     same in every explorer (label: the catalog's ``legend_weight``). Returns the height used."""
     steps = 10
@@ -397,6 +423,10 @@ def colorbar(svg, x, y, *, width=220, label="", masked_label=None):
         svg.rect(mx, y, 18, 14, fill=MASKED, stroke=HATCH)
         svg.line(mx + 2, y + 12, mx + 16, y + 2, stroke=HATCH, sw=1.5)
         svg.text(mx + 24, y + 13, masked_label, size=14, fill=MUTED)
+    if dropped_label:  # the grey of a dropped row (a padding query), on the line under the scale's numbers
+        svg.rect(x, y + 44, 18, 14, fill=MASKED, stroke=GRID)
+        svg.text(x + 24, y + 57, dropped_label, size=14, fill=MUTED)
+        return 62
     return 36
 
 

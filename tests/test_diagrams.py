@@ -13,6 +13,7 @@ from attn_core import causal_mask, multi_head_attention
 from attn_core.examples import coreference, four_words
 from attn_viz import columns, diagrams, fonts, svgfont
 from attn_viz import svg as draw
+from attn_viz.messages import msg
 
 NS = "{http://www.w3.org/2000/svg}"
 HANZI = re.compile(r"[\u4e00-\u9fff]")
@@ -33,6 +34,15 @@ def parse(diagram):
     return ET.fromstring(diagram.svg)
 
 
+def spelled(text):
+    """The words of a <text> as typed: a subscript (d_k's k, a lowered <tspan>) written back after an "_"."""
+    out = text.text or ""
+    for span in text:
+        lowered = not span.get("dy", "0").startswith("-")
+        out += ("_" if lowered else "") + (span.text or "") + (span.tail or "")
+    return out
+
+
 def texts(diagram):
     """(x, y, size, anchor, fill, text) of every <text>, in drawing order."""
     return [
@@ -42,7 +52,7 @@ def texts(diagram):
             float(t.get("font-size")),
             t.get("text-anchor", "start"),
             t.get("fill"),
-            t.text or "",
+            spelled(t),
         )
         for t in parse(diagram).iter(NS + "text")
     ]
@@ -179,14 +189,17 @@ def test_multi_head_shapes_are_those_of_multi_head_attention(n, d_model, n_heads
 def test_the_encoder_block_draws_post_ln_and_pre_ln_with_their_residuals():
     d = diagrams.encoder_block(n=4, d_model=8, d_ff=32, lang="zh")
     shown = words(d)
-    assert shown.count("层归一化") == 4 and shown.count("残差") == 4  # two per layout
+    # two per layout, and the pre-LN stack's final one after its last block
+    assert shown.count("层归一化") == 5 and shown.count("残差") == 4
     assert shown.count("4×8") == 6 and shown.count("前馈网络 8→32→8") == 2
     assert "16×64" in words(diagrams.encoder_block(n=16, d_model=64, d_ff=256))
     # post-LN: LayerNorm after the sum; pre-LN: LayerNorm before each sublayer
     order = [w for w in shown if w in ("层归一化", "多头自注意力（2 头）", "前馈网络 8→32→8")]
     assert order[:4] == ["多头自注意力（2 头）", "层归一化", "前馈网络 8→32→8", "层归一化"]
-    assert order[4:] == ["层归一化", "多头自注意力（2 头）", "层归一化", "前馈网络 8→32→8"]
-    assert words(diagrams.encoder_block(lang="en")).count("LayerNorm") == 4  # the English edition's name
+    assert order[4:] == ["层归一化", "多头自注意力（2 头）", "层归一化", "前馈网络 8→32→8", "层归一化"]
+    assert "整个堆叠只做一次：" in shown and "在最后一层之后" in shown  # the final one: once, after the last block
+    assert words(diagrams.encoder_block(lang="en")).count("LayerNorm") == 5  # the English edition's name
+    assert "after its last block" in words(diagrams.encoder_block(lang="en"))
 
 
 @pytest.mark.parametrize("tokens", [None, ("a", "b", "c", "d", "e", "f")])
@@ -272,10 +285,36 @@ def test_each_diagram_carries_a_font_with_every_character_it_draws(name, lang):
     data = re.search(r"url\(data:font/otf;base64,([A-Za-z0-9+/=]+)\)", svg)
     assert data, "no embedded font"
     cmap = TTFont(io.BytesIO(base64.b64decode(data.group(1)))).getBestCmap()
-    drawn = {c for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S) for c in html.unescape(t)}
+    drawn = {
+        c
+        for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S)
+        for c in html.unescape(re.sub(r"<[^>]+>", "", t))  # a subscript's <tspan> is markup
+    }
     bundled = TTFont(fonts.BUNDLED_PATH).getBestCmap()
     # every character the course font has is embedded; one it lacks (ᵀ) is drawn by a system font
     missing = sorted(c for c in drawn if not c.isspace() and ord(c) in bundled and ord(c) not in cmap)
     assert all(ord(c) in bundled for c in drawn if "\u4e00" <= c <= "\u9fff"), "a hanzi the course font lacks"
     assert not missing, f"{name}: the embedded font lacks {missing}"
     assert svgfont.subset_font("学习") == svgfont.subset_font("学习")  # the same bytes every time
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_strips_step_names_are_one_line_each_and_their_numbers_one_row_under_the_heading(lang):
+    shown = texts(diagrams.steps(current=5, lang=lang))
+    numbers = [(y, size) for x, y, size, anchor, fill, text in shown if text in {"1", "2", "3", "4", "5"}]
+    assert len(numbers) == 5 and len({y for y, _ in numbers}) == 1  # one row, none pushed up into the heading
+    heading_y = shown[0][1]
+    assert numbers[0][0] - numbers[0][1] > heading_y + 8
+    names = [msg.text(f"dg_step_{k}", lang) for k in diagrams.STEPS]
+    assert all("\n" not in name for name in names)
+    assert msg.text("dg_steps_lit", lang, step=5, name=names[4]) in [t[-1] for t in shown]
+
+
+def test_d_k_is_drawn_with_a_real_subscript_in_every_picture():
+    svg = diagrams.steps(lang="en").svg
+    assert ">n×d_k<" not in svg and 'n×d<tspan dy="4.2" font-size="14">k</tspan>' in svg
+    assert draw.marked_up("d_k = 64, d_v", 16) == (
+        'd<tspan dy="4.8" font-size="14">k</tspan><tspan dy="-4.8"> = 64, </tspan>'
+        'd<tspan dy="4.8" font-size="14">v</tspan>'
+    )
+    assert draw.marked_up("odd_k & d_kx", 16) == "odd_k &amp; d_kx"  # only the names themselves

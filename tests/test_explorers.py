@@ -598,6 +598,17 @@ def test_dk_score_axis_stays_fixed_as_d_k_grows_so_the_growth_shows(scaled):
     ex.close()
 
 
+def test_dk_score_axis_stays_the_same_when_scaling_is_switched_on_or_off():
+    ex = dk_explorer()
+    axes = set()
+    for d_k in (1, 64, 512):
+        for scaled in (False, True):
+            ex.set(d_k=d_k, scaled=scaled)
+            axes.add(tuple(tick_labels(ex.svg)[:3]))
+    assert len(axes) == 1, axes  # dividing by √d_k shrinks the bars; the axis does not move
+    ex.close()
+
+
 def test_pipeline_keeps_its_projections_when_d_k_changes_and_says_so_on_the_picture():
     ex = pipeline_explorer()
     W_q, W_k = np.array(ex.data["W_q"]), np.array(ex.data["W_k"])

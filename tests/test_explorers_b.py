@@ -674,3 +674,46 @@ def test_the_kv_explorer_reads_lesson_14s_numbers(built):
         ex.set(context=1000)
     with pytest.raises(ValueError):
         kv_cache_explorer(model="GPT-5")
+
+
+def test_mask_explorer_greys_a_padding_querys_row_and_keeps_its_weights_written():
+    from attn_viz import svg as draw
+    from attn_viz.explorers import mask_explorer
+
+    ex = mask_explorer()
+    ex.set(mode="padding", padding=1)
+    A = ex.state["A"]
+    grey_numbers = re.findall(rf'<text [^>]*fill="{draw.MASKED_INK}"[^>]*>(\d\.\d\d)</text>', ex.svg)
+    assert grey_numbers == [draw.fmt(w) for w in A[-1][:-1]]  # the padding query's row: its weights, in grey
+    assert ex.svg.count(f'fill="{draw.MASKED}" stroke="#ffffff"') == 3 + 4  # 3 grey cells, 4 masked ones
+    assert ex.text("mask_legend_dropped") in html.unescape(ex.svg)
+    ex.set(mode="none")
+    assert not re.findall(rf'fill="{draw.MASKED_INK}"[^>]*>\d', ex.svg)  # no padding, no grey row
+    ex.close()
+
+
+def test_the_time_bars_share_one_scale_so_a_longer_time_is_a_longer_bar_in_the_page_and_in_python():
+    """A newcomer saw both time bars always full width (each scaled to the slower of the two): on the
+    one logarithmic scale (kv.TIME_AXIS, every setting's times inside it) a longer context, more bytes or
+    a slower chip draws a longer bar, the same in the page as in Python."""
+    from attn_viz.explorers.kv import BAR_MAX, LABEL_W, MARGIN, TIME_AXIS, time_bar
+
+    ex = english_kv_explorer()
+
+    def bars(svg):  # the two time bars' lengths (cached, recompute): the rects after the panel's title
+        widths = re.findall(rf'<rect x="{MARGIN + LABEL_W:.1f}" y="[0-9.]+" width="([0-9.]+)" height="18.0"', svg)
+        return [float(w) for w in widths[-2:]]
+
+    clicks = [("context", 16), ("context", 256), ("context", 4096), ("bytes_per_value", 4), ("bandwidth_gb_s", 100)]
+    pictures = same_in_the_page(ex, clicks)
+    lengths = [bars(svg) for svg, _ in pictures]
+    cached = [c for c, _ in lengths]
+    assert cached == sorted(cached) and len(set(cached)) == len(cached), lengths  # every step: a longer bar
+    assert all(0 < x < BAR_MAX for pair in lengths for x in pair), lengths  # neither pinned to full width
+    assert sum(BAR_MAX - 0.05 <= x for pair in lengths for x in pair) == 0
+    ex.set(context=4096)
+    assert bars(ex.svg)[0] == pytest.approx(time_bar(ex.state["seconds_cached"]), abs=0.06)
+    lo, hi = TIME_AXIS
+    assert time_bar(float(f"1e{lo}")) == 0 and time_bar(float(f"1e{hi}")) == BAR_MAX
+    assert "log scale" in ex.svg and "1 ms" in ex.svg
+    ex.close()

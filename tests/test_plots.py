@@ -331,7 +331,10 @@ def test_dot_product_histograms_show_std_next_to_sqrt_dk():
     fig = draw(plots.dot_product_histograms(samples, bins=40))
     assert len(fig.axes) == 3
     assert len({ax.get_xlim() for ax in fig.axes}) == 1  # one x scale: the spread can be compared
-    assert len({ax.get_ylim() for ax in fig.axes}) == 1  # one count scale: side by side, the peaks compare
+    # each panel its own count scale, so that the flattest (largest d_k) fills its panel too and still reads
+    for ax in fig.axes:
+        tallest = max(p.get_height() for p in ax.patches)
+        assert 0.7 * ax.get_ylim()[1] <= tallest <= ax.get_ylim()[1]
     assert all(ticks(ax.get_yticklabels()) for ax in fig.axes)  # and every panel keeps its numbers
     for ax, (d, x) in zip(fig.axes, sorted(samples.items())):
         (note,) = ax.texts
@@ -499,3 +502,47 @@ def test_a_reach_map_has_two_colours_and_a_two_entry_legend_not_the_score_bar():
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["会", "不会"]
     with pytest.raises(ValueError, match="reach"):
         plots.heatmap(R * 0.5, list("abcd"), list("abcd"), kind="reach")
+
+
+def test_a_title_wider_than_its_heatmap_is_broken_into_lines_so_it_never_reaches_the_colour_bar():
+    A = four_words().attention().A
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 4.6), layout="constrained")
+    plots.heatmap(A, list("abcd"), list("abcd"), ax=left, title="short")
+    plots.heatmap(A, list("abcd"), list("abcd"), ax=right, title="By column (wrong): each column sums to 1")
+    draw(fig)
+    renderer = fig.canvas.get_renderer()
+    assert left.get_title() == "short"
+    assert right.get_title() == "By column (wrong):\neach column sums to 1"  # broken at the space nearest the middle
+    for ax in (left, right):
+        title = ax.title.get_window_extent(renderer)
+        assert ax.bbox.x0 - 1 <= title.x0 and title.x1 <= ax.bbox.x1 + 1  # within its axes: not over the colour bar
+    fig = plots.heatmap(
+        A, list("abcd"), list("abcd"), title="Scaled $S = QK^\\top / \\sqrt{d_k}$ and a long tail of words"
+    )
+    assert "$S = QK^\\top / \\sqrt{d_k}$" in fig.axes[0].get_title()  # never broken inside $…$
+    plt.close("all")
+
+
+def test_a_padding_querys_row_is_greyed_in_every_panel_its_numbers_kept_and_said_in_the_legend():
+    ex = four_words()
+    A = ex.attention().A
+    mask = np.array([True, True, True, False])
+    masked = ex.attention(mask=mask).A
+    fig = draw(
+        plots.heatmaps(
+            [A, masked],
+            ["no mask", "key mask"],
+            list(ex.tokens),
+            list(ex.tokens),
+            masks=[None, mask],
+            dropped_rows=[ex.tokens[3]],
+        )
+    )
+    for ax in fig.axes[:2]:
+        veils = [p for p in ax.patches if p.get_facecolor()[:3] == matplotlib.colors.to_rgb(plots.DROPPED_COLOUR)]
+        assert [p.get_y() for p in veils] == [2.5]  # the last row only
+        row = [t for t in ax.texts if round(t.get_position()[1]) == 3]
+        assert row and all(t.get_color() == plots.DROPPED_INK for t in row)  # its numbers stay, in dark grey
+    assert fig.axes[0].get_yticklabels()[3].get_color() == plots.DROPPED_INK
+    assert any(t.get_text() == plots.msg("plot_dropped_rows") for leg in fig.legends for t in leg.get_texts())
+    plt.close("all")

@@ -74,8 +74,9 @@ def dk_explorer(query: str = "学习", seed: int = 0) -> Explorer:
     For every d_k the query q and the keys k_j (labelled 我 / 喜欢 / 学习 / 语言, labels only) are the first d_k
     columns of one seeded standard-normal draw of shape (5, 512), rounded to 6 decimals: the same d_k
     always shows the same vectors, and moving the slider adds dimensions instead of redrawing
-    everything. The score axis is the same for every d_k (one axis for scaled scores, one for raw
-    ones, each fitting every d_k), so the growth of the raw scores with d_k is seen. The raw scores
+    everything. The score axis is the same for every d_k and for both modes (it fits the raw scores of
+    every d_k), so the growth of the raw scores with d_k is seen, and dividing by √d_k shrinks the bars
+    on that same axis rather than changing the axis. The raw scores
     q·k_j then spread like √d_k. Unscaled, softmax turns that spread into a near one-hot row and its
     gradient (Frobenius norm of the Jacobian, ``attn_core.gradients.softmax_jacobian``) vanishes; divided
     by √d_k the scores keep a spread of about 1 and the weights stay in a working range.
@@ -97,12 +98,17 @@ def dk_explorer(query: str = "学习", seed: int = 0) -> Explorer:
     draws = np.round(np.random.default_rng(seed).standard_normal((1 + n, DK_OPTIONS[-1])), DRAW_DECIMALS)
     grad_uniform = float(np.linalg.norm(softmax_jacobian(np.full(n, 1.0 / n))))  # the gauge's 100%
     fixed = dict(draws=draws, grad_uniform=grad_uniform, tokens=tokens)
-    tops = {  # one score axis per mode, the same for every d_k
-        key: nice_top(
-            SCORE_HEADROOM * max(np.abs(compute({"d_k": d, "scaled": scaled}, **fixed)["s"]).max() for d in DK_OPTIONS)
+    # one score axis for every d_k and both modes: ticking "divide by √d_k" shrinks the bars on the same axis
+    # instead of rescaling it, and the growth of the raw scores with d_k stays in sight
+    top = nice_top(
+        SCORE_HEADROOM
+        * max(
+            np.abs(compute({"d_k": d, "scaled": scaled}, **fixed)["s"]).max()
+            for d in DK_OPTIONS
+            for scaled in (True, False)
         )
-        for key, scaled in (("scaled", True), ("unscaled", False))
-    }
+    )
+    tops = {"scaled": top, "unscaled": top}
     specs = [d_k_spec(DK_OPTIONS, DEFAULT_D_K), scaled_spec(False, text)]
     qi = tokens.index(query)
     data = dict(tokens=tokens, labels=labels, glosses=glosses, qi=qi, draws=draws, grad_uniform=grad_uniform, tops=tops)

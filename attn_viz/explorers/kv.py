@@ -7,11 +7,13 @@ the context length and the bytes per stored number. The picture: the cache of on
 K/V-head choice of that model (the chosen one in orange), and one generated token's time with the cache
 and without it (every row of every layer recomputed from the activations, no cache read), both from
 attn_core.decoding's counts and the Roofline model: the longer of 2·multiply-adds ÷ peak FLOP/s and
-bytes read ÷ bandwidth. The two rates are the learner's assumption (by default the A100 80GB SXM
+bytes read ÷ bandwidth, drawn on one logarithmic scale for every setting (``TIME_AXIS``) so that a longer
+time is a longer bar. The two rates are the learner's assumption (by default the A100 80GB SXM
 datasheet's, as in lesson 14, and the note says which); attention layers only. Choosing a model sets the
 K/V heads to its own (``linked``); the heading says when the learner has changed them.
 """
 
+import math
 import re
 
 from attn_core.decoding import decode_token_cost, kv_cache_bytes, roofline_seconds
@@ -44,6 +46,35 @@ BAR_H = 18
 GAP = 28  # between the two panels
 NOTE_LINE = 19  # the assumptions under the bars
 NOTE_SIZE = 14
+AXIS_H = 24  # the time bars' decade ticks and their labels, under the two bars
+
+
+def _time_axis() -> tuple[int, int]:
+    """The time bars' one scale, the same for every setting so that a longer time is a longer bar (a bar
+    scaled to the slower of the two was always full width): whole decades 10^lo … 10^hi seconds around the
+    fastest and the slowest time any setting gives (times grow with the context, the bytes and the K/V heads
+    and shrink with the rates; both ways of decoding, every model). Logarithmic: the times span 10^6."""
+    times = []
+    for layers, n_heads, _, d_head, d_model, _ in MODELS.values():
+        corners = (
+            (1, 1, 1, BANDWIDTHS[-1], PEAKS[-1]),
+            (n_heads, CONTEXTS[-1], BYTES_PER_VALUE[-1], BANDWIDTHS[0], PEAKS[0]),
+        )
+        for kv, t, b, band, peak in corners:
+            for cached in (True, False):
+                mads, reads = decode_token_cost(t, layers, n_heads, kv, d_head, d_model, b, cached=cached)
+                times.append(roofline_seconds(mads, reads, peak * 1e12, band * 1e9))
+    return math.floor(math.log10(min(times))), math.ceil(math.log10(max(times)))
+
+
+TIME_AXIS = _time_axis()  # (lo, hi): 10^lo s at the bars' start, 10^hi s at BAR_MAX
+
+
+def time_bar(seconds: float, axis: tuple[int, int] = TIME_AXIS) -> float:
+    """The length (px) of a time bar on the one logarithmic scale (kv.js ``timeBar``)."""
+    lo, hi = axis
+    return BAR_MAX * (math.log10(seconds) - lo) / (hi - lo)
+
 
 # the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
 WORDS = tuple(
@@ -78,6 +109,7 @@ WORDS = tuple(
         "kv_heads_one",
         "bar_value",
         "time_bound",
+        "time_scale",
         "desc",
         "not_divisor",
     )
@@ -128,7 +160,7 @@ def kv_cache_explorer(model: str = "Llama 3 8B", context: int | None = None) -> 
         "kv_cache_explorer",
         "kv",
         specs,
-        dict(models=models, a100=A100, bandwidths=list(BANDWIDTHS), peaks=list(PEAKS)),
+        dict(models=models, a100=A100, bandwidths=list(BANDWIDTHS), peaks=list(PEAKS), timeAxis=list(TIME_AXIS)),
         WORDS,
         compute,
         render,
@@ -276,7 +308,21 @@ def most_note_lines(text: Text) -> int:
 def full_height(bars: int, notes: int) -> float:
     """The picture's height with ``bars`` K/V-head bars and room for ``notes`` note lines: every
     setting of a model keeps it, so the picture does not jump."""
-    return PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + 16 + NOTE_LINE * notes + 6
+    return PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + AXIS_H + 16 + NOTE_LINE * notes + 6
+
+
+def time_axis(pic, y: float, text: Text) -> None:
+    """The time bars' scale under them (kv.js ``timeAxis``): a tick at every decade, labelled every third
+    (1 µs, 1 ms, 1 s) and at its end, and the words "log scale" at its left."""
+    lo, hi = TIME_AXIS
+    x0 = MARGIN + LABEL_W
+    pic.line(x0, y, x0 + BAR_MAX, y, stroke=draw.MUTED)
+    for e in range(lo, hi + 1):
+        x = x0 + time_bar(float(f"1e{e}"))
+        pic.line(x, y, x, y + 5, stroke=draw.MUTED)
+        if e % 3 == 0 or e == hi:
+            pic.text(x, y + 19, time_text(float(f"1e{e}"), text), size=14, anchor="middle", fill=draw.MUTED)
+    pic.text(x0 - 22, y + 19, text("kv_time_scale"), size=14, anchor="end", fill=draw.MUTED)  # clear of "1 µs"
 
 
 def render(explorer: Explorer, state: dict) -> Frame:
@@ -314,11 +360,10 @@ def render(explorer: Explorer, state: dict) -> Frame:
     else:
         pic.text(MARGIN, y, text("kv_time_panel"), size=PANEL_TITLE_SIZE, bold=True)
         times = [(key, state[f"seconds_{key}"]) for key in ("cached", "recompute")]
-        slowest = max(s for _, s in times)
         for k, (key, seconds) in enumerate(times):
             row_y = y + 12 + k * ROW_H
             pic.text(MARGIN, row_y + 14, text(f"kv_time_{key}"), size=15)
-            length = BAR_MAX * seconds / slowest
+            length = time_bar(seconds)
             pic.rect(MARGIN + LABEL_W, row_y, length, BAR_H, fill=draw.ACCENT if key == "cached" else draw.BAR)
             bound = text("kv_memory_bound" if state[f"memory_bound_{key}"] else "kv_compute_bound")
             pic.text(
@@ -327,7 +372,8 @@ def render(explorer: Explorer, state: dict) -> Frame:
                 text("kv_time_bound", time=time_text(seconds, text), bound=bound),
                 size=15,
             )
-    y = y + 12 + 2 * ROW_H + 16
+        time_axis(pic, y + 12 + 2 * ROW_H, text)
+    y = y + 12 + 2 * ROW_H + AXIS_H + 16
     own = (state["bandwidth_gb_s"], state["peak_tflop_s"]) != (A100["bandwidth_gb_s"], A100["peak_tflop_s"])
     source = text(
         "kv_source_own" if own else "kv_source_a100",

@@ -5,7 +5,8 @@ from every query); padding also combines with the causal mask, as in a decoder's
 score becomes −∞ before softmax, so its weight is exactly 0. Padding every token leaves every row with no
 key to attend to: softmax cannot make such a row sum to 1 (attn_core raises ValueError), and the picture
 says so in words.
-The picture: the weight matrix, masked cells hatched ("−∞ → 0"), padding tokens grey.
+The picture: the weight matrix, masked cells hatched ("−∞ → 0"), padding tokens grey, and a padding
+query's row grey (its weights are computed, then thrown away: drawn in grey, never as a live row).
 Computed and drawn in the page (``js/masks.js``); ``compute`` here is the reference, with attn_core.
 """
 
@@ -26,6 +27,7 @@ WIDTH = 780  # the height follows the heatmap
 CELL = 72  # heatmap cell
 LEGEND_LEFT, LEGEND_GAP, LEGEND_WIDTH = 20, 16, 180  # colour legend under the grid
 BELOW_GRID = 58  # the legend, its labels and a margin
+DROPPED_LEGEND_H = 26  # the legend's second line: the grey of a padding query's row
 NOTICE_WIDTH, NOTICE_SIZE, NOTICE_LINES = 760, 15, 3  # room kept for the notice: the picture never jumps
 
 # the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
@@ -38,6 +40,7 @@ WORDS = (
     "axis_keys",
     "legend_weight",
     "mask_legend_masked",
+    "mask_legend_dropped",
     "mask_no_key",
     "mask_masked_cells",
     "mask_row_sums",
@@ -133,6 +136,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses) -> Frame
         masked=mask,
         muted_rows=padded,
         muted_cols=padded,  # the rows carry the glosses (我 “I”); the columns are the same tokens, as in every heatmap
+        dropped_rows=padded,  # a padding query's row is computed, then thrown away: grey
     )
     y = PANELS_TOP + heat_h + LEGEND_GAP
     draw.colorbar(
@@ -142,8 +146,9 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses) -> Frame
         width=LEGEND_WIDTH,
         label=text("legend_weight"),
         masked_label=text("mask_legend_masked") if n_masked else None,
+        dropped_label=text("mask_legend_dropped") if padded and not empty else None,
     )
-    y += BELOW_GRID - LEGEND_GAP
+    y += BELOW_GRID - LEGEND_GAP + (DROPPED_LEGEND_H if padded and not empty else 0)
     if empty:
         words = text("list_sep").join(labels[i] for i in empty)
         draw.notice(pic, MARGIN, y, NOTICE_WIDTH, text("mask_no_key", tokens=words).split("\n"), size=NOTICE_SIZE)

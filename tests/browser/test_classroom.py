@@ -124,7 +124,7 @@ def test_demo_board_draws_chinese_and_switches_to_english(board):
     page.locator(f"{BOARD} .lm-TabBar-tab").first.click()
     explorer = page.locator(EXPLORER)
     explorer.locator(SVG).first.wait_for()
-    assert "divide by √d_k" in explorer.inner_text()
+    assert "divide by √dk" in explorer.inner_text()  # d_k with a real subscript: d<sub>k</sub>
     assert "Ask the room" in page.locator(f"{BOARD} .attn-board-question:visible").inner_text()
     assert not axe_problems(page, BOARD)
 

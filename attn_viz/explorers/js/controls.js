@@ -2,6 +2,15 @@
 // inputs so that keyboard use and screen readers work without help: a <label> names every control,
 // arrow keys move sliders and radio groups, space flips a switch.
 //
+// A slider's keys (arrows, PageUp/PageDown, Home/End) and a radio group's arrows are handled here, not left
+// to the browser: Jupyter
+// Notebook 7 listens for keydown on the document in the capture phase, and its shortcuts (lumino) would
+// take the arrows before the control sees them (preventDefault and stopPropagation). So a listener on the
+// window, which runs before any of the document's, prevents the default of such a key (lumino skips a key
+// already handled, and the browser does not act: one step per keypress), and the control's own listener
+// steps the slider (or checks the next radio) as the browser would and fires the same input and change
+// events; the controls' column then stops the key there, so that no notebook acts on it too.
+//
 // A spec is {name, kind, label, ...}:
 //   kind "choice": one of `options` (values), shown as `labels`; a row of radio buttons, or a slider
 //                  over the options when `slider` is true (aria-valuetext = the option, not its index);
@@ -13,13 +22,99 @@
 import { fmt, FONT_FAMILY } from "./draw.js";
 
 const CONTROL_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", " "]);
+const SLIDER_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
+const SLIDER = ".attn-controls input[type=range]";
+const RADIO = ".attn-controls input[type=radio]";
+const RADIO_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }; // next or previous radio
 let counter = 0; // unique ids for label → input
+const listening = new WeakSet(); // the windows where claimControlKey listens
+
+// the value `key` gives a slider at `value`, as the browser's own: an arrow one step (right and up add),
+// PageUp/PageDown a tenth of the range (at least one step), Home/End the ends; always on the steps from
+// `min`, within [min, max]; null for a key that does not move a slider
+export function keyedValue(key, value, min, max, step) {
+  if (!SLIDER_KEYS.has(key)) return null;
+  const last = Math.floor((max - min) / step + 1e-9); // the last step at or below max
+  const big = Math.max(Math.round((max - min) / 10 / step), 1);
+  const delta = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: big, PageDown: -big }[key];
+  const at = Math.round((value - min) / step);
+  const k = key === "Home" ? 0 : key === "End" ? last : Math.min(Math.max(at + delta, 0), last);
+  return Number((min + k * step).toPrecision(12)); // 0.1 * 11 = 1.1, not 1.1000000000000001
+}
+
+// a number attribute of the input (min, max, step), or `fallback` where it is missing or not a number
+function numberAttr(input, name, fallback) {
+  const text = input.getAttribute(name);
+  const v = text === null || text.trim() === "" ? NaN : Number(text);
+  return Number.isFinite(v) ? v : fallback;
+}
+
+// a slider's or radio group's key, on the window in the capture phase: its default prevented, before any
+// shortcut sees it
+function claimControlKey(event) {
+  if (isSliderKey(event) || isRadioKey(event)) event.preventDefault();
+}
+
+function isRadioKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || !(event.key in RADIO_KEYS)) return false;
+  return Boolean(event.target?.matches?.(RADIO)) && !event.target.disabled;
+}
+
+// keydown on a radio of `inputs` (its group): check the next one (right, down) or the previous one (left,
+// up), round from the last to the first, as the browser does, and fire input and change
+function moveByKey(event, inputs) {
+  if (!isRadioKey(event)) return;
+  event.preventDefault();
+  const at = inputs.indexOf(event.target);
+  const next = inputs[(at + RADIO_KEYS[event.key] + inputs.length) % inputs.length];
+  next.checked = true;
+  next.focus();
+  next.dispatchEvent(new Event("input", { bubbles: true }));
+  next.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+function isSliderKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || !SLIDER_KEYS.has(event.key)) return false;
+  return Boolean(event.target?.matches?.(SLIDER)) && !event.target.disabled;
+}
+
+function listenForControlKeys(win) {
+  if (!win || listening.has(win)) return;
+  listening.add(win);
+  win.addEventListener("keydown", claimControlKey, true);
+}
+
+// keydown on a slider (range input): step it as the browser would, and fire input and change if it moved
+function stepByKey(event) {
+  if (!isSliderKey(event)) return;
+  event.preventDefault(); // the browser's own step would be a second one
+  const input = event.target;
+  const before = input.value;
+  const min = numberAttr(input, "min", 0);
+  const max = Math.max(numberAttr(input, "max", 100), min);
+  input.value = String(keyedValue(event.key, Number(before), min, max, numberAttr(input, "step", 1) || 1));
+  if (input.value === before) return; // at the end already: no event, as the browser
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+const SUBSCRIPTED = /(?<![A-Za-z0-9_])d_(k|v|model|head|ff)(?![A-Za-z0-9_])/; // as draw.js, svg.SUBSCRIPTED
+
+// `text` added to `el` with d_k (d_v, d_model, d_head, d_ff) written as d with a real subscript (<sub>k</sub>)
+function appendText(el, text) {
+  String(text)
+    .split(SUBSCRIPTED)
+    .forEach((part, i) => {
+      if (i % 2) el.append("d", node("sub", {}, [part]));
+      else if (part) el.append(part);
+    });
+}
 
 function node(tag, attrs = {}, children = []) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "style") el.style.cssText = v;
-    else if (k === "text") el.textContent = v;
+    else if (k === "text") appendText(el, v);
     else el.setAttribute(k, v);
   }
   for (const c of children) el.append(c);
@@ -42,6 +137,7 @@ function rangeControl(spec, value, onChange) {
     input.setAttribute("aria-valuetext", out.textContent);
   };
   show(value);
+  input.addEventListener("keydown", stepByKey);
   input.addEventListener("input", () => {
     const v = Number(input.value);
     out.textContent = fmt(v, spec.digits ?? 1);
@@ -65,6 +161,7 @@ function choiceSlider(spec, value, onChange) {
     input.setAttribute("aria-valuetext", out.textContent);
   };
   show(value);
+  input.addEventListener("keydown", stepByKey);
   input.addEventListener("input", () => {
     const v = spec.options[Number(input.value)];
     out.textContent = choiceLabel(spec, v);
@@ -84,6 +181,7 @@ function choiceButtons(spec, value, onChange) {
   const items = spec.options.map((option, i) => {
     const input = node("input", { type: "radio", name: group, value: String(i), "data-attn-name": spec.name });
     input.addEventListener("change", () => input.checked && onChange(spec.name, option));
+    input.addEventListener("keydown", (event) => moveByKey(event, inputs));
     inputs.push(input);
     return node("label", { class: "attn-choice" }, [input, node("span", { text: choiceLabel(spec, option) })]);
   });
@@ -97,7 +195,7 @@ function toggle(spec, value, onChange) {
   const input = node("input", { type: "checkbox", "data-attn-name": spec.name });
   input.checked = Boolean(value);
   input.addEventListener("change", () => onChange(spec.name, input.checked));
-  const row = node("div", { class: "attn-control" }, [node("label", {}, [input, " ", spec.label])]);
+  const row = node("div", { class: "attn-control" }, [node("label", {}, [input, " ", node("span", { text: spec.label })])]);
   return { row, update: (v) => (input.checked = Boolean(v)) };
 }
 
@@ -126,6 +224,7 @@ export function buildControls(specs, values, onChange) {
     return choiceButtons(spec, values[spec.name], onChange);
   });
   const element = node("div", { class: "attn-controls" }, built.map((b) => b.row));
+  listenForControlKeys(element.ownerDocument.defaultView);
   // the keys that operate a control stay with it: JupyterLab would also take arrows to move between cells
   element.addEventListener("keydown", (event) => {
     if (CONTROL_KEYS.has(event.key) && event.target.closest?.("input")) event.stopPropagation();

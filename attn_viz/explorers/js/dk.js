@@ -1,6 +1,7 @@
 // Lessons 03–04: why the scores are divided by √d_k (attn_viz/explorers/dk.py is the reference).
 // A query q and four keys are the first d_k columns of one fixed draw (made in Python); the raw scores
-// q·k spread like √d_k. The score axis is the same for every d_k (one per mode), so the growth shows.
+// q·k spread like √d_k. The score axis is the same for every d_k and both modes (data.tops holds one
+// value twice), so the growth shows and dividing by √d_k shrinks the bars instead of changing the axis.
 
 import { entropy, jacobianNorm, scale, scores, softmaxRow, std } from "./attention.js";
 import * as draw from "./draw.js";

@@ -106,6 +106,31 @@ export function esc(text) {
     .replace(/'/g, "&#x27;");
 }
 
+// d_k, d_v, d_model, d_head, d_ff are drawn with a real subscript (svg.SUBSCRIPTED, svg.marked_up)
+const SUBSCRIPTED = /(?<![A-Za-z0-9_])d_(k|v|model|head|ff)(?![A-Za-z0-9_])/g;
+const SUBSCRIPT_DROP = 0.3; // em below the baseline
+
+// `text` escaped for SVG, the subscript of d_k in a <tspan> lowered by dy (at least MIN_FONT px) and the
+// rest of the text raised back to the baseline (svg.marked_up)
+export function markedUp(text, size) {
+  const escaped = esc(text);
+  const drop = pyFixed(size * SUBSCRIPT_DROP, 1);
+  const small = Math.max(MIN_FONT, roundHalfEven(0.8 * size));
+  let out = "";
+  let start = 0;
+  let lowered = false;
+  for (const m of escaped.matchAll(SUBSCRIPTED)) {
+    const before = escaped.slice(start, m.index);
+    out += lowered && before ? `<tspan dy="-${drop}">${before}</tspan>` : before;
+    out += `d<tspan dy="${drop}" font-size="${small}">${m[1]}</tspan>`;
+    start = m.index + m[0].length;
+    lowered = true;
+  }
+  const rest = escaped.slice(start);
+  out += lowered && rest ? `<tspan dy="-${drop}">${rest}</tspan>` : rest;
+  return out;
+}
+
 // rough rendered width in px: a hanzi/fullwidth char ≈ 1 em, other chars ≈ 0.6 em (as svg.text_width)
 export function textWidth(text, size) {
   let w = 0;
@@ -145,7 +170,7 @@ export class Svg {
     if (anchor !== "start") a += ` text-anchor="${anchor}"`;
     if (bold) a += ' font-weight="bold"';
     if (rotate !== null) a += ` transform="rotate(${rotate} ${f1(x)} ${f1(y)})"`;
-    this.parts.push(`<text ${a}>${esc(s)}</text>`);
+    this.parts.push(`<text ${a}>${markedUp(s, size)}</text>`);
   }
 
   // the document: <title> names the picture and <desc> says what it shows, with its key numbers
@@ -229,7 +254,7 @@ export function rowLabelWidth(rows, rowTitle = "") {
 // 0–1 scale; mask (true = may attend) draws masked cells as masked. Returns [width, height] used.
 export function heatmap(svg, x, y, A, rows, cols, o = {}) {
   const { cell = 56, title = "", rowTitle = "", colTitle = "", highlightRow = null, mask = null } = o;
-  const { mutedRows = [], mutedCols = [], colGlosses = null, numberSize = null } = o;
+  const { mutedRows = [], mutedCols = [], colGlosses = null, numberSize = null, droppedRows = [] } = o;
   const nq = A.length;
   const nk = cols.length;
   const rowLabelW = o.rowLabelW ?? rowLabelWidth(rows, rowTitle);
@@ -263,8 +288,9 @@ export function heatmap(svg, x, y, A, rows, cols, o = {}) {
         svg.rect(cx, cy, cell, cell, { fill: WHITE, stroke: GRID, sw: 1 });
         continue;
       }
-      svg.rect(cx, cy, cell, cell, { fill: viridis(t), stroke: WHITE, sw: 1 });
-      if (numbers) svg.text(cx + cell / 2, cy + cell / 2 + lift, fmt(t), { size: nSize, anchor: "middle", fill: inkOn(t) });
+      const dropped = droppedRows.includes(i); // a padding query's row: grey, its weights in grey (never used)
+      svg.rect(cx, cy, cell, cell, { fill: dropped ? MASKED : viridis(t), stroke: WHITE, sw: 1 });
+      if (numbers) svg.text(cx + cell / 2, cy + cell / 2 + lift, fmt(t), { size: nSize, anchor: "middle", fill: dropped ? MASKED_INK : inkOn(t) });
     }
   }
   if (highlightRow !== null && highlightRow !== undefined) {
@@ -277,7 +303,7 @@ export function heatmap(svg, x, y, A, rows, cols, o = {}) {
 
 // the legend of the 0–1 weight scale, the same in every explorer (label: "attention weight"); with
 // maskedLabel, the masked swatch beside it. Returns the height used.
-export function colorbar(svg, x, y, { width = 220, label = "", maskedLabel = null } = {}) {
+export function colorbar(svg, x, y, { width = 220, label = "", maskedLabel = null, droppedLabel = null } = {}) {
   const steps = 10;
   for (let k = 0; k < steps; k++) {
     svg.rect(x + (width * k) / steps, y, width / steps + 0.5, 14, { fill: viridis((k + 0.5) / steps) });
@@ -291,6 +317,12 @@ export function colorbar(svg, x, y, { width = 220, label = "", maskedLabel = nul
     svg.rect(mx, y, 18, 14, { fill: MASKED, stroke: HATCH });
     svg.line(mx + 2, y + 12, mx + 16, y + 2, { stroke: HATCH, sw: 1.5 });
     svg.text(mx + 24, y + 13, maskedLabel, { size: 14, fill: MUTED });
+  }
+  if (droppedLabel) {
+    // the grey of a dropped row (a padding query), on the line under the scale's numbers
+    svg.rect(x, y + 44, 18, 14, { fill: MASKED, stroke: GRID });
+    svg.text(x + 24, y + 57, droppedLabel, { size: 14, fill: MUTED });
+    return 62;
   }
   return 36;
 }

@@ -82,6 +82,27 @@ const GAP = 28;
 const NOTE_LINE = 19;
 
 const NOTE_SIZE = 14;
+const AXIS_H = 24; // the time bars' decade ticks and their labels
+
+// the length (px) of a time bar on the one logarithmic scale, 10^lo … 10^hi s (data.timeAxis, kv.time_bar):
+// the same for every setting, so a longer time is a longer bar
+export function timeBar(seconds, [lo, hi]) {
+  return (BAR_MAX * (Math.log10(seconds) - lo)) / (hi - lo);
+}
+
+// the time bars' scale under them (kv.time_axis): a tick at every decade, labelled every third and at its end
+function timeAxis(pic, y, axis, t) {
+  const [lo, hi] = axis;
+  const x0 = draw.MARGIN + LABEL_W;
+  pic.line(x0, y, x0 + BAR_MAX, y, { stroke: draw.MUTED });
+  for (let e = lo; e <= hi; e++) {
+    const seconds = Number(`1e${e}`);
+    const x = x0 + timeBar(seconds, axis);
+    pic.line(x, y, x, y + 5, { stroke: draw.MUTED });
+    if (e % 3 === 0 || e === hi) pic.text(x, y + 19, timeText(seconds, t), { size: 14, anchor: "middle", fill: draw.MUTED });
+  }
+  pic.text(x0 - 22, y + 19, t("kv_time_scale"), { size: 14, anchor: "end", fill: draw.MUTED }); // clear of "1 µs"
+}
 
 // a token of a note line: one hanzi (or full-width mark), or a run of other characters up to its spaces
 const TOKEN = /[^\u0000-\u2e80]|[\u0000-\u2e80]+?(?:\s+|(?=[^\u0000-\u2e80])|$)/gu;
@@ -120,7 +141,7 @@ function mostNoteLines(t, data) {
 
 // the picture's height with `bars` K/V-head bars and room for `notes` note lines: every setting of a model keeps it
 function fullHeight(bars, notes) {
-  return draw.PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + 16 + NOTE_LINE * notes + 6;
+  return draw.PANELS_TOP + 20 + 12 + bars * ROW_H + GAP + 12 + 2 * ROW_H + AXIS_H + 16 + NOTE_LINE * notes + 6;
 }
 
 // K/V-head counts a model's query heads can be grouped into: the divisors of nHeads
@@ -247,17 +268,17 @@ export function render(data, values, state, t) {
   } else {
     pic.text(draw.MARGIN, y, t("kv_time_panel"), { size: draw.PANEL_TITLE_SIZE, bold: true });
     const times = [["cached", state.secondsCached, state.memoryBoundCached], ["recompute", state.secondsRecompute, state.memoryBoundRecompute]];
-    const slowest = Math.max(state.secondsCached, state.secondsRecompute);
     times.forEach(([key, seconds, memoryBound], k) => {
       const rowY = y + 12 + k * ROW_H;
       pic.text(draw.MARGIN, rowY + 14, t(`kv_time_${key}`), { size: 15 });
-      const length = (BAR_MAX * seconds) / slowest;
+      const length = timeBar(seconds, data.timeAxis);
       pic.rect(draw.MARGIN + LABEL_W, rowY, length, BAR_H, { fill: key === "cached" ? draw.ACCENT : draw.BAR });
       const bound = t(memoryBound ? "kv_memory_bound" : "kv_compute_bound");
       pic.text(draw.MARGIN + LABEL_W + length + 6, rowY + 14, t("kv_time_bound", { time: timeText(seconds, t), bound }), { size: 15 });
     });
+    timeAxis(pic, y + 12 + 2 * ROW_H, data.timeAxis, t);
   }
-  y += 12 + 2 * ROW_H + 16;
+  y += 12 + 2 * ROW_H + AXIS_H + 16;
   const a100 = data.a100;
   const own = state.bandwidth_gb_s !== a100.bandwidth_gb_s || state.peak_tflop_s !== a100.peak_tflop_s;
   const source = t(own ? "kv_source_own" : "kv_source_a100", { bandwidth: grouped(a100.bandwidth_gb_s), peak: grouped(a100.peak_tflop_s) });

@@ -15,6 +15,7 @@ const CELL = 72;
 const LEGEND_GAP = 16;
 const LEGEND_WIDTH = 180;
 const BELOW_GRID = 58;
+const DROPPED_LEGEND_H = 26; // the legend's second line: the grey of a padding query's row
 const NOTICE_WIDTH = 760;
 const NOTICE_LINES = 3; // room kept for the notice, so the picture does not jump when it appears
 
@@ -76,10 +77,17 @@ export function render(data, values, state, t) {
     mask,
     mutedRows: padded,
     mutedCols: padded, // the rows carry the glosses; the columns are the same tokens, as in every heatmap
+    droppedRows: padded, // a padding query's row is computed, then thrown away: grey
   });
   let y = draw.PANELS_TOP + heatH + LEGEND_GAP;
-  draw.colorbar(pic, 20, y, { width: LEGEND_WIDTH, label: t("legend_weight"), maskedLabel: masked ? t("mask_legend_masked") : null });
-  y += BELOW_GRID - LEGEND_GAP;
+  const dropped = p > 0 && !emptyRows.length;
+  draw.colorbar(pic, 20, y, {
+    width: LEGEND_WIDTH,
+    label: t("legend_weight"),
+    maskedLabel: masked ? t("mask_legend_masked") : null,
+    droppedLabel: dropped ? t("mask_legend_dropped") : null,
+  });
+  y += BELOW_GRID - LEGEND_GAP + (dropped ? DROPPED_LEGEND_H : 0);
   if (emptyRows.length) {
     const words = emptyRows.map((i) => labels[i]).join(t("list_sep"));
     draw.notice(pic, draw.MARGIN, y, NOTICE_WIDTH, t("mask_no_key", { tokens: words }).split("\n"), { size: 15 });

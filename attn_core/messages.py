@@ -96,7 +96,7 @@ msg = Catalog(
             "(1, n_k).",
         ),
         "mask_empty_row": (
-            "掩码让第 {row} 行查询{batch}没有任何键可以关注（共 {count} 行如此）：对空集合做 softmax "
+            "掩码让第 {row} 行查询{batch}没有任何键可以看（共 {count} 行如此）：对空集合做 softmax "
             "没有意义（全是 −∞ 会得到 NaN，用很大的负数则会悄悄变成均匀权重）。每行至少允许一个键，例如查询自己。",
             "mask leaves query row {row}{batch} with no key to attend to ({count} such row(s) in all): "
             "softmax over nothing is undefined (−∞ everywhere gives NaN, a large negative number "
@@ -105,7 +105,7 @@ msg = Catalog(
         "at_batch": ("（批量下标 {where}）", " (at batch index {where})"),
         # ---------------------------------------------------------------- the five steps (core)
         "softmax_empty_row": (
-            "softmax 收到一整行都是 −∞（所有键都被挡住）：这一行的权重会是 NaN。让每个查询至少能关注一个键。",
+            "softmax 收到一整行都是 −∞（所有键都被挡住）：这一行的权重会是 NaN。让每个查询至少能看一个键。",
             "softmax got a row that is −∞ everywhere (every key masked): its weights would be NaN. "
             "Let every query attend to at least one key.",
         ),
@@ -162,7 +162,7 @@ msg = Catalog(
             "online_softmax_steps takes one row of scores (1-D), got shape {shape}.",
         ),
         "causal_empty_row": (
-            "mask 加上 causal=True 之后，第 {row} 行查询{batch}没有任何键可以关注（共 {count} 行如此）："
+            "mask 加上 causal=True 之后，第 {row} 行查询{batch}没有任何键可以看（共 {count} 行如此）："
             "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个更早的键，例如查询自己。",
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "

@@ -494,7 +494,7 @@ def test_a_wrong_task_says_what_is_wrong_in_both_languages(step, given, detail):
         assert detail in diagnose(step, Q @ K.T, **given).message
     finally:
         set_lang("zh")
-    assert chinese.startswith("这道题的设置有误") and detail not in chinese  # the detail is in Chinese too
+    assert chinese.startswith("这道题的设置出了问题") and detail not in chinese  # the detail is in Chinese too
 
 
 # ---------------------------------------------------------------- report and the Diagnosis itself

@@ -59,7 +59,7 @@ MESSAGES = {
         "bytes_per_value bytes.",
     ),
     "predict_numbers_or_a_smaller_factor": (
-        "这个数有两种来历：缓存里数的个数（没有乘上每个数的字节数），或者某一个因子取小了 bytes_per_value 倍"
+        "这个数有两种来历：缓存里数的个数（没有乘上每个数的字节数），或者某一个因子只取了应有值的 1/bytes_per_value"
         "（比如 d_head 取错）。每个数要占 bytes_per_value 个字节；再把每个因子和这个模型的大小对一遍。",
         "Two reasonings give this number: the count of the numbers cached (their bytes not counted), or a count with "
         "one factor bytes_per_value times too small (a different d_head, say). Each number takes bytes_per_value "
@@ -162,7 +162,7 @@ MESSAGES = {
         "position.",
     ),
     "bug_rope_cache_turned_again": (
-        "缓存里的键又按位置转了一遍：题目说 K_cache 的第 r 行已经按位置 r 转过了，再转一次就成了转两倍的角度。"
+        "缓存里的键又按位置转了一遍：题目说 K_cache 的第 r 行已经按位置 r 转过了，再转一次，转过的角度就成了应有的 2 倍。"
         "只转新词元的 q 和 k。",
         "The cached keys were turned by their positions once more: the task says row r of K_cache is already "
         "turned by position r, so turning it again turns it by twice the angle. Turn only the new token's q and k.",

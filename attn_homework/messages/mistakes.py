@@ -150,9 +150,10 @@ MESSAGES = {
         "You divided by the sum of the whole matrix (or head): divide by each row's own sum (.sum(axis=-1, keepdims=True)).",
     ),
     "scaled_fixed_width": (
-        "你除以的是 {root}，可这不是这道题的 √d_k：d_k 要从这道题的数据里取（Q.shape[-1]），不要照搬别处的数。",
-        "You divided by {root}, which is not this task's √d_k: take d_k from this task's data (Q.shape[-1]) "
-        "rather than a number kept from elsewhere.",
+        "你除以的是 {root}，可这不是这道题的 √d_k：d_k 要从这道题的数据里取（Q.shape[-1]）；如果 {root} 里的数"
+        "是从别处照搬来的，错就在这里。",
+        "You divided by {root}, which is not this task's √d_k: take d_k from this task's data (Q.shape[-1]); if "
+        "the number under {root} was kept from elsewhere, that is the mistake.",
     ),
     "mask_after_softmax": (
         "掩码加晚了：要在 softmax 之前把被挡住的分数设为 −∞；softmax 之后再清零，每行之和就不再是 1。",
@@ -183,7 +184,7 @@ MESSAGES = {
         "masked position's whole row sees no key.",
     ),
     "mask_no_diagonal": (
-        "对角线也被挡住了：每个位置都可以关注它自己。于是第 0 行一个键也看不到，这一行成了 NaN"
+        "对角线也被挡住了：每个位置都可以看它自己。于是第 0 行一个键也看不到，这一行成了 NaN"
         "（用很大的负数代替 −∞ 时，则变成平均分配）。",
         "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
         "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",
@@ -253,7 +254,7 @@ MESSAGES = {
         "take the lower triangle (np.tril, diagonal included).",
     ),
     "causal_no_diagonal": (
-        "对角线也应为 True：每个位置都可以关注它自己。",
+        "对角线也应为 True：每个位置都可以看它自己。",
         "The diagonal must be True too: every position may attend to itself.",
     ),
     "causal_all_true": (

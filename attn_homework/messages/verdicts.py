@@ -28,12 +28,17 @@ MESSAGES = {
         "the result of a call that returns nothing, such as print(...).",
     ),
     "bad_task": (
-        "这道题的设置有误（不是你的错），请把这一行告诉老师：{e}",
-        "This exercise is set up wrongly (not your fault); please show this line to your teacher: {e}",
+        "这道题的设置出了问题：{e}。如果你在这个 Jupyter 内核里改过 numpy 或课程的函数（比如给 numpy.exp 赋了值），"
+        "先重启内核（Kernel → Restart）再从头运行；否则请把这一行告诉老师。",
+        "This exercise could not be set up: {e}. If you changed numpy or the course's functions in this Jupyter kernel "
+        "(assigned to numpy.exp, say), restart the kernel (Kernel → Restart) and run from the top; otherwise "
+        "please show this line to your teacher.",
     ),
     "checker_error": (
-        "检查程序自己出错了（不是你的错），请告诉老师：{e}",
-        "The checker itself failed (not your fault); please tell your teacher: {e}",
+        "检查程序出错了：{e}。如果你在这个 Jupyter 内核里改过 numpy 或课程的函数，先重启内核（Kernel → Restart）再从头"
+        "运行；否则请告诉老师。",
+        "The checker failed: {e}. If you changed numpy or the course's functions in this Jupyter kernel, restart the "
+        "kernel (Kernel → Restart) and run from the top; otherwise please tell your teacher.",
     ),
     "wrong_type": ("{sym} 应当是{kind}，你给的是 {got}。{hint}", "{sym} must be {kind}; you gave {got}. {hint}"),
     "kind_numbers": (
@@ -301,7 +306,7 @@ MESSAGES = {
     "axes_dQ": ("n_q × d_k：和 Q 一样", "n_q × d_k: the shape of Q"),
     "axes_dK": ("n_k × d_k：和 K 一样", "n_k × d_k: the shape of K"),
     "axes_mask": (
-        "n × n：行 = 提问的位置，列 = 被关注的位置",
+        "n × n：行 = 提问的位置，列 = 能看到的位置",
         "n × n: rows = asking positions, columns = attended ones",
     ),
     "entry_XW": (
@@ -387,7 +392,7 @@ MESSAGES = {
         "Row {i} comes from row {i} of H alone: times W1, plus b1, max(0, ·), times W2, plus b2.",
     ),
     "entry_mask": (
-        "第 {i} 行说明位置 {i} 可以关注哪些位置：它自己和它之前的位置。",
+        "第 {i} 行说明位置 {i} 可以看哪些位置：它自己和它之前的位置。",
         "Row {i} says which positions position {i} may attend to: itself and the ones before it.",
     ),
     # ---------------------------------------------------------------- places: "[2, 1]（第 2 行“学习”、第 1 列“喜欢”；从 0 数起）"
@@ -566,8 +571,10 @@ MESSAGES = {
         '❌ progress needs the exercise: e.g. progress("ex02").',
     ),
     "check_failed": (
-        "{task_id} ❌ 检查时出了意外（{error}），请把这一行告诉老师。",
-        "{task_id} ❌ the check itself failed ({error}); please tell your teacher.",
+        "{task_id} ❌ 检查时出了意外（{error}）。如果你在这个 Jupyter 内核里改过 numpy 或课程的函数，先重启内核"
+        "（Kernel → Restart）再从头运行；否则请把这一行告诉老师。",
+        "{task_id} ❌ the check itself failed ({error}). If you changed numpy or the course's functions in this "
+        "kernel, restart the kernel (Kernel → Restart) and run from the top; otherwise please tell your teacher.",
     ),
     "predict_first": (
         "⏳ 先在上面写下你的预测（{var}），运行题 {task_id} 的检查，再运行这一格。",

@@ -1,5 +1,6 @@
 """What the hint-trial test modules share: both languages as a fixture, a fresh checker state around each
-test, the phrase a test expects in each language, and a plain row softmax to build answers with.
+test, a notebook-like IPython shell, the phrase a test expects in each language, and a plain row softmax to
+build answers with.
 
 A module takes them as ``lang = hints_common.lang`` (pytest finds a fixture by its module-level name)."""
 
@@ -26,6 +27,17 @@ def fresh_state():
     yield
     verdicts._REVEALED.clear()
     verdicts._LAST_CHECKED.clear()
+
+
+@pytest.fixture
+def shell():
+    """An IPython shell with numpy, the homework and ``check`` imported, as a student notebook has them."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    sh = InteractiveShell.instance()
+    sh.run_cell("import numpy as np\nimport attn_homework as homework\nfrom attn_homework import check")
+    yield sh
+    InteractiveShell.clear_instance()
 
 
 def words(lang, zh, en):

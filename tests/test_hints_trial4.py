@@ -221,14 +221,7 @@ def run_in_shell(shell, cells):
     return out.getvalue().strip()
 
 
-@pytest.fixture
-def shell():
-    from IPython.core.interactiveshell import InteractiveShell
-
-    sh = InteractiveShell.instance()
-    sh.run_cell("import numpy as np\nimport attn_homework as homework\nfrom attn_homework import check")
-    yield sh
-    InteractiveShell.clear_instance()
+shell = hints_common.shell
 
 
 def test_a_right_value_left_from_before_a_failed_cell_is_not_a_tick(lang, shell):

@@ -20,14 +20,7 @@ words = hints_common.words
 softmax = hints_common.softmax
 
 
-@pytest.fixture
-def shell():
-    from IPython.core.interactiveshell import InteractiveShell
-
-    sh = InteractiveShell.instance()
-    sh.run_cell("import numpy as np\nimport attn_homework as homework\nfrom attn_homework import check")
-    yield sh
-    InteractiveShell.clear_instance()
+shell = hints_common.shell
 
 
 def run_cells(shell, task_id, cells):

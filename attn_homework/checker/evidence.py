@@ -50,22 +50,17 @@ def _max_down_the_columns(a, g, scores, keep):
     then ·V for an output step: the NaN rows then come from an all −∞ key column, not from the mask."""
     try:
         S = np.where(np.broadcast_to(keep, scores.shape), scores, -np.inf)
-        with np.errstate(all="ignore"):
-            E = np.exp(S - S.max(axis=-2, keepdims=True))
-            made = E / E.sum(axis=-1, keepdims=True)
-            if g.stage is Stage.OUTPUT:
-                made = made @ g.V
-        return made.shape == a.shape and np.allclose(made, a, rtol=1e-9, atol=1e-12, equal_nan=True)
     except (ValueError, TypeError, AttributeError):
         return False
+    return _softmax_of(a, g, S, max_axis=-2)
 
 
-def _softmax_of(a, g, S):
-    """Whether ``a`` is the row softmax of the scores ``S`` (row maximum subtracted), then ·V for an output
-    step, NaN where it has NaN."""
+def _softmax_of(a, g, S, max_axis=-1):
+    """Whether ``a`` is the row softmax of the scores ``S`` (the maximum along ``max_axis`` subtracted: the
+    row's, or for the column-max mistake the column's), then ·V for an output step, NaN where it has NaN."""
     try:
         with np.errstate(all="ignore"):
-            E = np.exp(S - S.max(axis=-1, keepdims=True))
+            E = np.exp(S - S.max(axis=max_axis, keepdims=True))
             made = E / E.sum(axis=-1, keepdims=True)
             if g.stage is Stage.OUTPUT:
                 made = made @ g.V

@@ -27,9 +27,11 @@ import numpy as np
 from . import checker
 from .checker import CallFailed, FunctionCalls
 from .checker.compare import read_number
-from .checker.functions import ASYNC
+from .checker.functions import ASYNC, TOO_LARGE
+from .checker.wording import shape_text
 from .exercises import TASKS, task, tasks
 from .messages import msg
+from .pinned import Pinned
 
 __all__ = [
     "MISSING",
@@ -223,6 +225,7 @@ def call_function(function, arguments):
         if inspect.iscoroutine(results[-1]):  # ``async def``: closed, so no "never awaited" warning leaks
             results[-1].close()
             results[-1] = CallFailed(ASYNC, "")
+        results[-1] = _not_too_large(results[-1])
         touched = tuple(
             i
             for i, (a, c) in enumerate(zip(args, copies))
@@ -232,6 +235,22 @@ def call_function(function, arguments):
             which = which or touched
             changed.append(index)
     return FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function), which)
+
+
+# The most numbers a learner's function may return to be judged: the checker's probes are a few small arrays,
+# so a right result has at most a few thousand; a result of np.zeros((10**5, 10**4)) is reported by its shape
+# before any of its 10⁹ numbers is read (reading them would take minutes and gigabytes).
+MAX_RESULT_SIZE = 10**6
+
+
+def _not_too_large(result):
+    """``result``, or a CallFailed(TOO_LARGE, its shape) when it holds more than MAX_RESULT_SIZE numbers."""
+    shape = getattr(result, "shape", None)
+    try:
+        size = int(np.prod([int(n) for n in shape], dtype=object)) if isinstance(shape, tuple) else 0
+    except (TypeError, ValueError):
+        return result
+    return CallFailed(TOO_LARGE, shape_text(tuple(int(n) for n in shape))) if size > MAX_RESULT_SIZE else result
 
 
 _REFERENCES = ("attn_core", "attn_homework")  # the packages whose functions a find-the-bug fix may not call
@@ -383,6 +402,39 @@ def _passes_by_long_double(t, value, diagnosis, source=""):
     if not overflows or not _LONG_DOUBLE.search(source):
         return diagnosis
     return checker.Diagnosis(False, "overflow", msg("long_double", var=t.var), t.step)
+
+
+_OTHER_SHIFT = re.compile(r"\b(min|amin|nanmin|mean|median|average)\b")
+
+
+def _shifted_by_another_number(t, diagnosis, source=""):
+    """A right softmax of scores that overflow exp in float64 (4.3's) whose answer cell shifts each row by its
+    minimum or mean, not its maximum: right for these scores (no row spreads over about 709), yet
+    exp(S − min) overflows wherever a row does. Not ✅ when the cell's code shows it (it names min or mean
+    and no max, nor logsumexp, which takes the maximum itself)."""
+    if t.answer_kind != "array" or not diagnosis.ok or not source or re.search(r"max|logsumexp", source):
+        return diagnosis
+    scores = t.given().get("S")
+    found = _OTHER_SHIFT.search(source)
+    if scores is None or found is None:
+        return diagnosis
+    with np.errstate(all="ignore"):
+        overflows = not np.isfinite(np.exp(np.asarray(scores, dtype=np.float64))).all()
+    if not overflows:
+        return diagnosis
+    what = msg("shift_min") if "min" in found.group(1) else msg("shift_mean")
+    return checker.Diagnosis(False, "overflow", msg("shifted_by_another_number", var=t.var, what=what), t.step)
+
+
+def _shifts_not_read(t, diagnosis, source=""):
+    """A right answer to a task that gives ``shifts`` (12.6) whose answer cell names neither ``shifts`` nor a
+    range: still ✅ (the numbers are right), with a note that they would be the same without the shifts."""
+    if not diagnosis.ok or "shifts" not in t.given() or not source:
+        return diagnosis
+    if re.search(r"\b(shifts|range|arange)\b", source):
+        return diagnosis
+    note = msg("shifts_not_read", var=t.var)
+    return checker.Diagnosis(True, diagnosis.code, diagnosis.message + note, diagnosis.step)
 
 
 def right_for_earlier_answer(t, answer, earlier_answer):
@@ -547,6 +599,8 @@ def check(task_id=None, *answer, **unexpected):
             diagnosis = _after_a_failed_cell(t, value, diagnosis)
             diagnosis = _computed_by_the_reference(t, diagnosis, namespace)
             diagnosis = _passes_by_long_double(t, value, diagnosis, _answer_cell(t.var, namespace))
+            diagnosis = _shifted_by_another_number(t, diagnosis, _answer_cell(t.var, namespace))
+            diagnosis = _shifts_not_read(t, diagnosis, _answer_cell(t.var, namespace))
             diagnosis = _fixed_under_the_old_name(t, value, diagnosis, namespace)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
@@ -607,8 +661,9 @@ def predicted(task_id=None, *extra, **unexpected):
         return False
 
 
-# The prediction each predict task had when it was first checked or its answer first shown (this kernel only).
-_REVEALED = {}
+# The prediction each predict task had when it was first checked or its answer first shown: this kernel's,
+# and in a notebook Jupyter opened also kept across a restart (``pinned``).
+_REVEALED = Pinned()
 
 # A check that says nothing about the prediction itself: a slip of form, not a prediction to hold on to.
 _NOT_A_PREDICTION_YET = ("not_attempted", "bad_task", "not_whole", "not_finite", "wrong_type", "is_none")
@@ -803,6 +858,10 @@ def delegated_in_cell(source, namespace, allowed=()):
         tree = ast.parse(source)
     except SyntaxError:
         return ""
+    for code in _code_in_strings(tree):  # exec("O = attention(Q, K, V).O"): the string is code too
+        name = delegated_in_cell(code, namespace, allowed)
+        if name:
+            return name
     bases = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     for node in ast.walk(tree):
         named = _module_named(node, namespace)  # sys.modules["attn_core"], importlib.import_module("attn_core")
@@ -829,6 +888,18 @@ def delegated_in_cell(source, namespace, allowed=()):
             if inner:
                 return inner[0]
     return ""
+
+
+_RUNS_TEXT = ("exec", "eval", "compile")  # the builtins that run a string as code
+
+
+def _code_in_strings(tree):
+    """The strings of a cell that runs text as code (it names exec, eval or compile): each string constant
+    and all of them joined (``exec("O = atten" + "tion(Q, K, V).O")``); none for any other cell."""
+    if not any(isinstance(n, ast.Name) and n.id in _RUNS_TEXT for n in ast.walk(tree)):
+        return []
+    texts = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return [t for t in [*texts, "".join(texts)] if t.strip()]
 
 
 def _module_named(node, namespace):
@@ -860,9 +931,19 @@ def _answer_cell(var, namespace):
     assigns = re.compile(rf"(^|[;\s,(]){re.escape(var)}\s*(,[^=\n]*)?=(?!=)", re.MULTILINE)
     # the last entry is the cell running this check: the answer's own cell when it assigns ``var`` too
     for source in reversed(list(history)):
-        if isinstance(source, str) and assigns.search(source):
+        if isinstance(source, str) and (assigns.search(source) or any(map(assigns.search, _strings_run(source)))):
             return source
     return ""
+
+
+def _strings_run(source):
+    """The code strings of a cell that runs text (``exec("O = ...")``), or [] (also when it does not parse)."""
+    if not any(name in source for name in _RUNS_TEXT):
+        return []
+    try:
+        return _code_in_strings(ast.parse(source))
+    except SyntaxError:
+        return []
 
 
 def _assigned_from(source, names):

@@ -216,7 +216,14 @@ def _line(ax, d, shared) -> str:
         y=_axis(ax.get_ylabel()),
         ylog=msg("alt_log") if d["logy"] else "",
         curves=msg("list_sep").join(curves),
-    )
+    ) + _marks(d.get("marks", ()))
+
+
+def _marks(points) -> str:
+    """The points ``line(marks=...)`` rings, as the figure writes them."""
+    if not points:
+        return ""
+    return msg("alt_marks", points=msg("list_sep").join(msg("alt_mark", x=_number(x), y=y) for x, y in points))
 
 
 DESCRIBE = {

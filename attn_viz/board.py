@@ -117,7 +117,7 @@ def board_css(picture_height: str) -> str:
 
 
 # ipywidgets' own parts of the board in Voilà: the tab bar wraps instead of cutting "Lesson 12" off, and
-# its labels are tall enough for the underscore of d_k (lumino's fixed tab height clipped it: "√d k"); their
+# its labels are tall enough for the subscript of dₖ (lumino's fixed tab height clipped d_k's underscore); their
 # text follows the screen as the rest of the board (TEXT_SIZE), so that VOILA_PICTURE_HEIGHT holds on every screen.
 VOILA_CSS = f"""
 .{BOARD_CLASS} {{ --jp-widgets-font-size: {TEXT_SIZE}; --jp-widgets-inline-height: calc({TEXT_SIZE} + 20px); }}
@@ -192,7 +192,7 @@ class DemoBoard(widgets.VBox):
         text = Text(self.language.value)
         parts = [f'<div class="attn-board-title">{esc(text("board_title"))}</div>']
         for station in STATIONS:
-            parts.append(f"<h3>{esc(tab_title(station, text))}</h3>")
+            parts.append(f"<h3>{tab_title_html(station, text)}</h3>")
             parts.append(question_html(station, text))
             parts.append(self.explorers[station.key].static_html())
         return "".join(parts)
@@ -217,13 +217,26 @@ def build_explorers(lang: str) -> dict:
         return {station.key: station.explorer() for station in STATIONS}
 
 
-def tab_title(station: Station, text: Text) -> str:
+# ipywidgets' tab titles are plain text: there d_k is d and U+2096 (subscript k). The bundled font has no U+2096
+# (nor has Noto Sans CJK SC, its source), but it comes after the generic sans-serif in the course's font stack
+# (fonts.CSS_FAMILY), and the browser draws it from that family or its own fallback (DejaVu Sans with every
+# CJK font hidden: tests/browser/test_fonts_hidden.py). HTML (the questions, the saved board's headings,
+# `make board`'s tabs) uses d<sub>k</sub>, drawn by any font.
+SUBSCRIPT_K = "\u2096"
+
+
+def _tab_text(station: Station, text: Text) -> str:
     return text("board_tab", lesson=station.lesson, name=text(f"board_{station.key}_name"))
+
+
+def tab_title(station: Station, text: Text) -> str:
+    """The tab title as plain text (ipywidgets), with d_k written d\u2096."""
+    return _tab_text(station, text).replace("d_k", "d" + SUBSCRIPT_K)
 
 
 def tab_title_html(station: Station, text: Text) -> str:
     """The tab title with d_k drawn as d with a subscript k."""
-    return esc(tab_title(station, text)).replace("d_k", "d<sub>k</sub>")
+    return esc(_tab_text(station, text)).replace("d_k", "d<sub>k</sub>")
 
 
 def question_html(station: Station, text: Text) -> str:

@@ -693,6 +693,10 @@ msg = Catalog(
         ),
         "plot_position_rows": ("位置 p（从 0 数起）", "position p (counted from 0)"),
         "plot_position_value": ("编码的值", "value"),
+        "plot_position_highlight": (
+            "highlight={highlight} 超出范围：只有位置 0 … {last}。",
+            "highlight={highlight} is out of range: the positions are 0 … {last}.",
+        ),
         # ---------------------------------------------------------------- plots.py: colour scales and masks
         "plot_weight_label": ("注意力权重", "attention weight"),
         "plot_dropped_rows": (
@@ -787,6 +791,8 @@ msg = Catalog(
             "line chart{title}, x axis {x} ({first} to {last}{xlog}), y axis {y}{ylog}: {curves}",
         ),
         "alt_log": ("，对数刻度", ", log scale"),
+        "alt_marks": ("；标出的点：{points}", "; marked points: {points}"),
+        "alt_mark": ("{x} 处为 {y}", "{y} at {x}"),
         "alt_curve": ("“{name}”{trend}", "“{name}” {trend}"),
         "alt_curve_plain": ("{trend}", "{trend}"),
         "alt_rises": ("上升", "rises"),
@@ -863,5 +869,9 @@ msg = Catalog(
             "logy=True needs positive y values, but {label!r} has values ≤ 0.",
         ),
         "plot_logx": ("logx=True 需要正的 x 值。", "logx=True needs positive x values."),
+        "plot_mark_x": (
+            "marks 里的 x = {x} 不在 xs 里（{first} … {last}）：只能标出画了的点。",
+            "marks: x = {x} is not one of xs ({first} … {last}): only a drawn point can be marked.",
+        ),
     }
 )

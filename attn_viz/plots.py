@@ -745,9 +745,32 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
     return fig
 
 
-def line(xs, ys_by_label, *, logx=False, logy=False, xlabel=None, ylabel=None, title=None, ax=None):
-    """Curves sharing one x axis: ``ys_by_label`` maps a legend label to y values (NaN leaves a gap)."""
+def line(
+    xs,
+    ys_by_label,
+    *,
+    logx=False,
+    logy=False,
+    xlabel=None,
+    ylabel=None,
+    title=None,
+    ax=None,
+    marks=None,
+    fmt="{:.2f}",
+    mark_label="{x}: {y}",
+):
+    """Curves sharing one x axis: ``ys_by_label`` maps a legend label to y values (NaN leaves a gap).
+
+    ``marks``: x values (each one of ``xs``) that the text talks about: on every curve the point there is
+    ringed in the highlight colour and written beside it as ``mark_label`` (``{x}``, and ``{y}`` in ``fmt``),
+    e.g. "Δ = {x}: {y}"."""
     xs = _array(xs, "xs", 1, allow_neg_inf=False)
+    marked = []
+    for x in marks if marks is not None else ():
+        hits = np.flatnonzero(np.isclose(xs, float(x), rtol=0, atol=1e-12))
+        if not hits.size:
+            raise ValueError(msg("plot_mark_x", x=x, first=_fmt(xs[0], "{:g}"), last=_fmt(xs[-1], "{:g}")))
+        marked.append(int(hits[0]))
     if not isinstance(ys_by_label, dict) or not ys_by_label:
         raise ValueError(msg("plot_curves_dict"))
     curves = []
@@ -776,26 +799,70 @@ def line(xs, ys_by_label, *, logx=False, logy=False, xlabel=None, ylabel=None, t
             ax.yaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
             ax.yaxis.set_minor_formatter(mpl.ticker.NullFormatter())
     ax.grid(True, alpha=0.3)
+    points, below = [], []
+    for k in marked:
+        for _, ys in curves:
+            if np.isfinite(ys[k]):
+                points.append((float(xs[k]), float(ys[k])))
+                near = ys[max(0, k - 1) : k + 2]
+                below.append(bool(ys[k] < np.nanmean(near)))  # a dip: its label goes under the curve
+    for (x, y), under in zip(points, below):
+        ax.plot(
+            [x],
+            [y],
+            marker="o",
+            markersize=15,
+            markerfacecolor="none",
+            markeredgecolor=HIGHLIGHT_COLOUR,
+            markeredgewidth=2.5,
+            linestyle="none",
+            zorder=5,
+        )
+        ax.annotate(
+            mark_label.format(x=_fmt(x, "{:g}"), y=_fmt(y, fmt)),
+            (x, y),
+            xytext=(10, -10 if under else 10),
+            textcoords="offset points",
+            va="top" if under else "bottom",
+            color=HIGHLIGHT_TEXT,
+            fontweight="bold",
+            fontsize=ANNOTATION_SIZE,
+            zorder=6,
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5},
+        )
     for setter, text in ((ax.set_xlabel, xlabel), (ax.set_ylabel, ylabel), (ax.set_title, title)):
         if text:
             setter(text)
     if len(curves) > 1 or curves[0][0]:
         ax.legend()
-    alt_text.remember(ax, "line", xs=xs, curves=curves, logx=logx, logy=logy)
+    alt_text.remember(
+        ax, "line", xs=xs, curves=curves, logx=logx, logy=logy, marks=[(x, _fmt(y, fmt)) for x, y in points]
+    )
     return fig
 
 
-def position_heatmap(PE, *, title=None, ax=None):
+def position_heatmap(PE, *, title=None, ax=None, highlight=None):
     """Position encodings (n positions × d features, e.g. ``sinusoidal_positions(50, 16)``) as a heatmap on a
     fixed −1 … 1 diverging scale: a row per position (counted from 0), a column per feature, the columns
-    labelled as pairs (sin k, cos k)."""
+    labelled as pairs (sin k, cos k). ``highlight``: positions (rows) the text talks about, each outlined
+    in the highlight colour across every feature, its position written and coloured on the y axis."""
     PE = _array(PE, "PE", 2, allow_neg_inf=False)
     n, d = PE.shape
+    rows = sorted({int(p) for p in (highlight if highlight is not None else ())})
+    for p in rows:
+        if not 0 <= p < n:
+            raise ValueError(msg("plot_position_highlight", highlight=p, last=n - 1))
     fig, ax = _axes(ax, (min(MAX_WIDTH, 4.0 + 0.42 * d), 6.0))
     im = ax.imshow(PE, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
     ax.set_xticks(range(d), labels=[f"{'sin' if c % 2 == 0 else 'cos'} {c // 2}" for c in range(d)], rotation=90)
     step = max(1, round(n / 10))
-    ax.set_yticks(range(0, n, step))
+    # every step-th position, and the highlighted ones instead of a regular tick too close to them
+    ticks = sorted(set(rows) | {t for t in range(0, n, step) if all(abs(t - p) > step // 2 for p in rows)})
+    ax.set_yticks(ticks)
+    for p in rows:
+        outline = Rectangle((-0.5, p - 0.5), d, 1, fill=False, edgecolor=HIGHLIGHT_COLOUR, linewidth=3.5)
+        ax.add_patch(outline).set_clip_on(False)  # a first or last row's outline is not cut in half
+    _emphasise(ax.get_yticklabels(), [ticks.index(p) for p in rows])
     ax.set_xlabel(msg("plot_position_features"))
     ax.set_ylabel(msg("plot_position_rows"))
     if title:

@@ -313,6 +313,7 @@ def heatmap(
     col_glosses=None,
     number_size=None,
     dropped_rows=(),
+    highlight_cell=None,
 ):
     """Weights A (n_q × n_k) as coloured cells with their values; rows = queries, columns = keys.
 
@@ -322,7 +323,8 @@ def heatmap(
     the column labels (the English edition's “I”). ``number_size``: the cells' numbers at this size (px)
     instead of 14/15, or 0 for colours only (a grid too small for numbers that read). ``dropped_rows``: rows
     whose output is thrown away (a padding query): grey cells, their weights written in grey (computed, never
-    used). Returns (width, height) used.
+    used). ``highlight_cell`` (row, column): one cell the text talks about, outlined in ACCENT (inside
+    ``highlight_row``'s outline when it is in that row). Returns (width, height) used.
     """
     n_q, n_k = len(rows), len(cols)
     if row_label_w is None:
@@ -378,6 +380,10 @@ def heatmap(
         hy = gy + cell * highlight_row
         svg.rect(gx - 2, hy - 2, cell * n_k + 4, cell + 4, stroke=HIGHLIGHT, sw=3.5)
         svg.rect(gx + 1, hy + 1, cell * n_k - 2, cell - 2, stroke="#ffffff", sw=1.5)
+    if highlight_cell is not None:
+        cx, cy = gx + cell * highlight_cell[1], gy + cell * highlight_cell[0]
+        svg.rect(cx + 2.5, cy + 2.5, cell - 5, cell - 5, stroke=ACCENT, sw=3.5)
+        svg.rect(cx + 5, cy + 5, cell - 10, cell - 10, stroke=WHITE, sw=1)
     return row_label_w + cell * n_k, gy - y + cell * n_q
 
 

@@ -93,6 +93,8 @@ def test_bars_histograms_contributions_and_curves(english):
     words = alt_text.describe_figure(plots.line(xs, curves, logx=True, xlabel="$n$", title="growth"))
     assert "x axis n (1 to 8, log scale)" in words
     assert "“up” rises, “down” falls, “flat” stays about level, “hill” peaks at 2" in words
+    words = alt_text.describe_figure(plots.line(xs, {"up": xs**2}, marks=[4]))
+    assert words.endswith("“up” rises; marked points: 16.00 at 4.")
 
 
 def test_a_curve_that_goes_up_and_down_or_jumps_and_then_gets_stuck_is_not_said_to_just_fall(english):

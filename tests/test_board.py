@@ -17,7 +17,7 @@ def board():
 
 def test_one_tab_per_station_with_its_lesson_explorer_and_question(board):
     assert len(board.tabs.children) == len(STATIONS) == len(board.explorers)
-    assert board.tabs.titles[0] == "第 3 课 · 为什么除以 √d_k"
+    assert board.tabs.titles[0] == "第 3 课 · 为什么除以 √d\u2096"
     for station, tab in zip(STATIONS, board.tabs.children):
         question, explorer = tab.children
         assert "问全班：" in question.value and explorer is board.explorers[station.key]
@@ -40,6 +40,7 @@ def test_saved_board_shows_every_station_the_same_way_every_time(board):
     assert WIDGET_MIME in bundle and "make demo" in bundle["text/plain"]
     for station in STATIONS:
         assert board.explorers[station.key].static_html() in bundle["text/html"]
+    assert "<h3>第 3 课 · 为什么除以 √d<sub>k</sub></h3>" in bundle["text/html"]  # as the tabs: a real subscript
     other = DemoBoard("zh")
     try:
         assert other._repr_mimebundle_()["text/html"] == bundle["text/html"]
@@ -72,6 +73,16 @@ def test_tab_titles_keep_the_subscript_of_d_k():
     assert dk.key == "dk"
     assert tab_title_html(dk, Text("en")) == "Lesson 3 · why divide by √d<sub>k</sub>"
     assert tab_title_html(dk, Text("zh")) == "第 3 课 · 为什么除以 √d<sub>k</sub>"
+
+
+def test_the_widget_tab_titles_are_plain_text_with_a_subscript_k_and_no_underscore(board):
+    """ipywidgets draws titles as text: d_k must be d + U+2096 there, in both languages, on every tab."""
+    for lang in ("zh", "en"):
+        board.language.value = lang
+        titles = list(board.tabs.titles)
+        assert len(titles) == len(STATIONS)
+        assert not any("_" in t or "<" in t for t in titles), titles
+        assert titles[0] == {"zh": "第 3 课 · 为什么除以 √d\u2096", "en": "Lesson 3 · why divide by √d\u2096"}[lang]
 
 
 @pytest.fixture(scope="module")

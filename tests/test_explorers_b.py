@@ -641,6 +641,23 @@ def test_the_position_explorer_counts_positions_as_its_heatmaps(built):
     assert len(spots) == 2 and abs(spots[0][1] - spots[1][1]) >= 20
 
 
+def test_the_position_explorer_outlines_the_query_key_cell_the_lesson_talks_about(built):
+    from attn_viz import svg as draw
+    from attn_viz.explorers import position_explorer
+
+    ex = built(position_explorer)
+    # in both heatmaps, the 学习 → 语言 cell (row 2, column 3) in ACCENT, inside 学习's row outline
+    cells = re.findall(rf'<rect x="([\d.]+)" y="([\d.]+)"[^>]*stroke="{draw.ACCENT}" stroke-width="3.5"/>', ex.svg)
+    rows = re.findall(rf'<rect x="([\d.]+)" y="([\d.]+)"[^>]*stroke="{draw.HIGHLIGHT}" stroke-width="3.5"/>', ex.svg)
+    assert len(cells) == len(rows) == 2
+    for (cx, cy), (rx, ry) in zip(cells, rows):
+        assert float(cy) - float(ry) == 4.5 and float(cx) > float(rx)  # the same row, a column to the right
+    plain, marked = draw.Svg(200, 200), draw.Svg(200, 200)
+    draw.heatmap(plain, 0, 0, np.eye(2), ["a", "b"], ["a", "b"])
+    draw.heatmap(marked, 0, 0, np.eye(2), ["a", "b"], ["a", "b"], highlight_cell=(1, 0))
+    assert draw.ACCENT not in "".join(plain.parts) and "".join(marked.parts).count(draw.ACCENT) == 1
+
+
 def test_the_english_edition_glosses_the_tokens(built):
     from attn_core import set_lang
 

@@ -425,6 +425,44 @@ def test_position_heatmap_labels_pairs_and_positions_on_a_fixed_scale(english):
         plots.position_heatmap(np.full((3, 4), np.nan))
 
 
+def test_position_heatmap_outlines_the_positions_the_text_talks_about(english):
+    from matplotlib.patches import Rectangle
+
+    from attn_core import sinusoidal_positions
+
+    PE = sinusoidal_positions(50, 16)
+    ax = draw(plots.position_heatmap(PE, highlight=[0, 23])).axes[0]
+    outlines = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert sorted((p.get_y() + 0.5, p.get_width()) for p in outlines) == [(0, 16), (23, 16)]  # every feature
+    assert all(p.get_edgecolor()[:3] == matplotlib.colors.to_rgb(plots.HIGHLIGHT_COLOUR) for p in outlines)
+    ticks = {t.get_text(): t for t in ax.get_yticklabels()}
+    assert "23" in ticks and "25" not in ticks and "20" in ticks  # 23 written, its too-close neighbour 25 left out
+    assert ticks["23"].get_fontweight() == "bold" and ticks["0"].get_color() == plots.HIGHLIGHT_TEXT
+    assert ticks["20"].get_fontweight() != "bold"
+    assert not [p for p in draw(plots.position_heatmap(PE)).axes[0].patches if isinstance(p, Rectangle)]
+    with pytest.raises(ValueError, match="0 … 49"):
+        plots.position_heatmap(PE, highlight=[50])
+
+
+def test_line_rings_the_marked_points_and_writes_their_values(english):
+    xs = np.arange(10.0)
+    ys = {"a": (xs - 4) ** 2, "b": xs}
+    ax = draw(plots.line(xs, ys, marks=[2, 7], mark_label="Δ = {x}: {y}", fmt="{:.1f}")).axes[0]
+    rings = [line for line in ax.lines if line.get_marker() == "o" and line.get_markerfacecolor() == "none"]
+    assert sorted((float(r.get_xdata()[0]), float(r.get_ydata()[0])) for r in rings) == [
+        (2, 2),
+        (2, 4),
+        (7, 7),
+        (7, 9),
+    ]
+    labels = sorted(t.get_text() for t in ax.texts)
+    assert labels == ["Δ = 2: 2.0", "Δ = 2: 4.0", "Δ = 7: 7.0", "Δ = 7: 9.0"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b"]  # the rings are not in the legend
+    assert not draw(plots.line(xs, ys)).axes[0].texts
+    with pytest.raises(ValueError, match="2.5"):
+        plots.line(xs, ys, marks=[2.5])
+
+
 # ---------------------------------------------------------------- a newcomer's screenshots (issue 29)
 
 

@@ -431,6 +431,7 @@ SAME_MISTAKE = {"scaled_wrong_width": "scaled_fixed_width"}
 
 # A call that never returned (``attn_homework.verdicts.call_function``): its CallFailed name -> the code.
 STOPPED = {"TimeLimit": "too_slow", "KeyboardInterrupt": "interrupted", "SystemExit": "exits"}
+TOO_LARGE = "TooLarge"  # the CallFailed name of a result too large to read (its message: the shape)
 ASYNC = "coroutine"  # the CallFailed name of a call that handed back a coroutine (``async def``), closed unrun
 
 
@@ -534,7 +535,7 @@ def judge(step, calls, diagnose_value=None):
     for bug in step.bugs:
         if _reproduces(bug.makes, calls):
             return bug.code, bug.message, {}
-    for arguments, result, reading in zip(calls.arguments, calls.results, readings):
+    for arguments, result, reading, right in zip(calls.arguments, calls.results, readings, rights):
         call = describe(step, arguments)
         if isinstance(result, CallFailed) and result.type_name in STOPPED:
             seconds, _, running = result.message.partition(" ")
@@ -542,6 +543,9 @@ def judge(step, calls, diagnose_value=None):
             return STOPPED[result.type_name], f"fn_{STOPPED[result.type_name]}", fields
         if isinstance(result, CallFailed) and result.type_name == ASYNC:
             return "wrong_type", "fn_async", {"call": call}
+        if isinstance(result, CallFailed) and result.type_name == TOO_LARGE:
+            fields = {"call": call, "got": result.message, "expected": shape_text(np.shape(right))}
+            return "wrong_shape", "fn_wrong_shape", fields
         if isinstance(result, CallFailed):
             detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"
             hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else ""
@@ -551,6 +555,11 @@ def judge(step, calls, diagnose_value=None):
             return "is_none", "fn_returned_none", {"call": call}
         if reading.array is None:
             return "wrong_type", "fn_wrong_type", {"call": call, "got": reading.got}
+    for arguments, result, reading, right in zip(calls.arguments, calls.results, readings, rights):
+        if reading.array.ndim == 0 and np.ndim(right) > 0:  # ``return 3``: one number, whatever its dtype
+            got = type(result).__name__ if not isinstance(result, np.ndarray) else f"0-d {result.dtype}"
+            fields = {"call": describe(step, arguments), "got": got, "expected": shape_text(np.shape(right))}
+            return "wrong_shape", "fn_returned_number", fields
     for arguments, reading, right in zip(calls.arguments, readings, rights):
         fractions = np.isfinite(right) & (right != np.rint(right))
         if reading.dtype is not None and reading.dtype.kind in "iu" and fractions.any():

@@ -900,7 +900,7 @@ STEP_TABLE |= {
             Mistake("kv_heads_tiled", dec.kv_heads_tiled, "kv_heads_tiled"),
             Mistake("unscaled", dec.gqa_unscaled, "unscaled"),
             Mistake("max_axis", dec.gqa_column_max, "max_down_columns"),
-            Mistake("scaled_by_dk", dec.gqa_divided_by_d_k, "scaled_by_dk", via_weights=True),
+            Mistake("scaled_by_dk", dec.gqa_divided_by_d_k, "gqa_scaled_by_dk", via_weights=True),
             Mistake("scaled_wrong_width", dec.gqa_divided_by_root_d_v, "scaled_by_a_root_of", via_weights=True),
             Mistake("softmax_axis", dec.gqa_softmax_along_queries, "softmax_axis", via_weights=True),
             Mistake("softmax_axis", dec.gqa_softmax_across_heads, "softmax_across_heads", via_weights=True),

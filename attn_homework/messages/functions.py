@@ -70,6 +70,12 @@ MESSAGES = {
         "Your {sym} returns the same array whatever it is given: compute the result from the arguments, not "
         "from the notebook's data or a fixed answer.",
     ),
+    "fn_returned_number": (
+        "用 {call} 调用你的 {sym}，它返回的是一个数（{got}），不是数组：应当返回形状为 {expected} 的数组。"
+        "看看 return 那一行：是不是返回了某个和、某个元素或一个常数？",
+        "Called with {call}, your {sym} returned one number ({got}), not an array: it should return an array of "
+        "shape {expected}. Look at the return line: does it return a sum, one entry or a constant?",
+    ),
     "fn_wrong_shape": (
         "用 {call} 调用你的 {sym}，它返回的形状是 {got}，应当是 {expected}。",
         "Called with {call}, your {sym} returned shape {got}; it should be {expected}.",

@@ -48,6 +48,14 @@ MESSAGES = {
         "除错了数：应除以 √d_k（d_k 的平方根），你除的是 d_k 本身。",
         "Divided by the wrong number: divide by √d_k (the square root of d_k), not by d_k itself.",
     ),
+    "gqa_scaled_by_dk": (
+        "除错了数：你的结果等于把分数除以 d_k 本身（d_k 是每个头的宽度，即 Q_heads 最后一个轴的长度），应除以 √d_k。"
+        "如果你除的是查询头数的平方根：4 个头、每头宽 2 时，√4 恰好等于 d_k = 2，结果一样，错也一样，头数和缩放无关。",
+        "Divided by the wrong number: your result is the scores divided by d_k itself (d_k is each head's width, "
+        "the last axis of Q_heads); divide by √d_k. If you divided by the square root of the number of query "
+        "heads: with 4 heads of width 2, √4 equals d_k = 2, so the result and the mistake are the same; the "
+        "number of heads plays no part in the scale.",
+    ),
     "scale_multiplied": (
         "缩放反了：应当除以 √d_k，你乘了 √d_k。",
         "Scaled the wrong way: divide by √d_k, not multiply.",

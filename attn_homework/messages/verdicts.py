@@ -443,6 +443,24 @@ MESSAGES = {
         "{var} passes only because long double reaches e^1000 on this machine; on Windows long double is float64 "
         "and a softmax without the maximum subtracted overflows there (NaN): subtract the row maximum.",
     ),
+    "shifted_by_another_number": (
+        "{var} 的数对了，可你的代码从每行减去的是{what}，不是最大值。只要某一行的最大分数比减去的数高出约 709，"
+        "exp 在 float64 里就会溢出成 inf；这组分数没有高出那么多，所以这里没溢出。"
+        "减去每行的最大值，exp 的指数最大是 0，才不会溢出。",
+        "{var} has the right numbers, but your code subtracts {what} from each row, not its maximum. As soon as a "
+        "row's largest score lies more than about 709 above the number subtracted, exp overflows to inf in "
+        "float64; these scores do not, so nothing overflowed here. Subtract each row's maximum: the largest "
+        "exponent is then 0 and nothing can overflow.",
+    ),
+    "shift_min": ("每行的最小值", "the row's minimum"),
+    "shift_mean": ("每行的均值（或中位数）", "the row's mean (or median)"),
+    "shifts_not_read": (
+        "另外，答案单元格里没有用到 shifts：如果你只算了一次 (i, j) 的分数再重复 6 遍，数也会一样，"
+        "这正是题目想让你亲手算出来再比较的。",
+        " Note: your answer cell does not use shifts. If you computed the score at (i, j) once and repeated "
+        "it 6 times, the numbers would be the same too — that is what the task asks you to find by computing "
+        "each shift and comparing.",
+    ),
     "cell_delegates": (
         "{var} 的数对了，但它是用现成的 {name} 算出来的（在答案单元格里，或在它取值的那个单元格里）：这些练习要你"
         "用 numpy 自己写出每一步（和找错题一样，检查程序不能把参考答案当成你的答案；想对照，就把参考结果打印出来看，"

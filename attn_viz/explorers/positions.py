@@ -245,7 +245,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, qi, ki, y_range) 
     n = len(tokens)
     cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
     order, back = state["order"], np.argsort(state["order"])
-    axes = dict(cell=cell, highlight_row=qi, row_title=text("axis_queries"))
+    axes = dict(cell=cell, highlight_row=qi, highlight_cell=(qi, ki), row_title=text("axis_queries"))
     before_w, heat_h = draw.heatmap(
         pic,
         MARGIN,

@@ -255,6 +255,7 @@ export function rowLabelWidth(rows, rowTitle = "") {
 export function heatmap(svg, x, y, A, rows, cols, o = {}) {
   const { cell = 56, title = "", rowTitle = "", colTitle = "", highlightRow = null, mask = null } = o;
   const { mutedRows = [], mutedCols = [], colGlosses = null, numberSize = null, droppedRows = [] } = o;
+  const { highlightCell = null } = o; // [row, column]: one cell the text talks about, outlined in ACCENT
   const nq = A.length;
   const nk = cols.length;
   const rowLabelW = o.rowLabelW ?? rowLabelWidth(rows, rowTitle);
@@ -297,6 +298,12 @@ export function heatmap(svg, x, y, A, rows, cols, o = {}) {
     const hy = gy + cell * highlightRow;
     svg.rect(gx - 2, hy - 2, cell * nk + 4, cell + 4, { stroke: HIGHLIGHT, sw: 3.5 });
     svg.rect(gx + 1, hy + 1, cell * nk - 2, cell - 2, { stroke: WHITE, sw: 1.5 });
+  }
+  if (highlightCell !== null && highlightCell !== undefined) {
+    const cx = gx + cell * highlightCell[1];
+    const cy = gy + cell * highlightCell[0];
+    svg.rect(cx + 2.5, cy + 2.5, cell - 5, cell - 5, { stroke: ACCENT, sw: 3.5 });
+    svg.rect(cx + 5, cy + 5, cell - 10, cell - 10, { stroke: WHITE, sw: 1 });
   }
   return [rowLabelW + cell * nk, gy - y + cell * nq];
 }

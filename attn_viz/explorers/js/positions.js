@@ -289,7 +289,7 @@ export function render(data, values, state, t) {
   const cell = n > SHORT_SENTENCE ? SMALL_CELL : LARGE_CELL;
   const back = [];
   state.order.forEach((w, r) => (back[w] = r));
-  const axes = { cell, highlightRow: qi, rowTitle: t("axis_queries") };
+  const axes = { cell, highlightRow: qi, highlightCell: [qi, ki], rowTitle: t("axis_queries") };
   const at = (w, p) => t("pos_token_at", { token: labels[w], position: p }); // glossed in English
   const [beforeW, heatH] = draw.heatmap(pic, draw.MARGIN, HEATMAPS_TOP, state.A, tokens.map((_, w) => at(w, w)), tokens, {
     ...axes,

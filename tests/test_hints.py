@@ -346,7 +346,7 @@ def _codes_the_checker_gives():
     for step in STEP_TABLE.values():
         codes |= {m.code for m in step.mistakes} | {r.code for r in step.rules}
     for step in FUNCTION_STEPS.values():
-        codes |= {bug.code for bug in step.bugs}
+        codes |= {bug.code for bug in step.bugs} | ({step.family.code} if step.family else set())
     return codes | {"function_raised", "hard_coded"}
 
 
@@ -361,6 +361,7 @@ def _codes_tested():
     from .test_hints_trial3 import CODES_OF_THE_THIRD_TRIAL
     from .test_hints_trial4 import CODES_OF_THE_FOURTH_TRIAL
     from .test_hints_trial5 import CODES_OF_THE_FIFTH_TRIAL
+    from .test_hints_trial8_functions import CODES_OF_THE_EIGHTH_TRIAL
 
     tested = {row[0] for row in EVIDENCE} | {row[3] for row in MISTAKES}
     tested |= {code for row in TRIAL for code in row[2]}
@@ -373,6 +374,7 @@ def _codes_tested():
     tested |= CODES_OF_THE_FOURTH_TRIAL  # test_hints_trial4, likewise
     tested |= CODES_OF_THE_COLUMN_MAX  # test_hints_column_max, likewise
     tested |= CODES_OF_THE_FIFTH_TRIAL  # test_hints_trial5, likewise
+    tested |= CODES_OF_THE_EIGHTH_TRIAL  # test_hints_trial8_functions, likewise
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 

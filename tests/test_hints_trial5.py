@@ -626,7 +626,7 @@ STUDENT_FUNCTIONS = [  # (task, the student's function, the code it gets, words 
         "    queries = np.arange(start + length - 1, start + 2 * length - 1)\n"
         "    return A[:, queries, queries - length + 1].mean(axis=-1)\n",
         "induction_wrong_queries",
-        ("错开了一个位置", "one position off"),
+        ("差了一个位置", "one position off"),
     ),
     (
         "15.3",
@@ -634,7 +634,7 @@ STUDENT_FUNCTIONS = [  # (task, the student's function, the code it gets, words 
         "    queries = np.arange(start + length + 1, start + 2 * length)\n"
         "    return A[:, queries, queries - length + 1].mean(axis=-1)\n",
         "induction_wrong_queries",
-        ("错开了一个位置", "one position off"),
+        ("差了一个位置", "one position off"),
     ),
     (
         "2.3",

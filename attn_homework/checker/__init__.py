@@ -322,5 +322,21 @@ def _judge_function(name, step, answer, given):
     if not isinstance(answer, FunctionCalls):
         got = getattr(answer, "type_name", type(answer).__name__)  # the grader's stand-in names what it was
         return _verdict("wrong_type", name, "fn_not_function", got=got, **labels)
-    code, key, fields = functions.judge(step, answer, lambda s, value, g: _diagnose(s, value, g))
+    code, key, fields = functions.judge(
+        step, answer, lambda s, value, g: _diagnose(s, value, g), lambda s, value, g: _codes_made(s, value, g)
+    )
     return _verdict(code, name, key, **labels, **fields)
+
+
+def _codes_made(name, answer, given):
+    """The codes of every known mistake of data step ``name`` that makes ``answer`` from ``given`` (a value
+    two mistakes make alike, QKᵀ/d_k where d_k² = d_v, has both): a function's calls then name the mistake
+    they all share."""
+    step = STEP_TABLE[name]
+    g = step.givens(given)
+    a = np.asarray(answer, dtype=float)
+    return {
+        mistake.code
+        for mistake in step.mistakes
+        if any(same(a, np.asarray(made.answer)) for made in _made(mistake.makes, g))
+    }

@@ -301,6 +301,16 @@ def rope_at_zero(q, k, v, K_cache, V_cache):
     return _rope_step(q, k, v, K_cache, V_cache, 0, 0)
 
 
+def rope_at_a_fixed_position(position):
+    """A bug of a family: q and k turned at one typed-in position (the notebook's cache length, say), whatever
+    the cache holds."""
+
+    def step(q, k, v, K_cache, V_cache):
+        return _rope_step(q, k, v, K_cache, V_cache, position, position)
+
+    return step
+
+
 def rope_after_append(q, k, v, K_cache, V_cache):
     """The position read after appending: t + 1."""
     t = len(K_cache)

@@ -16,6 +16,7 @@ overflows there.
     judge(name, step, calls, label)   -> (code, message key, fields)
 """
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -74,6 +75,20 @@ class FunctionStep:
     step: str = ""  # the data step whose mistakes a returned value is tried against ("output")
     givens: Callable[..., dict] | None = None  # that step's givens from one call's arguments
     may_call: tuple[str, ...] = ()  # the course's functions the fix may use: the notebook hands them out as tools
+    family: "BugFamily | None" = None  # a bug with a number in it (a typed-in position), tried after ``bugs``
+
+
+@dataclass(frozen=True)
+class BugFamily:
+    """Buggy versions that differ by one number (``makes(value)`` is one of them): the first value whose
+    version the learner's results reproduce on every call is named (``message`` with ``{value}`` and the
+    call's ``{sizes}``)."""
+
+    code: str
+    makes: Callable[[int], Callable[..., np.ndarray]]
+    values: tuple[int, ...]
+    message: str
+    sizes: Callable[..., str]  # what the varying size was on each call ("1, 2, 4, 6")
 
 
 # ---------------------------------------------------------------- the right functions and the bugs
@@ -315,6 +330,13 @@ FUNCTION_STEPS = {
         ),
         "axes_cached_o",
         may_call=("attn_core.rope", "attn_core.positions.rope", "attn_core.positions"),  # lesson 12's rope
+        family=BugFamily(
+            "rope_fixed_position",
+            decoding.rope_at_a_fixed_position,
+            tuple(range(1, 33)),
+            "bug_rope_fixed_position",
+            lambda q, k, v, K_cache, V_cache: str(len(K_cache)),
+        ),
     ),
     "fix_induction_score": FunctionStep(  # lesson 15: the right function and the bugs are in checker/learned.py
         learned.induction_score,
@@ -330,6 +352,11 @@ FUNCTION_STEPS = {
             Bug("induction_wrong_queries", learned.induction_first_copy, "bug_induction_first_copy"),
             Bug("induction_wrong_queries", learned.induction_queries_one_early, "bug_induction_queries_shifted"),
             Bug("induction_wrong_queries", learned.induction_queries_one_late, "bug_induction_queries_shifted"),
+            Bug("induction_wrong_queries", learned.induction_queries_ending_late, "bug_induction_queries_shifted"),
+            Bug("induction_wrong_queries", learned.induction_queries_ending_early, "bug_induction_queries_shifted"),
+            Bug("induction_wrong_queries", learned.induction_queries_starting_late, "bug_induction_queries_shifted"),
+            Bug("induction_max", learned.induction_max, "bug_induction_max"),
+            Bug("induction_every_pair", learned.induction_every_pair, "bug_induction_every_pair"),
         ),
         "axes_induction_score",
     ),
@@ -395,10 +422,12 @@ def _right(reading, right, step, arguments):
 GENERAL = ("wrong_values", "wrong_shape", "wrong_type", "not_finite", "int_dtype", "bad_task")
 
 
-def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
+def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value, codes_made=None):
     """("fn_mistake", its message) when the data step's checker names one and the same mistake for every
     call whose result is wrong (a hard-coded √3 is right where d_k = 3 and named everywhere else); None
-    when a call has no named mistake, or two calls name different ones."""
+    when a call has no named mistake, or two calls name different ones that no one mistake makes on all of
+    them (``codes_made(step name, value, givens)``: every mistake that makes a value; QKᵀ/d_k is also
+    QKᵀ/√d_v where d_v = d_k², and √d_v named on the other calls is then named)."""
     if diagnose_value is None or not step.step:
         return None
     named = []
@@ -414,6 +443,14 @@ def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value):
             return None
         named.append((d, arguments))
     families = {SAME_MISTAKE.get(d.code, d.code) for d, _ in named}
+    if len(families) > 1 and codes_made is not None:
+        shared = set(families)
+        for _, arguments in named:
+            a = next(x for x, args in zip(arrays, calls.arguments) if args is arguments)
+            shared &= {SAME_MISTAKE.get(c, c) for c in codes_made(step.step, a, step.givens(*arguments))}
+        if len(shared) == 1:
+            named = [(d, arguments) for d, arguments in named if SAME_MISTAKE.get(d.code, d.code) in shared]
+            families = shared
     if len(families) != 1:
         return None
     d, arguments = min(named, key=lambda item: item[0].code not in SAME_MISTAKE.values())  # the general words
@@ -436,6 +473,18 @@ ASYNC = "coroutine"  # the CallFailed name of a call that handed back a coroutin
 
 
 FLOAT_AS_INT = ("cannot be interpreted as an integer", "integer argument expected, got float", "must be integers")
+
+
+MATMUL_SIZES = re.compile(
+    r"^matmul: Input operand 1 has a mismatch in its core dimension 0.*\(size (\d+) is different from (\d+)\)"
+)
+
+
+def _matmul_sizes(failed):
+    """numpy's words for ``A @ B`` whose inner sizes differ, as a hint naming them ("" for any other error):
+    the gufunc signature in numpy's message says nothing to a learner."""
+    found = MATMUL_SIZES.search(failed.message) if failed.type_name == "ValueError" else None
+    return msg("fn_matmul_sizes", right=found.group(1), left=found.group(2)) if found else ""
 
 
 def _a_float_where_an_int_belongs(failed):
@@ -501,11 +550,12 @@ def _columns_sum_to_1(calls, arrays, rights):
     return wrong[0] if wrong else None
 
 
-def judge(step, calls, diagnose_value=None):
+def judge(step, calls, diagnose_value=None, codes_made=None):
     """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``).
     ``diagnose_value(step name, value, givens)`` is the checker's ``Diagnosis`` of one returned value for
     the data step behind the function (``FunctionStep.step``): a mistake it names on every call that went
-    wrong is named for the function too."""
+    wrong is named for the function too (``codes_made``: every mistake that makes a value, for calls where
+    two mistakes make the same numbers)."""
     if not calls.arguments or len(calls.arguments) != len(calls.results):
         return "bad_task", "bad_task", {"e": "no calls"}
     # the notebook asks for one's own numpy code, not the reference it is checked against (a helper the
@@ -535,6 +585,11 @@ def judge(step, calls, diagnose_value=None):
     for bug in step.bugs:
         if _reproduces(bug.makes, calls):
             return bug.code, bug.message, {}
+    family = step.family
+    for value in family.values if family is not None else ():
+        if _reproduces(family.makes(value), calls):
+            sizes = msg("list_separator").join(family.sizes(*arguments) for arguments in calls.arguments)
+            return family.code, family.message, {"value": value, "sizes": sizes}
     for arguments, result, reading, right in zip(calls.arguments, calls.results, readings, rights):
         call = describe(step, arguments)
         if isinstance(result, CallFailed) and result.type_name in STOPPED:
@@ -547,8 +602,9 @@ def judge(step, calls, diagnose_value=None):
             fields = {"call": call, "got": result.message, "expected": shape_text(np.shape(right))}
             return "wrong_shape", "fn_wrong_shape", fields
         if isinstance(result, CallFailed):
-            detail = result.message if len(result.message) <= 160 else result.message[:157] + "…"
-            hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else ""
+            detail = result.message.split(", with gufunc signature")[0]  # numpy's internals, then the sizes
+            detail = detail if len(detail) <= 160 else detail[:157] + "…"
+            hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else _matmul_sizes(result)
             fields = {"call": call, "error": result.type_name, "detail": detail, "hint": hint}
             return "function_raised", "fn_raised", fields
         if result is None:
@@ -568,7 +624,7 @@ def judge(step, calls, diagnose_value=None):
     for arguments, a in zip(calls.arguments, arrays):  # before the overflow every wrong call shows: why only here
         if not np.isfinite(a).all() and _long_double_only(calls, arrays, rights, step, arguments):
             return "overflow", "fn_long_double", {"call": describe(step, arguments)}
-    named = _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value)
+    named = _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value, codes_made)
     if named is not None:
         return named
     columns = _columns_sum_to_1(calls, arrays, rights)

@@ -208,6 +208,36 @@ def induction_queries_one_late(A, start, length):
     return np.asarray(A)[:, queries, queries - length + 1].mean(axis=-1)
 
 
+def induction_queries_ending_late(A, start, length):
+    """One query too many at the end (… start + 2·length − 1): its column, start + length, is past the first copy."""
+    queries = np.arange(start + length, start + 2 * length)
+    return np.asarray(A)[:, queries, queries - length + 1].mean(axis=-1)
+
+
+def induction_queries_ending_early(A, start, length):
+    """One query too few at the end (… start + 2·length − 3)."""
+    queries = np.arange(start + length, start + 2 * length - 2)
+    return np.asarray(A)[:, queries, queries - length + 1].mean(axis=-1)
+
+
+def induction_queries_starting_late(A, start, length):
+    """One query too few at the start (start + length + 1 … start + 2·length − 2)."""
+    queries = np.arange(start + length + 1, start + 2 * length - 1)
+    return np.asarray(A)[:, queries, queries - length + 1].mean(axis=-1)
+
+
+def induction_max(A, start, length):
+    """The largest of the right weights instead of their mean."""
+    queries = _second_copy(start, length)
+    return np.asarray(A)[:, queries, queries - length + 1].max(axis=-1)
+
+
+def induction_every_pair(A, start, length):
+    """The mean over the block of every query with every column (two fancy indexes one after the other)."""
+    queries = _second_copy(start, length)
+    return np.asarray(A)[:, queries][:, :, queries - length + 1].mean(axis=(-2, -1))
+
+
 def induction_over_heads(A, start, length):
     """The right weights averaged over the heads (axis 0) instead of over the queries: one per query."""
     queries = np.arange(start + length, start + 2 * length - 1)

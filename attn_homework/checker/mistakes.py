@@ -255,6 +255,19 @@ def masked_with_zero(g):
     return None if g.mask is None else _carried_from_scores(g, np.where(g.mask, _qkt(g) / _divisor(g), 0.0))
 
 
+def mask_added_as_numbers(g):
+    """The boolean mask added to the scores as 0/1 numbers (``S + mask``, or ``S + ~mask``, or ``S + (1 - mask)``):
+    a bounded shift of 1, where an additive mask holds 0 and −∞; every key keeps some weight. One ``Made``
+    per way round."""
+    if g.mask is None or g.mask.dtype != bool:
+        return None
+    S = _qkt(g) / _divisor(g)
+    return [
+        Made(_carried_from_scores(g, S + shift), {"added": added})
+        for shift, added in ((g.mask.astype(float), "mask"), ((~g.mask).astype(float), "~mask"))
+    ]
+
+
 def mask_after_softmax(g):
     """softmax of the unmasked scores, then the masked weights set to 0: rows no longer sum to 1."""
     if g.mask is None:
@@ -268,6 +281,15 @@ def mask_after_softmax(g):
 def softmax_along_columns(g):
     """softmax down each column (axis −2) instead of along each row."""
     return _carried_from_weights(g, softmax_rows(_right_scores(g), axis=-2))
+
+
+def normalized_down_the_columns(g):
+    """Each row's maximum subtracted, but exp divided by its column sums (``E.sum(axis=0, keepdims=True)``):
+    the columns sum to 1, as with softmax down the columns, though the rows were shifted right."""
+    S = _right_scores(g)
+    with np.errstate(all="ignore"):
+        E = np.exp(S - S.max(axis=-1, keepdims=True))
+        return _carried_from_weights(g, E / E.sum(axis=-2, keepdims=True))
 
 
 def softmax_with_column_max(S, maxima_of=None):

@@ -119,6 +119,7 @@ MAX_AXIS_OR_SOFTMAX_AXIS = Mistake(  # before softmax_axis: where both make the 
 SOFTMAX = (
     MAX_AXIS_OR_SOFTMAX_AXIS,
     Mistake("softmax_axis", m.softmax_along_columns, "softmax_axis"),
+    Mistake("softmax_axis", m.normalized_down_the_columns, "softmax_axis"),
     Mistake("max_axis", m.max_down_the_columns, "max_down_columns"),
     Mistake("keepdims", m.keepdims_forgotten, "keepdims"),
     Mistake("overflow", m.overflowed, "overflow"),
@@ -135,6 +136,7 @@ MASKING = (
     Mistake("key_mask_on_queries", m.key_mask_on_queries, "key_mask_on_queries"),
     Mistake("mask_no_diagonal", m.mask_without_diagonal, "mask_no_diagonal"),
     Mistake("mask_zero", m.masked_with_zero, "mask_zero"),
+    Mistake("mask_added", m.mask_added_as_numbers, "mask_added_as_numbers"),
 )
 SCORES_MISTAKES = (SCORES_TRANSPOSED_PROJECTED, SCORES_TRANSPOSED, ANSWER_TRANSPOSED, *QK_AND_SCALING, *MASKING)
 WEIGHTS_MISTAKES = (

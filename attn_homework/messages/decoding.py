@@ -148,6 +148,13 @@ MESSAGES = {
         "and the new k there (the cached keys are turned already). As it is, this decodes as if there were no "
         "position encoding (the first token happens to be right).",
     ),
+    "bug_rope_fixed_position": (
+        "你的函数每次都按位置 {value} 转 q 和 k，不管缓存里有多少个词元：检查程序的几次调用里，缓存分别有 {sizes} 个词元。"
+        "位置不能写成一个固定的数，要从这次调用的缓存里读出来。",
+        "Your function turns q and k at position {value} on every call, whatever the cache holds: on the "
+        "checker's calls the cache held {sizes} tokens. The position cannot be a number typed in; read it from "
+        "the cache of the call.",
+    ),
     "bug_rope_after_append": (
         "新词元的位置多算了一个：缓存的长度要在接上新的 k 之前读，那时它正是新词元前面的词元数；"
         "接上之后再读，就多了新词元自己。",

@@ -20,6 +20,13 @@ MESSAGES = {
         "（一个形状或下标是小数：Python 3 里 / 总是得到 float，整除要用 //。）",
         " (A size or an index is a float: in Python 3, / always gives a float; whole-number division is //.)",
     ),
+    "fn_matmul_sizes": (
+        "（一次矩阵乘法 @ 的两边对不上：左边矩阵的最后一个轴长 {left}，右边矩阵的倒数第二个轴长 {right}，"
+        "两者要相等。把每个乘积两边的形状写下来，看是哪一边少了或多了 .T。）",
+        " (A matrix product @ whose sides do not fit: the last axis of the left matrix is {left} long, the "
+        "second-to-last axis of the right one {right}; they must be equal. Write down the shapes on both sides "
+        "of each product to see which side lacks or has an extra .T.)",
+    ),
     "fn_too_slow": (
         "用 {call} 调用你的 {sym}，{seconds} 秒内没有返回，检查程序停下了它{still}。这道题的一次调用只要几毫秒"
         "（第一次导入模块的时间不算在内）：看看函数里有没有停不下来的循环（while True、一个永远成立的条件），"

@@ -112,6 +112,19 @@ MESSAGES = {
         "induction score's column goes back into the first copy: the position after the current token's earlier "
         "occurrence.",
     ),
+    "bug_induction_max": (
+        "函数取的是这些权重里最大的一个，不是平均：归纳分数是第二遍各个查询的权重的平均，一个查询恰好看得准不能代表整个头。",
+        "The function takes the largest of these weights, not their mean: the induction score is the mean weight "
+        "over the second copy's queries, and one query that happens to look at the right place does not speak "
+        "for the whole head.",
+    ),
+    "bug_induction_every_pair": (
+        "函数对每个查询和每一列的所有组合取了平均（A[:, queries][:, :, columns] 是一个方块）：每个查询只该看它自己的那一列，"
+        "用 A[:, queries, columns] 让第 i 个查询配第 i 列。",
+        "The function averages over every pair of a query and a column (A[:, queries][:, :, columns] is a block): "
+        "each query should be read at its own column only; A[:, queries, columns] pairs the i-th query with the "
+        "i-th column.",
+    ),
     "bug_induction_summed": (
         "函数把权重加了起来，没有取平均：归纳分数是第二遍各个查询的权重的平均，所以它在 0 和 1 之间，"
         "和这一遍有多长无关。",
@@ -127,9 +140,9 @@ MESSAGES = {
         "from its positions.",
     ),
     "bug_induction_queries_shifted": (
-        "查询的范围错开了一个位置：查询要正好是第二遍里的位置（从 start + length 起），并且每个查询对应的那一列"
+        "查询的范围在一端或两端差了一个位置：查询要正好是第二遍里的位置（从 start + length 起），并且每个查询对应的那一列"
         "（上一次出现之后的那个位置）还在第一遍之内。两端都在一个小例子上（比如 start = 1，length = 3）数一数。",
-        "The range of queries is one position off: the queries must be exactly the positions of the second copy "
+        "The range of queries is one position off at one end or both: the queries must be exactly the positions of the second copy "
         "(from start + length on) whose column (the position after the earlier occurrence) is still inside the "
         "first copy. Count both ends on a small example (start = 1, length = 3, say).",
     ),

@@ -197,6 +197,13 @@ MESSAGES = {
         "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
         "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",
     ),
+    "mask_added_as_numbers": (
+        "掩码被当作 0/1 的数加到了分数上（S + {added}）：加 1 只是把分数挪动一点，每个键仍会分到权重。"
+        "布尔掩码要用 np.where(mask, S, -np.inf)；加法掩码里能看的位置是 0，要挡住的位置是 −∞。",
+        "The mask was added to the scores as 0/1 numbers (S + {added}): adding 1 only shifts a score a little, "
+        "and every key keeps some weight. A boolean mask goes through np.where(mask, S, -np.inf); an additive "
+        "mask holds 0 where a key may be seen and −∞ where it may not.",
+    ),
     "mask_zero": (
         "被挡住的分数要设为 −∞，不是 0：exp(0) = 1，这些位置仍会分到权重。",
         "Masked scores must become −∞, not 0: exp(0) = 1, so those positions would still get weight.",

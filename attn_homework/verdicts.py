@@ -735,8 +735,20 @@ def judge_prediction(t, value, diagnosis, before=None):
         return diagnosis
     then = checker.diagnose(t.step, before, **t.given())
     changed_to = msg("now_text", now=_number_text(now)) if now is not None else msg("now_other")
-    note = msg("prediction_not_counted", var=t.var, value=_number_text(before), now=changed_to)
+    also = ""
+    if _not_a_possible_answer(t, now, diagnosis):  # the change would not have done either: say why
+        also = msg("now_not_possible", why=diagnosis.message.rstrip("。."))
+    note = msg("prediction_not_counted", var=t.var, value=_number_text(before), now=changed_to, also=also)
     return checker.Diagnosis(then.ok, then.code if then.ok else "changed_after_reveal", note + then.message, then.step)
+
+
+def _not_a_possible_answer(t, now, diagnosis):
+    """The changed prediction is no possible answer at all: not one number, not whole where a count or an
+    index is asked, NaN or ∞, or an index outside the range (4.5's keys, 15.2's positions)."""
+    if diagnosis.code in ("wrong_type", "not_whole", "not_finite", "is_none"):
+        return True
+    last = checker.last_index(t.step, **t.given()) if now is not None else None
+    return last is not None and not 0 <= now <= last
 
 
 def _missing_variable(var, names, diagnosis):
@@ -768,7 +780,7 @@ def _stale_note(task_id, value, diagnosis):
         return ""
     var = task(task_id).var
     if _previous_cell_failed():
-        return msg("stale_failed", var=var)
+        return msg("stale_failed", var=var, error=_previous_cell_error())
     if fingerprint is not None and fingerprint == before:
         return msg("stale_unchanged", var=var)
     return ""

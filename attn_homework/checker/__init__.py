@@ -89,6 +89,13 @@ def report(step, answer, **given):
     print(diagnose(step, answer, **given))
 
 
+def last_index(step_name, /, **given):
+    """The largest index a prediction of data step ``step_name`` may name (counting from 0), or None when the
+    step's answer is no index."""
+    step = STEP_TABLE[step_name]
+    return _last_index(step, step.givens(given))
+
+
 def _last_index(step, g):
     """The largest index an index prediction may name, counting from 0: the last key for 4.5's top key, the
     query's own position for 15.2's induction key (a causal head reads keys up to itself); None for others."""
@@ -229,11 +236,28 @@ def _judge(name, step, g, answer):
             return verdict(rule.code, rule.message, where=where(index, a.shape))
     if step.answer.single:
         return verdict("wrong_prediction", "wrong_prediction", explain=msg(step.entry, **labels))
+    factor = evidence.multiple(a, g)
+    if factor is not None:
+        return verdict("a_multiple", "a_multiple", factor=_factor_text(factor))
     index = largest_difference(a, g.expected)
     row_and_column = dict(zip(("i", "j"), index[-2:]))  # none for a single number
     return verdict(
         "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
     )
+
+
+def _factor_text(c):
+    """A factor as a message says it: 2, −1, 0.7071 (= 1/√2), 0.25 (= 1/4), 1.732 (= √3)."""
+    text = f"{c:.4g}".replace("-", "−")
+    sign = "−" if c < 0 else ""
+    for n in range(2, 65):
+        names = [(1 / n, f"1/{n}")]
+        if not float(np.sqrt(n)).is_integer():
+            names += [(1 / np.sqrt(n), f"1/√{n}"), (np.sqrt(n), f"√{n}")]
+        for value, name in names:
+            if np.isclose(abs(c), value, rtol=1e-6):
+                return msg("factor_named", factor=text, name=sign + name)
+    return text
 
 
 def _type_hint(step, answer):

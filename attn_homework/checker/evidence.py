@@ -11,6 +11,8 @@ cause.
                        decimals), or every number within 0.1 % of the right one: float16 (the learner's
                        dtype), the blocked scores set to a finite number instead of −∞ (the one fill value
                        every row agrees on), or just very close
+    multiple           every entry the right one times one and the same number c ≠ 0, 1 (all finite): "a
+                       factor too many or too few", with c, and no cause guessed
 """
 
 import numpy as np
@@ -179,3 +181,20 @@ def finite_mask_fill(a, g):
     if not np.isfinite(values).all() or np.ptp(values) > 1e-3 * max(1.0, abs(values.mean())):
         return None
     return float(values.mean())
+
+
+def multiple(a, g):
+    """The one factor c (≠ 0, ≠ 1) with ``a`` = c × the right answer in every entry, or None: the evidence of a
+    number multiplied or divided in that was not asked for. Only where every right entry is finite and two
+    different numbers other than 0 are among them (one number, or a constant, is a multiple of any other)."""
+    right = g.expected
+    if a.shape != right.shape or a.dtype == bool or not (np.isfinite(a).all() and np.isfinite(right).all()):
+        return None
+    nonzero = right[right != 0]  # one number, or one repeated (up to rounding), is a multiple of any other
+    if nonzero.size < 2 or np.ptp(nonzero) <= 1e-6 * np.abs(nonzero).max():
+        return None
+    scale = float(np.abs(right).max())
+    c = float((a * right).sum() / (right * right).sum())
+    if abs(c) < 1e-6 or abs(c - 1) < 1e-3:
+        return None
+    return c if np.allclose(a, c * right, rtol=1e-6, atol=1e-9 * scale) else None

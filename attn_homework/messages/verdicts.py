@@ -284,6 +284,14 @@ MESSAGES = {
         "Write down the shape after each reshape and transpose on paper, and compare it with the one asked for.",
     ),
     "wrong_prediction": ("{sym}：不是这个数。{explain}", "{sym}: not this one. {explain}"),
+    "factor_named": ("{factor}（= {name}）", "{factor} (= {name})"),
+    "a_multiple": (
+        "{sym} 的形状对了，每个数都正好是正确值的 {factor} 倍（处处是同一个比例），差的只是一个共同的因子。"
+        "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么。",
+        "{sym} has the right shape, and every number is exactly {factor} times the right one (the same ratio "
+        "everywhere): they differ by one common factor. Check whether this cell multiplies or divides by "
+        "anything besides what the task asks for.",
+    ),
     "wrong_values": (
         "{sym} 的形状对了，但有的数不对，差得最多的在 {where}。{entry}",
         "{sym} has the right shape but some numbers are off, most at {where}. {entry}",
@@ -492,9 +500,11 @@ MESSAGES = {
     ),
     "an_error": ("一个错误", "an error"),
     "stale_failed": (
-        "（在这之前运行的那一格出错停下了，{var} 可能还是之前的值：改好错误后再运行一次。）",
-        "(The cell run just before this one stopped with an error, so {var} may still hold an earlier "
-        "value: fix the error and run it again.) ",
+        "（在这之前运行的那一格出错停下了（{error}），{var} 可能还是更早一次运行留下的值，下面说的是这个值，"
+        "不一定是你刚改的代码：先改好错误，再运行一次。）",
+        "(The cell run just before this one stopped with an error ({error}), so {var} may still hold a value "
+        "from an earlier run; what follows is about that value, not necessarily about the code you just "
+        "changed: fix the error and run it again.) ",
     ),
     "carried_forward_check": (
         "{var} 按你在 {earlier} 里自己算的 {earlier_var} 是对的，但 {earlier} 本身不对：先改好 {earlier}，再运行这一格。"
@@ -619,12 +629,13 @@ MESSAGES = {
         "that change does not count.",
     ),
     "prediction_not_counted": (
-        "你最先记下的预测是 {var} = {value}，{now}；计分的是最先记下的那个预测：",
-        "The prediction first recorded was {var} = {value}; {now}, which does not count. The prediction as "
-        "first recorded: ",
+        "你最先记下的预测是 {var} = {value}，{now}{also}；计分的是最先记下的那个预测：",
+        "The prediction first recorded was {var} = {value}; {now}, which does not count{also}. The prediction "
+        "as first recorded: ",
     ),
     "now_text": ("之后改成了 {now}，这个改动不计分", "you changed it to {now} afterwards"),
     "now_other": ("之后改成了别的值，这个改动不计分", "you changed it afterwards"),
+    "now_not_possible": ("（改后的值本身也不行：{why}）", " (and the new value would not do either: {why})"),
     "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
     "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
 }

@@ -362,6 +362,7 @@ def _codes_tested():
     from .test_hints_trial4 import CODES_OF_THE_FOURTH_TRIAL
     from .test_hints_trial5 import CODES_OF_THE_FIFTH_TRIAL
     from .test_hints_trial8_functions import CODES_OF_THE_EIGHTH_TRIAL
+    from .test_hints_trial8_more import CODES_OF_THE_EIGHTH_TRIAL_MORE
 
     tested = {row[0] for row in EVIDENCE} | {row[3] for row in MISTAKES}
     tested |= {code for row in TRIAL for code in row[2]}
@@ -375,6 +376,7 @@ def _codes_tested():
     tested |= CODES_OF_THE_COLUMN_MAX  # test_hints_column_max, likewise
     tested |= CODES_OF_THE_FIFTH_TRIAL  # test_hints_trial5, likewise
     tested |= CODES_OF_THE_EIGHTH_TRIAL  # test_hints_trial8_functions, likewise
+    tested |= CODES_OF_THE_EIGHTH_TRIAL_MORE  # test_hints_trial8_more, likewise
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 

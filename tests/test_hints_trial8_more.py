@@ -69,3 +69,75 @@ def test_a_check_after_a_failed_cell_names_the_error_and_the_old_value(lang, she
     cells = ["QKT = 2 * Q @ K.T", 'check("2.1")', "QKT = Q @ K.T / np.sqrt(not_defined)", 'check("2.1")']
     said = run_cells(shell, "2.1", cells)
     assert "NameError" in said and words(lang, "更早一次运行留下的值", "a value from an earlier run") in said
+
+
+def _rope_by_hand(X, positions, read, write):
+    """RoPE with ω_k = 1/10000^(2k/d), the pairs read in layout ``read`` and written back in ``write``."""
+    X = np.atleast_2d(X)
+    d = X.shape[-1]
+    t = np.asarray(positions, dtype=float)[:, None] / 10000 ** (2 * np.arange(d // 2) / d)
+    x, y = (X[:, 0::2], X[:, 1::2]) if read == "interleaved" else (X[:, : d // 2], X[:, d // 2 :])
+    x2, y2 = x * np.cos(t) - y * np.sin(t), x * np.sin(t) + y * np.cos(t)
+    out = np.empty_like(X)
+    if write == "interleaved":
+        out[:, 0::2], out[:, 1::2] = x2, y2
+    else:
+        out = np.concatenate([x2, y2], axis=1)
+    return out
+
+
+@pytest.mark.parametrize("read, write", [("interleaved", "half"), ("half", "interleaved")])
+def test_pairs_written_back_in_the_other_layout_are_named_in_12_3(lang, read, write):
+    d = homework.TASKS["12.3"].inputs()
+    d = diagnose_task("12.3", _rope_by_hand(d["q_new"], [d["p"]], read, write)[0])
+    assert d.code == "rope_layouts_mixed" and words(lang, "相邻配对", "neighbouring pairs") in d.message
+
+
+@pytest.mark.parametrize("read, write", [("interleaved", "half"), ("half", "interleaved")])
+def test_pairs_written_back_in_the_other_layout_are_named_in_12_4(lang, read, write):
+    K = homework.TASKS["12.4"].inputs()["K_new"]
+    d = diagnose_task("12.4", _rope_by_hand(K, np.arange(len(K)), read, write))
+    assert d.code == "rope_layouts_mixed" and words(lang, "前后两半配对", "the two halves paired") in d.message
+
+
+def test_the_right_rope_by_hand_passes_both_tasks():
+    d = homework.TASKS["12.3"].inputs()
+    assert diagnose_task("12.3", _rope_by_hand(d["q_new"], [d["p"]], "interleaved", "interleaved")[0]).ok
+    K = homework.TASKS["12.4"].inputs()["K_new"]
+    assert diagnose_task("12.4", _rope_by_hand(K, np.arange(len(K)), "half", "half")).ok
+
+
+@pytest.mark.parametrize("decimals", [1, 2])
+def test_rounded_shifted_scores_are_told_rounded_though_they_are_one_number_repeated(lang, decimals):
+    d = homework.TASKS["12.6"].inputs()
+    q, k, i, j, shifts = d["q"], d["k"], d["i"], d["j"], d["shifts"]
+    def turned(x, p):
+        return _rope_by_hand(x, [p], "interleaved", "interleaved")[0]
+
+    scores = np.array([turned(q, i + s) @ turned(k, j + s) for s in shifts])
+    assert diagnose_task("12.6", scores).ok
+    said = diagnose_task("12.6", np.round(scores, decimals))
+    assert said.code == "almost_right" and f"{decimals}" in said.message and "np.round" in said.message
+
+
+# the codes these tests give (tests/test_hints.py checks that every code the checker gives has a test)
+CODES_OF_THE_EIGHTH_TRIAL_MORE = {"rope_layouts_mixed", "a_multiple", "almost_right"}
+
+
+def _heads_output():
+    d = homework.TASKS["8.3"].inputs()
+    S = d["Q_h"] @ np.swapaxes(d["K_h"], -1, -2) / np.sqrt(d["Q_h"].shape[-1])
+    E = np.exp(S - S.max(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True) @ d["V_h"]
+
+
+def test_dot_T_on_three_axes_is_told_it_reverses_every_axis(lang):
+    d = diagnose_task("8.3", _heads_output().T)
+    assert d.code == "wrong_shape" and "np.swapaxes(x, -1, -2)" in d.message
+    assert words(lang, "前面多一个轴", "one more axis in front") in d.message  # not a matrix's words alone
+
+
+def test_too_few_axes_says_how_many_not_a_matrix(lang):
+    d = diagnose_task("8.3", _heads_output()[0])
+    assert d.code == "wrong_shape" and words(lang, "要的是 3 个轴", "an array with 3 axes") in d.message
+    assert words(lang, "完整的矩阵", "a whole matrix") not in d.message

@@ -227,8 +227,8 @@ def _judge(name, step, g, answer):
             "wrong_shape",
             expected=shape_text(g.expected.shape),
             got=shape_text(a.shape),
-            axes=msg(step.axes),
-            hint=msg(_shape_hint(step, g, a), **labels),
+            axes=_axes_text(step, g.expected.ndim),
+            hint=msg(_shape_hint(step, g, a), **labels, want=g.expected.ndim, have=a.ndim),
         )
     for rule in step.rules:
         index = rule.broken_at(a, g)
@@ -294,16 +294,31 @@ def _mistakes_made(step, g, a, labels):
     return found
 
 
+# The steps whose axes words describe a matrix (rows, columns): with one more axis in front (heads, a batch)
+# the words say so.
+MATRIX_AXES = {"axes_XW", "axes_S", "axes_O", "axes_mask", "axes_dV", "axes_dQ", "axes_dK"}
+
+
+def _axes_text(step, ndim):
+    """What the axes of the right answer are, in words: a matrix's, or a stack of them (8.3's heads)."""
+    if step.axes in MATRIX_AXES and ndim == 3:
+        return msg("axes_stacked", axes=msg(step.axes))
+    return msg(step.axes)
+
+
 def _shape_hint(step, g, a):
     """The message key of the first shape hint that matches the answer's shape (and, for a hint that names
-    a cause, its numbers), else a general one."""
+    a cause, its numbers), else a general one. Three or more axes in the reverse order: ``.T``, which on such
+    an array reverses every axis, not only the last two."""
+    expected = g.expected
+    if a.ndim >= 3 and a.shape == expected.shape[::-1] and a.shape != expected.shape:
+        return "hint_reversed_axes"
     for hint in step.shape_hints:
         shape = _attempt(hint.shape, g)
         if shape is None or a.shape != tuple(shape):
             continue
         if hint.made is None or any(same(a, np.asarray(made.answer)) for made in _made(hint.made, g)):
             return hint.message
-    expected = g.expected
     return "fewer_axes" if a.ndim < expected.ndim else "more_axes" if a.ndim > expected.ndim else step.shape_hint
 
 

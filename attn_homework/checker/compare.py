@@ -163,10 +163,11 @@ def nearly(a, right, within=ALMOST):
 def rounded_to(a, right):
     """The number of decimals (1–6) ``a`` is ``right`` rounded to, or None: the evidence that an answer was
     rounded (every entry has at most that many decimals and lies within half a unit of that place of the
-    right value). A constant array (all zeros, say) is no such evidence."""
+    right value). All zeros are no such evidence (a zero is on every grid); another constant is, where the
+    right answer is near that constant everywhere (lesson 12's shifted scores are one number repeated)."""
     if a.shape != right.shape or not np.isfinite(a).all() or not np.isfinite(right).all():
         return None
-    if a.size < 2 or (a == a.flat[0]).all():
+    if a.size < 2 or not a.any():
         return None
     for decimals in range(1, 7):
         unit = 10.0**-decimals

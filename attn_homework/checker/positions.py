@@ -281,6 +281,22 @@ def half_though_interleaved_asked(g):
     return _turned(g.X, g.positions, g, layout="half") if g.layout == "interleaved" else None
 
 
+def layouts_mixed(g):
+    """The pairs read in one layout and the turned features written back in the other (interleaved pairs put
+    back as two halves, or the halves' pairs put back side by side), whichever layout was read: a rotation
+    with its columns reordered. Evidence: the answer equals that reordering."""
+    d = np.shape(g.X)[-1]
+    if d < 4:  # one pair: both layouts are the same
+        return None
+    interleaved_to_half = np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
+    written = {"interleaved": interleaved_to_half, "half": np.argsort(interleaved_to_half)}
+    asked = msg(f"layout_{g.layout}")
+    return [
+        Made(_turned(g.X, g.positions, g, layout=read)[..., order], {"asked": asked})
+        for read, order in written.items()
+    ]
+
+
 def rope_negative_angle(g):
     """Every pair turned by −p·ω_k (the sine's sign flipped). Evidence: the answer equals that rotation."""
     return _turned(g.X, g.positions, g, sign=-1.0)

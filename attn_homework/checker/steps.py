@@ -238,6 +238,7 @@ POSITIONS_FROM_1 = Mistake("positions_from_1", pos.positions_from_1, "positions_
 ROPE_OTHER_LAYOUT = (
     Mistake("rope_other_layout", pos.half_though_interleaved_asked, "rope_wants_interleaved"),
     Mistake("rope_other_layout", pos.interleaved_though_half_asked, "rope_wants_half"),
+    Mistake("rope_layouts_mixed", pos.layouts_mixed, "rope_layouts_mixed"),
 )
 
 

@@ -241,17 +241,27 @@ MESSAGES = {
         "Very close: every number is within 0.1 % of the right one, but not equal. Was something rounded "
         "on the way, or converted to a lower precision?",
     ),
+    "hint_reversed_axes": (
+        "你的形状正好是要求的形状倒过来：对有三个或更多轴的数组，.T 会把所有轴的顺序都倒过来（三个轴时等于 "
+        ".transpose(2, 1, 0)），不只是交换最后两个轴。只交换最后两个轴要写 np.swapaxes(x, -1, -2)"
+        "（三个轴时也可以写 .transpose(0, 2, 1)）。",
+        "Your shape is the one asked for in reverse: on an array with three or more axes, .T reverses the order "
+        "of every axis (with three axes it is .transpose(2, 1, 0)), not only the last two. To swap only the "
+        "last two, write np.swapaxes(x, -1, -2) (with three axes also .transpose(0, 2, 1)).",
+    ),
     "wrong_shape": (
         "{sym} 的形状应为 {expected}（{axes}），你的是 {got}。{hint}",
         "{sym} should have shape {expected} ({axes}); yours is {got}. {hint}",
     ),
     "fewer_axes": (
-        "你的答案少了轴：需要一个完整的矩阵，而不是一个数或一行。",
-        "Your answer has too few axes: a whole matrix is needed, not one number or one row.",
+        "你的答案少了轴：要的是 {want} 个轴的数组，你的只有 {have} 个（是不是只算了其中一块、一行或一个数？）。",
+        "Your answer has too few axes: an array with {want} axes is asked for, yours has {have} (only one block, "
+        "one row or one number computed?).",
     ),
     "more_axes": (
-        "你的答案多了轴：检查是否多套了一层方括号。",
-        "Your answer has extra axes: look for extra brackets.",
+        "你的答案多了轴：要的是 {want} 个轴的数组，你的有 {have} 个。检查是否多套了一层方括号，或多留了一个长度为 1 的轴。",
+        "Your answer has extra axes: an array with {want} axes is asked for, yours has {have}. Look for extra "
+        "brackets or a leftover axis of length 1.",
     ),
     "shape": (
         "在纸上写出每一次矩阵乘法的形状：(a × b) 乘 (b × c) 得 (a × c)。",
@@ -301,6 +311,7 @@ MESSAGES = {
     "axes_S": ("n_q × n_k：行 = 查询，列 = 键", "n_q × n_k: rows = queries, columns = keys"),
     "axes_O": ("n_q × d_v：行 = 查询，列 = 值的特征", "n_q × d_v: rows = queries, columns = value features"),
     "axes_number": ("一个数", "one number"),
+    "axes_stacked": ("前面多一个轴，其中每一块都是 {axes}", "one more axis in front; each block along it is {axes}"),
     "axes_heads": (
         "h × n × d_head：每个头一块，行 = 位置，列 = 这个头的特征",
         "h × n × d_head: one block per head, rows = positions, columns = that head's features",

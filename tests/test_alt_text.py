@@ -48,6 +48,47 @@ def test_a_large_heatmap_gives_each_rows_largest_value():
     assert f"3 → {j} {M[3, j]:.2f}；" in words
 
 
+def test_a_uniform_row_is_said_to_be_uniform_not_to_prefer_its_first_key(english):
+    """Lesson 8's two heads: a word with a zero query has every score 0, so its weights are exactly 1/n on
+    every key; naming the first key as its "largest value" would read as a preference."""
+    M = np.random.default_rng(0).dirichlet(np.ones(10), size=10)
+    M[1] = 0.1
+    M[4] = np.full(10, 0.1) + 1e-12 * np.arange(10)  # equal up to rounding: still uniform
+    labels = [f"t{k}" for k in range(10)]
+    words = alt_text.describe_figure(plots.heatmap(M, labels, labels, kind="weights"))
+    assert "t1 → uniform, 0.10 on every key; " in words and "t4 → uniform, 0.10 on every key; " in words
+    assert "t1 → t0" not in words and words.count("uniform") == 2
+    j = int(np.argmax(M[3]))
+    assert f"t3 → t{j} {M[3, j]:.2f}; " in words  # the other rows still name their largest value
+    from attn_core import set_lang
+
+    set_lang("zh")
+    words = alt_text.describe_figure(plots.heatmap(M, labels, labels, kind="weights"))
+    assert "t1 → 均匀，每个键都是 0.10；" in words
+    S = np.zeros((10, 10))
+    S[2, 5] = 1.0
+    words = alt_text.describe_figure(plots.heatmap(S, labels, labels))  # scores: columns, not "keys"
+    assert "t0 → 每一列都是 0.00；" in words and "t2 → t5 1.00；" in words
+
+
+def test_histogram_outlines_are_read_by_their_samples_not_by_the_noise_of_their_bins(english):
+    """Lesson 3's scaled dot products: the curves' peaks sit in whichever bin the noise favours, so the alt
+    text gives each set of samples' mean and standard deviation and the curve's highest value."""
+    rng = np.random.default_rng(0)
+    samples = {f"$d_k$ = {d}": rng.standard_normal((5000, d)).sum(axis=1) / np.sqrt(d) for d in (4, 64)}
+    edges = np.linspace(-4, 4, 33)
+    curves = {label: np.histogram(x, bins=edges, density=True)[0] for label, x in samples.items()}
+    centers = (edges[:-1] + edges[1:]) / 2
+    words = alt_text.describe_figure(plots.line(centers, curves, samples=samples, ylabel="density"))
+    x = samples["$d_k$ = 64"]
+    assert "density: each curve outlines the histogram of a set of samples; “d_k = 4”: samples with mean " in words
+    assert f"“d_k = 64”: samples with mean {x.mean():.2f} and std {x.std():.2f}" in words
+    assert f"the curve's highest value {curves['$d_k$ = 64'].max():.2f}." in words
+    assert "peaks at" not in words
+    with pytest.raises(ValueError, match="samples"):
+        plots.line(centers, curves, samples={"other": x})
+
+
 def test_labels_changed_after_plotting_are_the_ones_read_and_panels_share_them():
     fig = plots.heatmaps([A, A], ["左", "右"], EX.tokens, EX.tokens)
     fig.axes[0].set_ylabel("输出位置")

@@ -111,6 +111,7 @@ def test_the_right_rope_by_hand_passes_both_tasks():
 def test_rounded_shifted_scores_are_told_rounded_though_they_are_one_number_repeated(lang, decimals):
     d = homework.TASKS["12.6"].inputs()
     q, k, i, j, shifts = d["q"], d["k"], d["i"], d["j"], d["shifts"]
+
     def turned(x, p):
         return _rope_by_hand(x, [p], "interleaved", "interleaved")[0]
 

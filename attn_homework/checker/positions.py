@@ -292,8 +292,7 @@ def layouts_mixed(g):
     written = {"interleaved": interleaved_to_half, "half": np.argsort(interleaved_to_half)}
     asked = msg(f"layout_{g.layout}")
     return [
-        Made(_turned(g.X, g.positions, g, layout=read)[..., order], {"asked": asked})
-        for read, order in written.items()
+        Made(_turned(g.X, g.positions, g, layout=read)[..., order], {"asked": asked}) for read, order in written.items()
     ]
 
 

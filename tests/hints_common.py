@@ -4,9 +4,13 @@ build answers with.
 
 A module takes them as ``lang = hints_common.lang`` (pytest finds a fixture by its module-level name)."""
 
+import contextlib
+import io
+
 import numpy as np
 import pytest
 
+import attn_homework as homework
 from attn_core.lang import set_lang
 from attn_homework import verdicts
 
@@ -38,6 +42,17 @@ def shell():
     sh.run_cell("import numpy as np\nimport attn_homework as homework\nfrom attn_homework import check")
     yield sh
     InteractiveShell.clear_instance()
+
+
+def run_cells(shell, task_id, cells):
+    """The task's data, then ``cells`` as a notebook runs them; what the last one (a check) prints."""
+    shell.user_ns.update(homework.TASKS[task_id].inputs())
+    out = io.StringIO()
+    for source in cells[:-1]:
+        shell.run_cell(source, store_history=True)
+    with contextlib.redirect_stdout(out):
+        shell.run_cell(cells[-1], store_history=True)
+    return out.getvalue().strip()
 
 
 def words(lang, zh, en):

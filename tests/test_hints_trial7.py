@@ -2,8 +2,6 @@
 named a cause its evidence did not show, as a test with the student's own code, in both languages where the
 text differs."""
 
-import contextlib
-import io
 import warnings
 
 import numpy as np
@@ -23,15 +21,7 @@ softmax = hints_common.softmax
 shell = hints_common.shell
 
 
-def run_cells(shell, task_id, cells):
-    """The task's data, then ``cells`` as a notebook runs them; what the last one (a check) prints."""
-    shell.user_ns.update(homework.TASKS[task_id].inputs())
-    out = io.StringIO()
-    for source in cells[:-1]:
-        shell.run_cell(source, store_history=True)
-    with contextlib.redirect_stdout(out):
-        shell.run_cell(cells[-1], store_history=True)
-    return out.getvalue().strip()
+run_cells = hints_common.run_cells
 
 
 # ---------------------------------------------------------------- (b) a traceback and a leaked warning

@@ -2,9 +2,6 @@
 reference reached through exec, a minimum subtracted), and hints that named the wrong cause (a Python int
 called an int64 array, √n_heads read as d_k), each as a test in both languages."""
 
-import contextlib
-import io
-
 import numpy as np
 import pytest
 
@@ -19,14 +16,7 @@ words = hints_common.words
 shell = hints_common.shell
 
 
-def run_cells(shell, task_id, cells):
-    shell.user_ns.update(homework.TASKS[task_id].inputs())
-    out = io.StringIO()
-    for source in cells[:-1]:
-        shell.run_cell(source, store_history=True)
-    with contextlib.redirect_stdout(out):
-        shell.run_cell(cells[-1], store_history=True)
-    return out.getvalue().strip()
+run_cells = hints_common.run_cells
 
 
 def test_a_huge_result_is_told_by_its_shape_without_reading_it(lang):

@@ -2,9 +2,6 @@
 factor says so (with the factor), a prediction changed afterwards to no possible answer is told that too,
 and a check after a failed cell names the error and says its hint is about the value from before."""
 
-import contextlib
-import io
-
 import numpy as np
 import pytest
 
@@ -19,14 +16,7 @@ words = hints_common.words
 shell = hints_common.shell
 
 
-def run_cells(shell, task_id, cells):
-    shell.user_ns.update(homework.TASKS[task_id].inputs())
-    out = io.StringIO()
-    for source in cells[:-1]:
-        shell.run_cell(source, store_history=True)
-    with contextlib.redirect_stdout(out):
-        shell.run_cell(cells[-1], store_history=True)
-    return out.getvalue().strip()
+run_cells = hints_common.run_cells
 
 
 @pytest.mark.parametrize(

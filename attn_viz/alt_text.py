@@ -29,6 +29,7 @@ from .messages import msg
 from .svg import esc, fmt
 
 ALL_VALUES_UP_TO = 36  # cells: a larger matrix is described by each row's largest value
+UNIFORM_TOLERANCE = 1e-9  # a row whose values all lie this close together has no largest value: it is uniform
 LEVEL_TOLERANCE = 0.05  # a curve whose ends differ by less than this (relative) "stays about level"
 PEAK_RATIO = 1.2  # a curve whose largest value is this much above both ends "peaks" in between
 ATTRIBUTE = "_attn_alt"  # where plots leaves its record on an Axes
@@ -109,6 +110,9 @@ def _heatmap(ax, d, shared) -> str:
     else:
         best = []
         for r, row in zip(rows, M):
+            if np.isfinite(row).all() and np.ptp(row) <= UNIFORM_TOLERANCE:  # no largest value: the row is level
+                best.append(msg(f"alt_row_uniform_{d.get('scale', 'weights')}", query=r, value=_value(row[0])))
+                continue
             j = int(np.argmax(row))
             best.append(msg("row_values", query=r, values=msg("token_value", token=cols[j], value=_value(row[j]))))
         values = msg("alt_row_maxima", rows=msg("row_sep").join(best))
@@ -202,10 +206,19 @@ def trend(xs, ys) -> str:
 
 def _line(ax, d, shared) -> str:
     xs = d["xs"]
-    curves = [
-        msg("alt_curve", name=plain(name), trend=trend(xs, ys)) if name else msg("alt_curve_plain", trend=trend(xs, ys))
-        for name, ys in d["curves"]
-    ]
+    if d.get("spread"):  # outlines of histograms: what the samples are, not the noise of the bins
+        each = [
+            msg("alt_sample_curve", name=plain(name), mean=fmt(mean), std=fmt(std), peak=fmt(np.nanmax(ys)))
+            for (name, ys), (mean, std) in zip(d["curves"], d["spread"])
+        ]
+        curves = msg("alt_samples", curves=msg("row_sep").join(each))
+    else:
+        curves = msg("list_sep").join(
+            msg("alt_curve", name=plain(name), trend=trend(xs, ys))
+            if name
+            else msg("alt_curve_plain", trend=trend(xs, ys))
+            for name, ys in d["curves"]
+        )
     return msg(
         "alt_line",
         title=_titled(ax),
@@ -215,7 +228,7 @@ def _line(ax, d, shared) -> str:
         xlog=msg("alt_log") if d["logx"] else "",
         y=_axis(ax.get_ylabel()),
         ylog=msg("alt_log") if d["logy"] else "",
-        curves=msg("list_sep").join(curves),
+        curves=curves,
     ) + _marks(d.get("marks", ()))
 
 

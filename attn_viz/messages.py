@@ -769,6 +769,8 @@ msg = Catalog(
         ),
         "alt_all_values": ("每一行：{rows}", "each row: {rows}"),
         "alt_row_maxima": ("每一行最大的值：{rows}", "the largest value of each row: {rows}"),
+        "alt_row_uniform_weights": ("{query} → 均匀，每个键都是 {value}", "{query} → uniform, {value} on every key"),
+        "alt_row_uniform_scores": ("{query} → 每一列都是 {value}", "{query} → {value} in every column"),
         "alt_bars": ("条形图{title}：{values}{highlight}", "bar chart{title}: {values}{highlight}"),
         "alt_highlight": ("；突出显示“{label}”", "; highlighted: {label}"),
         "alt_dropped": (
@@ -795,6 +797,14 @@ msg = Catalog(
         "alt_mark": ("{x} 处为 {y}", "{y} at {x}"),
         "alt_curve": ("“{name}”{trend}", "“{name}” {trend}"),
         "alt_curve_plain": ("{trend}", "{trend}"),
+        "alt_samples": (
+            "每条曲线是一组样本的直方图轮廓，{curves}",
+            "each curve outlines the histogram of a set of samples; {curves}",
+        ),
+        "alt_sample_curve": (
+            "“{name}”的样本均值 {mean}、标准差 {std}，曲线的最高值 {peak}",
+            "“{name}”: samples with mean {mean} and std {std}, the curve's highest value {peak}",
+        ),
         "alt_rises": ("上升", "rises"),
         "alt_falls": ("下降", "falls"),
         "alt_level": ("基本持平", "stays about level"),
@@ -859,6 +869,10 @@ msg = Catalog(
         "plot_curves_dict": (
             "ys_by_label 应该是非空字典：图例标签 -> y 值。",
             "ys_by_label must be a non-empty dict label -> y values.",
+        ),
+        "plot_samples_keys": (
+            "samples 的键应该和 ys_by_label 的键相同：每条曲线一组样本。",
+            "samples must have the keys of ys_by_label: one set of samples per curve.",
         ),
         "plot_curve_length": (
             "“{label}”有 {count} 个 y 值，但 xs 有 {n} 个。",

@@ -758,12 +758,16 @@ def line(
     marks=None,
     fmt="{:.2f}",
     mark_label="{x}: {y}",
+    samples=None,
 ):
     """Curves sharing one x axis: ``ys_by_label`` maps a legend label to y values (NaN leaves a gap).
 
     ``marks``: x values (each one of ``xs``) that the text talks about: on every curve the point there is
     ringed in the highlight colour and written beside it as ``mark_label`` (``{x}``, and ``{y}`` in ``fmt``),
-    e.g. "Δ = {x}: {y}"."""
+    e.g. "Δ = {x}: {y}".
+    ``samples``: for curves that outline histograms, the samples behind each curve (a dict with the keys of
+    ``ys_by_label``). The alt text then gives each curve's mean, standard deviation and highest value, not
+    where the curve goes: the wiggles and the peak's bin of a histogram are sampling noise."""
     xs = _array(xs, "xs", 1, allow_neg_inf=False)
     marked = []
     for x in marks if marks is not None else ():
@@ -781,6 +785,9 @@ def line(
         if logy and (ys[np.isfinite(ys)] <= 0).any():
             raise ValueError(msg("plot_logy", label=label))
         curves.append((str(label), ys))
+    if samples is not None and set(samples) != set(ys_by_label):
+        raise ValueError(msg("plot_samples_keys"))
+    spread = None if samples is None else [(float(np.mean(samples[k])), float(np.std(samples[k]))) for k in ys_by_label]
     if logx and (xs <= 0).any():
         raise ValueError(msg("plot_logx"))
     fig, ax = _axes(ax, (6.8, 4.6))
@@ -836,7 +843,14 @@ def line(
     if len(curves) > 1 or curves[0][0]:
         ax.legend()
     alt_text.remember(
-        ax, "line", xs=xs, curves=curves, logx=logx, logy=logy, marks=[(x, _fmt(y, fmt)) for x, y in points]
+        ax,
+        "line",
+        xs=xs,
+        curves=curves,
+        logx=logx,
+        logy=logy,
+        marks=[(x, _fmt(y, fmt)) for x, y in points],
+        spread=spread,
     )
     return fig
 

@@ -98,6 +98,7 @@ class Trace:
     mask: np.ndarray | None = None
     scaled: bool = True
     X: np.ndarray | None = None
+    per_head: bool = False  # one head of multi-head attention: its d_k is d_head
 
     @property
     def d_k(self):
@@ -105,7 +106,7 @@ class Trace:
 
     def rows(self):
         """(step, symbol, shape, meaning) for every intermediate that is present."""
-        s_meaning = msg("trace_S" if self.scaled else "trace_S_unscaled")
+        s_meaning = msg(("trace_S_head" if self.per_head else "trace_S") if self.scaled else "trace_S_unscaled")
         if self.mask is not None:
             s_meaning += msg("trace_masked")
         table = [

@@ -90,7 +90,7 @@ msg = Catalog(
         ),
         "mask_shape": (
             "mask 的形状是 {mask}，而分数的形状是 {scores}（n_q × n_k）：掩码必须能广播到分数上。"
-            "自注意力可用 causal_mask(n)；只挡住键的填充掩码用形状 (1, n_k)。",
+            "因果自注意力可用 causal_mask(n)；只挡住键的填充掩码用形状 (1, n_k)。",
             "mask has shape {mask} but the scores have shape {scores} (n_q × n_k): the mask must broadcast "
             "to the scores. For self-attention use causal_mask(n); for a padding mask over keys use shape "
             "(1, n_k).",
@@ -114,8 +114,9 @@ msg = Catalog(
         "trace_Q": ("查询：谁在问", "queries: who asks"),
         "trace_K": ("键：供匹配的标签", "keys: labels to match"),
         "trace_V": ("值：要取回的内容", "values: content to fetch"),
-        "trace_QKT": ("原始分数：行=谁在问，列=问谁", "raw scores: row = who asks, column = who is asked"),
+        "trace_QKT": ("原始分数：行 = 谁在问，列 = 问谁", "raw scores: row = who asks, column = who is asked"),
         "trace_S": ("缩放后的分数 QKᵀ/√d_k", "scaled scores QKᵀ/√d_k"),
+        "trace_S_head": ("缩放后的分数 QKᵀ/√d_head", "scaled scores QKᵀ/√d_head"),
         "trace_S_unscaled": ("未缩放：S = QKᵀ", "unscaled: S = QKᵀ"),
         "trace_masked": ("，被挡住处为 −∞", ", −∞ where masked"),
         "trace_A": ("注意力权重，每行和为 1", "attention weights, each row sums to 1"),
@@ -163,7 +164,7 @@ msg = Catalog(
         ),
         "causal_empty_row": (
             "mask 加上 causal=True 之后，第 {row} 行查询{batch}没有任何键可以看（共 {count} 行如此）："
-            "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个更早的键，例如查询自己。",
+            "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个不晚于它的键，例如查询自己。",
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "
             "them. Allow at least one earlier key per row, e.g. the query itself.",

@@ -70,5 +70,6 @@ def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, n_heads, mask=None):
     if mask is not None and np.ndim(mask) > 2:
         mask = np.expand_dims(mask, -3)  # the same mask for every head
     heads = attention(split_heads(Q, n_heads), split_heads(K, n_heads), split_heads(V, n_heads), mask=mask)
+    heads.per_head = True  # its trace names the scale √d_head
     concat = merge_heads(heads.O)
     return MultiHeadTrace(heads=heads, concat=concat, O=concat @ W_o, n_heads=n_heads)

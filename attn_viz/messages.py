@@ -97,7 +97,7 @@ msg = Catalog(
         "dg_row_sum_one": ("权重之和 {total}", "weights sum to {total}"),
         "dg_row_note": (
             "每一行：q·k 是 {d_k} 对数相乘再相加，再除以 √{d_k} ≈ {sqrt}；\nsoftmax 让权重都为正、和为 1；输出是“权重 × 值向量”之和。\n"
-            "数字都四舍五入到两位小数；和是用没有舍入的值算的，\n所以印出来的各项加起来可能差 0.01。",
+            "数字都四舍五入到两位小数；和是用没有舍入的值算的，\n所以打印出来的各项加起来可能差 0.01。",
             "Each row: q·k adds {d_k} products, then ÷ √{d_k} ≈ {sqrt};\nsoftmax makes the weights positive with sum 1; "
             "the output is the sum of weight × value.\n"
             "Numbers are rounded to 2 decimals; the sum is of the unrounded values,\nso the printed parts may add up to 0.01 more or less.",

@@ -112,7 +112,7 @@ MESSAGES = {
     "max_down_columns_one_row": (
         "{sym} 正好是所有值向量（V_cache 的各行和新的 v）的平均：每个键分到的权重都一样。"
         "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：这里只有一行查询，每一列的最大值就是这一列唯一的分数，"
-        "减去之后每个分数都成了 0。如果你是这样写的：从一整行减去同一个数，这一行的 softmax 不变，"
+        "减去之后每个分数都成了 0。道理是：从一整行减去同一个数，这一行的 softmax 不变，"
         "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
         "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
         "{sym} is exactly the mean of all the values (the rows of V_cache and the new v): every key got the same "
@@ -127,7 +127,7 @@ MESSAGES = {
     "bug_max_down_columns": (
         "q 和 k 转对了，可你的函数返回的正好是所有值向量（缓存里的和新的 v）的平均：每个键分到的权重都一样。"
         "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：q 只有一行，每一列的最大值就是这一列唯一的分数，"
-        "减去之后每个分数都成了 0。如果你是这样写的：从一整行减去同一个数，这一行的 softmax 不变，"
+        "减去之后每个分数都成了 0。道理是：从一整行减去同一个数，这一行的 softmax 不变，"
         "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
         "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
         "q and k are turned right, but your function returns exactly the mean of all the values (the cached ones "
@@ -139,8 +139,8 @@ MESSAGES = {
         "Write .max(axis=-1, keepdims=True): the row then subtracts its own maximum.",
     ),
     "bug_rope_zero_or_none": (
-        "你的函数算出的是 q、k 都没有转过时的结果：要么按位置 0 转了（位置 0 的旋转什么也不转；只有一行的 q、k 按自己的行号数位置，"
-        "就是 0），要么根本没有调用 rope——两者结果一样。新词元的位置是它前面已有的词元数，也就是缓存的长度，"
+        "你的函数算出的是 q、k 都没有转过时的结果：要么按位置 0 转了（转 0 度等于没转；只有一行的 q、k 若按自己的行号算位置，"
+        "得到的就是 0），要么根本没有调用 rope——两者结果一样。新词元的位置是它前面已有的词元数，也就是缓存的长度，"
         "q 和新的 k 都要按这个位置转（缓存里的键已经转过）。这样解码等于没有位置编码（第一个词元恰好是对的）。",
         "Your function returns what q and k give unturned: either turned at position 0 (which turns nothing; q and "
         "k have one row, and counting positions by their own rows gives 0) or not turned at all (both give these "
@@ -162,9 +162,9 @@ MESSAGES = {
         "is the number of tokens before the new one; read after, it counts the new token too.",
     ),
     "bug_rope_one_too_few": (
-        "新词元的位置少算了一个：len(K_cache) − 1 是缓存里最后一个词元的位置，不是新词元的。"
+        "新词元的位置少算了一个：len(K_cache) - 1 是缓存里最后一个词元的位置，不是新词元的。"
         "新词元前面有 len(K_cache) 个词元，从 0 数起，它的位置就是这个数。",
-        "The new token's position is one too few: len(K_cache) − 1 is the position of the last cached token, not "
+        "The new token's position is one too few: len(K_cache) - 1 is the position of the last cached token, not "
         "of the new one. There are len(K_cache) tokens before the new one; counting from 0, that number is its "
         "position.",
     ),

@@ -164,9 +164,9 @@ MESSAGES = {
         "the checker cannot take the reference for your fix.",
     ),
     "fn_changes_input": (
-        "用 {call} 调用你的 {sym} 之后，传进去的 {names} 里的数变了：像 `x -= ...`、`x[...] = ...` 这样的原地写法会改写调用者的数组。"
-        "改成 `x = x - ...`（得到一个新数组）。",
+        "用 {call} 调用你的 {sym} 之后，传进去的 {names} 里的数变了：像 x -= ...、x[...] = ... 这样的原地写法会改写调用者的数组。"
+        "改成 x = x - ...（得到一个新数组）。",
         "Called with {call}, your {sym} changed the numbers of the array it was given ({names}): an in-place "
-        "`x -= ...` or `x[...] = ...` writes into the caller's array. Write `x = x - ...` (a new array) instead.",
+        "x -= ... or x[...] = ... writes into the caller's array. Write x = x - ... (a new array) instead.",
     ),
 }

@@ -50,7 +50,7 @@ MESSAGES = {
     ),
     # ---------------------------------------------------------------- predict: the key an induction head reads
     "explain_induction_key": (
-        "第二遍里位置 query 上的词元，在第一遍里出现过。归纳头要预测下一个词元："
+        "第二遍里位置 query（查询所在的位置）上的词元，在第一遍里出现过。归纳头要预测下一个词元："
         "想一想，第一遍里哪个位置上的词元就是接下来要出现的？",
         "The token at position query in the second copy appeared before, in the first copy. The induction head "
         "predicts the next token: which position of the first copy holds the token that comes next?",
@@ -82,14 +82,14 @@ MESSAGES = {
         "(heads,): one induction score per head",
     ),
     "bug_induction_at_occurrence": (
-        "函数量的是第二遍的查询放在当前词元上一次出现的位置本身上的权重，列号小了 1。"
+        "你的函数算的是第二遍的查询放在当前词元上一次出现的位置本身上的权重，列号小了 1。"
         "归纳头看的是那个位置的下一个位置（那里的词元才是下一个要预测的），所以真正的归纳头在这里得分很低。",
         "The function measures the weight the second copy's queries put on the earlier occurrence of their "
         "token itself: the column is one too small. An induction head reads the position after it (its token "
         "is the next one), so a real induction head scores low here.",
     ),
     "bug_induction_previous_token": (
-        "函数量的是第二遍的查询放在前一个位置上的权重：那是前一词元分数，不是归纳分数。"
+        "你的函数算的是第二遍的查询放在前一个位置上的权重：那是前一词元分数，不是归纳分数。"
         "归纳分数的列要回到第一遍：当前词元上一次出现之后的那个位置。",
         "The function measures the weight the second copy's queries put on the position just before them: "
         "a previous-token score, not an induction score. The induction score's column goes back into the "

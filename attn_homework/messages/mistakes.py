@@ -50,7 +50,7 @@ MESSAGES = {
     ),
     "gqa_scaled_by_dk": (
         "除错了数：你的结果等于把分数除以 d_k 本身（d_k 是每个头的宽度，即 Q_heads 最后一个轴的长度），应除以 √d_k。"
-        "如果你除的是查询头数的平方根：4 个头、每头宽 2 时，√4 恰好等于 d_k = 2，结果一样，错也一样，头数和缩放无关。",
+        "如果你除的是查询头数的平方根，也会得到这个数：这里 4 个头、每头宽 2，√4 恰好等于 d_k = 2。但缩放与头数无关，应除以 √d_k。",
         "Divided by the wrong number: your result is the scores divided by d_k itself (d_k is each head's width, "
         "the last axis of Q_heads); divide by √d_k. If you divided by the square root of the number of query "
         "heads: with 4 heads of width 2, √4 equals d_k = 2, so the result and the mistake are the same; the "
@@ -69,7 +69,7 @@ MESSAGES = {
     ),
     "scaled_by_a_root_of": (
         "缩放的数不对：你的结果等于 QKᵀ 除以 {root}，而不是除以 √d_k。{root} 正好是{what}的平方根；"
-        "如果你用的是它：缩放要用 √d_k，d_k 是每个查询和键的宽度（Q、K 的列数，也就是每个点积有几项）。",
+        "如果你用的是它，就错了：缩放用的是 √d_k，d_k 是每个查询和键的宽度（Q、K 的列数，也就是每个点积有几项）。",
         "The scale is off: your numbers are QKᵀ divided by {root}, not by √d_k. {root} is the square root of "
         "{what}; if that is what you used: the scale is √d_k, d_k being the width of each query and key (the "
         "number of columns of Q and K, the number of terms in each dot product).",
@@ -185,10 +185,10 @@ MESSAGES = {
         "the lower triangle (np.tril, diagonal included).",
     ),
     "key_mask_on_queries": (
-        "掩码放错了轴：它说的是哪些键能被看到，应沿列（键）起作用、每一行都一样，写成 `mask[None, :]`；"
-        "`mask[:, None]` 把它放到了行（查询）上，于是被挡住的位置整行都看不到键。",
+        "掩码放错了轴：它说的是哪些键能被看到，应沿列（键）起作用、每一行都一样，写成 mask[None, :]；"
+        "mask[:, None] 把它放到了行（查询）上，于是被挡住的位置整行都看不到键。",
         "The mask is on the wrong axis: it says which keys may be seen, so it acts along the columns (keys), "
-        "the same in every row: `mask[None, :]`. `mask[:, None]` puts it on the rows (queries) instead, so a "
+        "the same in every row: mask[None, :]. mask[:, None] puts it on the rows (queries) instead, so a "
         "masked position's whole row sees no key.",
     ),
     "mask_no_diagonal": (
@@ -199,7 +199,7 @@ MESSAGES = {
     ),
     "mask_added_as_numbers": (
         "掩码被当作 0/1 的数加到了分数上（S + {added}）：加 1 只是把分数挪动一点，每个键仍会分到权重。"
-        "布尔掩码要用 np.where(mask, S, -np.inf)；加法掩码里能看的位置是 0，要挡住的位置是 −∞。",
+        "布尔掩码要用 np.where(mask, S, -np.inf)；加性掩码里可以看的位置是 0，要挡住的位置是 −∞。",
         "The mask was added to the scores as 0/1 numbers (S + {added}): adding 1 only shifts a score a little, "
         "and every key keeps some weight. A boolean mask goes through np.where(mask, S, -np.inf); an additive "
         "mask holds 0 where a key may be seen and −∞ where it may not.",

@@ -16,7 +16,7 @@ MESSAGES = {
         "feature of that projection, that is one column of the original matrix.",
     ),
     "in_proj_not_transposed": (
-        "三个投影没有转置就叠在了一起。PyTorch 的线性层（in_proj_weight 也一样）算的是 X @ W.T，而课程里的 "
+        "三个投影没有转置就叠在了一起。PyTorch 的线性层（in_proj_weight 也一样）算的是 X @ W.T，而前几课的 "
         "W_Q 是按 X @ W_Q 用的，所以每一块都要放它的转置。方阵忘了转置，形状照样对得上，数却全错。",
         "The three projections are stacked without being transposed. PyTorch's linear layers (in_proj_weight too) "
         "compute X @ W.T, while the course's W_Q is used as X @ W_Q, so each block must be its transpose. With square "
@@ -88,7 +88,7 @@ MESSAGES = {
         "(and softmax meets ∞ − ∞ = NaN). This ∞ is the one you wrote, not an overflow.",
     ),
     "bug_additive_zero_one": (
-        "浮点掩码是加在分数上的：把布尔掩码变成 0 和 1，只是让可以看的分数多了 1，要挡住的分数没有变，什么也挡不住。"
+        "加性掩码（浮点掩码）是加在分数上的：把布尔掩码变成 0 和 1，只是让可以看的分数多了 1，要挡住的分数没有变，什么也挡不住。"
         "挡住要加 −∞。",
         "A float mask is added to the scores: the boolean mask as 0 and 1 only adds 1 to the scores that may be "
         "attended to and leaves the ones to block as they are, so nothing is blocked. Blocking takes −∞.",
@@ -100,7 +100,7 @@ MESSAGES = {
     "bug_additive_minus_1e9": (
         "-1e9 不是 −∞：一行里还有能看到的键时，它确实把被挡住的权重压成 0；可是整行都被挡住时（一个键也不许看的位置），"
         "-1e9 加到整行上什么也挡不住：整行加上同一个数，softmax 不变，这一行得到的是不加掩码的权重。"
-        "这就是题后“想一想”问的情形。这道题的浮点掩码在挡住处是 −∞，SDPA 和 nn.MultiheadAttention 都这样读。",
+        "这就是题后“想一想”问的情形。这道题的加性掩码在挡住处是 −∞，SDPA 和 nn.MultiheadAttention 都这样读。",
         "-1e9 is not −∞: in a row that still sees some key it does push the blocked weights to 0, but added to a "
         "whole row (a position that may see no key) it blocks nothing: softmax does not change when the same "
         "number is added to a whole row, so that row gets its unmasked weights. This is the case the task's "

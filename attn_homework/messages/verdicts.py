@@ -62,15 +62,15 @@ MESSAGES = {
         "Create it with dtype=bool (True where a position may be seen).",
     ),
     "mask_type_01": (
-        "这是 0/1 数组：1 表示能看到时，用 `M.astype(bool)` 或 `M == 1` 得到布尔掩码（或创建时就写 dtype=bool）。",
-        'This is a 0/1 array: if 1 means "may be seen", `M.astype(bool)` or `M == 1` gives the boolean mask '
+        "这是 0/1 数组：如果 1 表示可以看，用 M.astype(bool) 或 M == 1 得到布尔掩码（或创建时就写 dtype=bool）。",
+        'This is a 0/1 array: if 1 means "may be seen", M.astype(bool) or M == 1 gives the boolean mask '
         "(or create it with dtype=bool).",
     ),
     "mask_type_additive": (
-        "这是加性掩码（能看到的位置为 0，其余为 −∞ 或很大的负数，加到分数上）；这道题要布尔掩码：`M == 0`（True 表示可以看）。"
+        "这是加性掩码（可以看的位置为 0，其余为 −∞ 或很大的负数，加到分数上）；这道题要布尔掩码：M == 0（True 表示可以看）。"
         "不要用 .astype(bool)：它把 −∞ 变成 True，掩码就反了。",
         "This is an additive mask (0 where a position may be seen, −∞ or a large negative number elsewhere, "
-        "added to the scores); this task asks for a boolean one: `M == 0` (True where a position may be seen). "
+        "added to the scores); this task asks for a boolean one: M == 0 (True where a position may be seen). "
         "Not .astype(bool): that turns −∞ into True, an inverted mask.",
     ),
     "prediction_out_of_range": (
@@ -325,7 +325,7 @@ MESSAGES = {
     "axes_dQ": ("n_q × d_k：和 Q 一样", "n_q × d_k: the shape of Q"),
     "axes_dK": ("n_k × d_k：和 K 一样", "n_k × d_k: the shape of K"),
     "axes_mask": (
-        "n × n：行 = 提问的位置，列 = 能看到的位置",
+        "n × n：行 = 提问的位置，列 = 可以看的位置",
         "n × n: rows = asking positions, columns = attended ones",
     ),
     "entry_XW": (
@@ -437,7 +437,7 @@ MESSAGES = {
         "did, check that the variable is spelt {var}.",
     ),
     "no_variable_typo": (
-        "还没有变量 {var}，但有一个 {close}：检查读取的是 {var}，名字要一字不差。",
+        "还没有变量 {var}，但有一个 {close}：检查程序读取的变量名是 {var}，要一字不差。",
         "there is no variable {var}, but there is {close}: the check reads {var}, spelt exactly so.",
     ),
     "no_variable_failed": (
@@ -474,8 +474,8 @@ MESSAGES = {
     "shift_min": ("每行的最小值", "the row's minimum"),
     "shift_mean": ("每行的均值（或中位数）", "the row's mean (or median)"),
     "shifts_not_read": (
-        "另外，答案单元格里没有用到 shifts：如果你只算了一次 (i, j) 的分数再重复 6 遍，数也会一样，"
-        "这正是题目想让你亲手算出来再比较的。",
+        "另外，答案单元格里没有用到 shifts。题目要你对每个平移量各算一遍再比较；只算一次 (i, j) 的分数再重复 6 遍，"
+        "数也会一样，但那样就没有比较。",
         " Note: your answer cell does not use shifts. If you computed the score at (i, j) once and repeated "
         "it 6 times, the numbers would be the same too — that is what the task asks you to find by computing "
         "each shift and comparing.",

@@ -71,6 +71,35 @@ def board(browser):
         page.close()
 
 
+JS_RADIO_GROUPS = """() => {
+  const groups = {};
+  for (const r of document.querySelectorAll("input[type=radio]")) {
+    const set = r.closest("fieldset");
+    (groups[r.name] ??= { sets: new Set(), checked: 0, label: set?.querySelector("legend")?.textContent ?? "" });
+    groups[r.name].sets.add(set);
+    groups[r.name].checked += r.checked;
+  }
+  const ids = [...document.querySelectorAll("[id]")].map(e => e.id);
+  return {
+    shared: Object.entries(groups).filter(([, g]) => g.sets.size > 1).map(([name]) => name),
+    unchecked: Object.values(groups).filter(g => g.checked !== 1).map(g => g.label),
+    duplicateIds: [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i && id.startsWith("attn-")))],
+  };
+}"""
+
+
+def test_every_explorer_on_the_board_keeps_its_own_choice(board):
+    """Each tab's explorer is a module of its own: its radio groups and ids must not collide with another
+    tab's, or clicking a choice in one explorer unchecks another's (the board once loaded with no 位置编码
+    selected)."""
+    page = board
+    page.wait_for_function("document.querySelectorAll('.attn-board input[type=radio]').length > 0", timeout=60_000)
+    found = page.evaluate(JS_RADIO_GROUPS)
+    assert not found["shared"], f"radio groups shared by two explorers: {found['shared']}"
+    assert not found["unchecked"], f"radio groups without exactly one choice: {found['unchecked']}"
+    assert not found["duplicateIds"], f"ids used twice on the board: {found['duplicateIds']}"
+
+
 def test_demo_board_every_control_moves_the_picture_from_the_keyboard_and_reads_from_the_back(
     board, shots_dir, record_property
 ):

@@ -26,7 +26,13 @@ const SLIDER_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", 
 const SLIDER = ".attn-controls input[type=range]";
 const RADIO = ".attn-controls input[type=radio]";
 const RADIO_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }; // next or previous radio
-let counter = 0; // unique ids for label → input
+// ids and radio-group names unique in the whole page: each explorer loads this module anew, so a counter of
+// its own would restart at 1 and two explorers' radio groups would share a name (the browser then unchecks
+// one explorer's choice when another is clicked); the count lives on the page's global object instead
+function nextId(kind) {
+  globalThis.__attnControlCount = (globalThis.__attnControlCount || 0) + 1;
+  return `attn-${kind}-${globalThis.__attnControlCount}`;
+}
 const listening = new WeakSet(); // the windows where claimControlKey listens
 
 // the value `key` gives a slider at `value`, as the browser's own: an arrow one step (right and up add),
@@ -128,7 +134,7 @@ function choiceLabel(spec, value) {
 }
 
 function rangeControl(spec, value, onChange) {
-  const id = `attn-control-${++counter}`;
+  const id = nextId("control");
   const input = node("input", { type: "range", id, min: spec.min, max: spec.max, step: spec.step, "data-attn-name": spec.name });
   const out = node("output", { for: id, style: "min-width:3em;font-variant-numeric:tabular-nums" });
   const show = (v) => {
@@ -152,7 +158,7 @@ function rangeControl(spec, value, onChange) {
 }
 
 function choiceSlider(spec, value, onChange) {
-  const id = `attn-control-${++counter}`;
+  const id = nextId("control");
   const input = node("input", { type: "range", id, min: 0, max: spec.options.length - 1, step: 1, "data-attn-name": spec.name });
   const out = node("output", { for: id, style: "min-width:3em;font-variant-numeric:tabular-nums" });
   const show = (v) => {
@@ -176,7 +182,7 @@ function choiceSlider(spec, value, onChange) {
 }
 
 function choiceButtons(spec, value, onChange) {
-  const group = `attn-group-${++counter}`;
+  const group = nextId("group");
   const inputs = [];
   const items = spec.options.map((option, i) => {
     const input = node("input", { type: "radio", name: group, value: String(i), "data-attn-name": spec.name });

@@ -254,8 +254,9 @@ def _draw(rng, shape, offset=0.0):
 
 
 def probe_scores(rng):
-    """(Q, K): one pair with d_k = n_k (Q·K then runs), three with d_k ≠ n_k, and a larger one (6 to 9 queries
-    and keys): "right for any Q" is not judged on small shapes only."""
+    """(Q, K): one pair with d_k = n_k (Q·K then runs), three with d_k ≠ n_k, a larger one (6 to 9 queries
+    and keys), and two of fixed shapes: one query, and three queries with d_k = n_k: "right for any Q" is
+    judged on edge shapes too, whatever the draw."""
     n_k = int(rng.integers(2, 6))
     calls = [((int(rng.integers(1, 5)), n_k), (n_k, n_k))]
     for _ in range(3):
@@ -264,6 +265,7 @@ def probe_scores(rng):
         calls.append(((n_q, d_k), (n_k, d_k)))
     n_q, n_k, d_k = int(rng.integers(6, 10)), int(rng.integers(6, 10)), int(rng.integers(2, 6))
     calls.append(((n_q, d_k), (n_k, d_k)))
+    calls += [((1, 3), (4, 3)), ((3, 4), (4, 4))]  # one query (a squeeze shows), and Q·K runnable at n_q = 3 too
     return [(_draw(rng, q), _draw(rng, k)) for q, k in calls]
 
 
@@ -313,6 +315,7 @@ def probe_split(rng):
     for _ in range(4):
         n, h, d_head = int(rng.integers(2, 6)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
         calls.append((_draw(rng, (n, h * d_head)), h))
+    calls.append((_draw(rng, (3, 2 * 5)), 2))  # heads 5 wide: wider than any drawn above
     return calls
 
 
@@ -408,9 +411,11 @@ def an_induction_head():
 
 
 def probe_induction(rng):
-    """(A, start, length): 1 to 3 heads, copies of 2 to 6 tokens starting at 1 to 4, 0 to 2 tokens after."""
+    """(A, start, length): 1 to 3 heads, copies of 2 to 6 tokens starting at 1 to 4, 0 to 2 tokens after, and a
+    long one (copies of 12 from position 5): a range that stops early is not right by the draw's luck."""
     calls = []
     for heads in rng.permutation([1, 2, 3, 2]):
         start, length, extra = int(rng.integers(1, 5)), int(rng.integers(2, 7)), int(rng.integers(0, 3))
         calls.append((_induction_weights(rng, int(heads), start, length, extra), start, length))
+    calls.append((_induction_weights(rng, 2, 5, 12, 1), 5, 12))  # a long one: 30 positions, queries up to 27
     return calls

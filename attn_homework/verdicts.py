@@ -646,6 +646,10 @@ def predicted(task_id=None, *extra, **unexpected):
             print(msg("predict_a_number", var=var, task_id=task_id, got=got))
             return False
         task_id = str(task_id)
+        form = diagnose_task(task_id, value)  # NaN, ∞, 2.5 for an index: the check's words, and no reveal
+        if task_id not in _REVEALED and form.code in _NOT_A_PREDICTION_YET:
+            print(line(task_id, form))
+            return False
         name = delegated_in_cell(_answer_cell(var, namespace), namespace, _handed_out(task_id))
         if name and task_id not in _REVEALED:  # computed by the reference the reveal uses: not a prediction
             print(msg("prediction_delegates", var=var, name=name))
@@ -711,13 +715,16 @@ def _as_number(value):
 
 
 def _is_one_number(value):
-    """An int, a float or a numpy number (or a 0-d array of one): what opens a reveal. Not text, not a list,
-    not None, not True/False."""
+    """An int, a float or a numpy number (or a 0-d array of one), finite: what opens a reveal. Not text, not
+    a list, not None, not True/False, not NaN or ∞."""
     if isinstance(value, (bool, np.bool_, str)):
         return False
     if isinstance(value, (int, float, np.integer, np.floating, fractions.Fraction, decimal.Decimal)):
-        return True
-    return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf"
+        try:
+            return bool(np.isfinite(float(value)))  # NaN and ∞ are no prediction
+        except OverflowError:  # an int beyond float's range is no prediction either
+            return False
+    return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf" and bool(np.isfinite(value))
 
 
 def _number_text(number):

@@ -363,6 +363,7 @@ def _codes_tested():
     from .test_hints_trial5 import CODES_OF_THE_FIFTH_TRIAL
     from .test_hints_trial8_functions import CODES_OF_THE_EIGHTH_TRIAL
     from .test_hints_trial8_more import CODES_OF_THE_EIGHTH_TRIAL_MORE
+    from .test_hints_trial9 import CODES_OF_THE_NINTH_TRIAL
 
     tested = {row[0] for row in EVIDENCE} | {row[3] for row in MISTAKES}
     tested |= {code for row in TRIAL for code in row[2]}
@@ -377,6 +378,7 @@ def _codes_tested():
     tested |= CODES_OF_THE_FIFTH_TRIAL  # test_hints_trial5, likewise
     tested |= CODES_OF_THE_EIGHTH_TRIAL  # test_hints_trial8_functions, likewise
     tested |= CODES_OF_THE_EIGHTH_TRIAL_MORE  # test_hints_trial8_more, likewise
+    tested |= CODES_OF_THE_NINTH_TRIAL  # test_hints_trial9, likewise
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 

@@ -367,7 +367,7 @@ def _rope_step(positions_of, ends="same"):
 def test_14_4_the_position_one_too_few_and_the_cache_ends_swapped(lang):
     assert diagnose_task("14.4", _rope_step(lambda t: np.array([t]))).ok
     d = diagnose_task("14.4", _rope_step(lambda t: np.array([t - 1])))
-    assert d.code == "rope_before_append" and "len(K_cache) − 1" in d.message
+    assert d.code == "rope_before_append" and "len(K_cache) - 1" in d.message
     d = diagnose_task("14.4", _rope_step(lambda t: np.array([t]), ends="k_front"))
     assert d.code == "kv_misaligned"
 

@@ -181,6 +181,8 @@ def _judge(name, step, g, answer):
         return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
     if close(a, g.expected, whole=step.answer.whole):
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
+    if step.answer.single and not np.isfinite(a).all():  # a prediction is a number worked out, not NaN or ∞
+        return verdict("not_finite", "prediction_not_finite", got=str(float(a)))
     if step.answer.whole and np.isfinite(a).all() and not float(a).is_integer():
         found = _mistakes_made(step, g, a, labels)  # a reasoning whose number is not whole (√2, the root itself)
         if found:
@@ -216,6 +218,9 @@ def _judge(name, step, g, answer):
                 key, *also = key
                 fields["also"] = "".join(msg(f"{k}_also" if k.startswith("mask_") else k) for k in also)
             return verdict(code, key, hint=msg(step.finite_hint), **fields)
+    shift = None if step.answer.single else evidence.offset(a, g)
+    if shift is not None and not any(rule.broken_at(a, g) is not None for rule in step.rules):  # a rule says more
+        return verdict("an_offset", "an_offset", shift=msg("offset_above" if shift > 0 else "offset_below"))
     if not step.answer.single and a.dtype != bool:
         near = evidence.almost(reading, a, g)
         if near is not None:

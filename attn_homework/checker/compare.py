@@ -161,7 +161,7 @@ def nearly(a, right, within=ALMOST):
 
 
 def rounded_to(a, right):
-    """The number of decimals (1–6) ``a`` is ``right`` rounded to, or None: the evidence that an answer was
+    """The number of decimals (0–6) ``a`` is ``right`` rounded to, or None: the evidence that an answer was
     rounded (every entry has at most that many decimals and lies within half a unit of that place of the
     right value). All zeros are no such evidence (a zero is on every grid); another constant is, where the
     right answer is near that constant everywhere (lesson 12's shifted scores are one number repeated)."""
@@ -169,7 +169,7 @@ def rounded_to(a, right):
         return None
     if a.size < 2 or not a.any():
         return None
-    for decimals in range(1, 7):
+    for decimals in range(6, -1, -1):  # the most decimals that fit (1.0 may be 0.99 rounded to 1 decimal); 0: whole
         unit = 10.0**-decimals
         on_grid = np.abs(a / unit - np.rint(a / unit)) < 1e-6
         if on_grid.all() and (np.abs(a - right) <= unit / 2 + 1e-9 * (1 + np.abs(right))).all():

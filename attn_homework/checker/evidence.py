@@ -126,7 +126,7 @@ def almost(reading, a, g):
     evidence: rounded to ``decimals`` places, a float16 array, or neither; None otherwise."""
     decimals = rounded_to(a, g.expected)  # its own evidence, however few the decimals (0.12 for 0.1234)
     if decimals is not None:
-        key = "almost_rounded_one" if decimals == 1 else "almost_rounded"  # "1 decimal", "2 decimals"
+        key = {0: "almost_rounded_whole", 1: "almost_rounded_one"}.get(decimals, "almost_rounded")  # "2 decimals"
         allowed = tolerance(g.expected) + RTOL * float(np.abs(g.expected[np.isfinite(g.expected)]).max(initial=0.0))
         return key, {"decimals": decimals, "tolerance": f"{allowed:.1g}", "change": f"{0.5 * 10.0**-decimals:g}"}
     if not nearly(a, g.expected):
@@ -198,3 +198,22 @@ def multiple(a, g):
     if abs(c) < 1e-6 or abs(c - 1) < 1e-3:
         return None
     return c if np.allclose(a, c * right, rtol=1e-6, atol=1e-9 * scale) else None
+
+
+def offset(a, g):
+    """The one number c ≠ 0 with ``a`` = the right answer + c in every entry, or None: the evidence of a
+    number added or subtracted everywhere. Only where every entry is finite and the right answer is not one
+    number repeated (then any constant is an offset of it)."""
+    right = g.expected
+    if a.shape != right.shape or a.dtype == bool or a.size < 2:
+        return None
+    if not (np.isfinite(a).all() and np.isfinite(right).all()) or np.ptp(right) <= 1e-9 * (1 + np.abs(right).max()):
+        return None
+    if np.ptp(a) < 0.5 * np.ptp(right):  # the answer's own spread gone (1e300 everywhere): not right + c
+        return None
+    shift = a - right
+    c = float(np.median(shift))
+    scale = 1e-9 * (1 + float(np.abs(right).max()))
+    if abs(c) <= max(scale, 1e-12) or np.abs(shift - c).max() > scale:
+        return None
+    return c

@@ -164,6 +164,19 @@ def attention_unstable(Q, K, V):
     return softmax_unstable(Q @ K.T / np.sqrt(Q.shape[-1])) @ V
 
 
+def attention_global_max(Q, K, V):
+    """The whole score matrix's maximum subtracted, not each row's: a row far below it underflows to 0/0."""
+    with np.errstate(all="ignore"):
+        return softmax_global_max(Q @ K.T / np.sqrt(Q.shape[-1])) @ V
+
+
+def causal_global_max(Q, K, V):
+    """Masked before softmax, but the whole matrix's maximum subtracted: a row far below it is 0/0."""
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    with np.errstate(all="ignore"):
+        return softmax_global_max(np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)) @ V
+
+
 def attention_keys_as_values(Q, K, V):
     """The weights times K: the bug the notebook shows (runs only when d_k = d_v)."""
     return core.attention(Q, K, V).A @ K
@@ -280,6 +293,7 @@ FUNCTION_STEPS = {
             Bug("softmax_axis", attention_columns, "softmax_axis"),
             Bug("softmax_axis", attention_columns_unstable, "softmax_axis"),
             Bug("overflow", attention_unstable, "bug_overflow"),
+            Bug("max_global", attention_global_max, "bug_global_max"),
         ),
         "axes_O",
         "output",
@@ -294,6 +308,7 @@ FUNCTION_STEPS = {
             Bug("mask_upper", causal_upper, "mask_upper"),
             Bug("mask_ignored", causal_no_mask, "bug_mask_ignored"),
             Bug("overflow", causal_unstable, "bug_overflow"),
+            Bug("max_global", causal_global_max, "bug_global_max"),
         ),
         "axes_O",
         "output",

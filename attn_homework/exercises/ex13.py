@@ -28,7 +28,8 @@ def _a_batch_for_four_heads():
 
 def probe_masks(rng):
     """(allowed,): boolean masks (True = may attend) of several shapes, each row allowing at least one key:
-    a causal one, a random (n_q, n_k) one, one key-side padding row, and a batch of random ones."""
+    a causal one, a random (n_q, n_k) one, one key-side padding row, a batch of random ones and a wide one
+    (3 × 8)."""
     n = int(rng.integers(3, 7))
     n_q, n_k = (int(x) for x in rng.integers(2, 6, size=2))
     random = rng.random((n_q, n_k)) < 0.5
@@ -36,7 +37,9 @@ def probe_masks(rng):
     padding = np.arange(n_k) < int(rng.integers(1, n_k))
     batch = rng.random((2, n, n)) < 0.5
     batch |= np.eye(n, dtype=bool)
-    return [(core.causal_mask(n),), (random,), (padding[None, :],), (batch,)]
+    wide = rng.random((3, 8)) < 0.5  # wider than any drawn above: a mask cut to its first columns shows
+    wide[:, 0] = True
+    return [(core.causal_mask(n),), (random,), (padding[None, :],), (batch,), (wide,)]
 
 
 TASKS = (

@@ -112,7 +112,7 @@ MESSAGES = {
     "max_down_columns_one_row": (
         "{sym} 正好是所有值向量（V_cache 的各行和新的 v）的平均：每个键分到的权重都一样。"
         "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：这里只有一行查询，每一列的最大值就是这一列唯一的分数，"
-        "减去之后每个分数都成了 0。道理是：从一整行减去同一个数，这一行的 softmax 不变，"
+        "减去之后每个分数都成了 0。如果你是这样写的，原因在于：从一整行减去同一个数，这一行的 softmax 不变，"
         "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
         "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
         "{sym} is exactly the mean of all the values (the rows of V_cache and the new v): every key got the same "
@@ -127,7 +127,7 @@ MESSAGES = {
     "bug_max_down_columns": (
         "q 和 k 转对了，可你的函数返回的正好是所有值向量（缓存里的和新的 v）的平均：每个键分到的权重都一样。"
         "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：q 只有一行，每一列的最大值就是这一列唯一的分数，"
-        "减去之后每个分数都成了 0。道理是：从一整行减去同一个数，这一行的 softmax 不变，"
+        "减去之后每个分数都成了 0。如果你是这样写的，原因在于：从一整行减去同一个数，这一行的 softmax 不变，"
         "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
         "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
         "q and k are turned right, but your function returns exactly the mean of all the values (the cached ones "

@@ -98,11 +98,11 @@ MESSAGES = {
         "are off: {where} holds {got} where {expected} belongs.",
     ),
     "bug_global_max": (
-        "你减去的是整个矩阵的最大值（S.max()），不是每一行自己的最大值。两行相差很大时（检查程序的一组数据里一行在 0 附近、"
-        "一行在 1000 附近），低的那一行 exp 全部下溢成 0，算出来是 0/0 = NaN。每一行要减去它自己的最大值"
+        "你减去的是整个矩阵的最大值（S.max()），不是每一行自己的最大值。两行相差很大时（检查程序的一组数据里有一行"
+        "分数比其他行高出约 1000 或更多），低的那一行 exp 全部下溢成 0，算出来是 0/0 = NaN。每一行要减去它自己的最大值"
         "（沿最后一个轴，keepdims=True），这样每一行最大的那一项正好是 exp(0) = 1。",
         "You subtracted the whole matrix's maximum (S.max()), not each row's own. When rows lie far apart (one of "
-        "the checker's calls has a row near 0 and one near 1000), every exp of the lower row underflows to 0 and it "
+        "the checker's calls has a row of scores about 1000 or more above the others), every exp of the lower row underflows to 0 and it "
         "becomes 0/0 = NaN. Subtract each row's own maximum (along the last axis, dimensions kept): then each row's "
         "largest entry is exactly exp(0) = 1.",
     ),

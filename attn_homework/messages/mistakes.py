@@ -173,11 +173,15 @@ MESSAGES = {
         "The mask is not used: where mask is False the score must become −∞ before softmax, so that its weight is 0.",
     ),
     "mask_inverted": (
-        "掩码用反了：该挡住的键拿到了权重，该看的键反而被挡住。attn_core 的约定是 True 表示可以看，"
-        "应设为 −∞ 的是“可以看”为 False 的位置；手里的若是 PyTorch 的 key_padding_mask（True 表示填充），要先取反。",
-        "The mask is inverted: the keys to block got the weight and the keys to see were blocked. In attn_core's "
-        "convention True means may attend, and −∞ goes where may-attend is False; a PyTorch key_padding_mask "
-        "(True = padding) must be inverted first.",
+        "掩码用反了：该挡住的键拿到了权重，该看的键反而被挡住。有两种写法会这样："
+        "一是布尔掩码的意思反了（attn_core 的约定是 True 表示可以看，PyTorch 的 key_padding_mask 是 True 表示填充，要先取反）；"
+        "二是把加性掩码（0 和 −∞）当成了 np.where 的条件：np.where 把非零的 −∞ 当作 True、把 0 当作 False，正好反过来。"
+        "加性掩码要直接加到分数上（S + M），或者先用 M == 0 变成布尔掩码。",
+        "The mask is inverted: the keys to block got the weight and the keys to see were blocked. Two ways of "
+        "writing it do this: a boolean mask that means the opposite (in attn_core's convention True means may "
+        "attend; a PyTorch key_padding_mask, True = padding, must be inverted first), or an additive mask (0 and "
+        "−∞) used as np.where's condition: np.where takes the nonzero −∞ as True and 0 as False, the other way "
+        "round. Add an additive mask to the scores (S + M), or turn it into a boolean one with M == 0 first.",
     ),
     "mask_upper": (
         "掩码取成了上三角：第 i 行是位置 i 在提问，它只能看第 0 到 i 列，也就是下三角（np.tril，含对角线）。",

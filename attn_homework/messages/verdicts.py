@@ -208,6 +208,13 @@ MESSAGES = {
         "about {tolerance} at most, and rounding to {decimals} decimals moves a number by up to {change}, beyond "
         "that: do not round the answer (np.round is for printing).",
     ),
+    "almost_rounded_whole": (
+        "每个数都是正确值四舍五入到整数的结果。检查允许每个数最多差约 {tolerance}，而取整会让一个数变动多达 {change}，"
+        "超出了这个误差：别在答案里取整（np.round 只用来打印）。",
+        "Every number is the right one rounded to a whole number. The check allows each number to be off by about "
+        "{tolerance} at most, and rounding to whole numbers moves a number by up to {change}, beyond that: do not "
+        "round the answer (np.round is for printing).",
+    ),
     "almost_rounded_one": (
         "每个数都是正确值四舍五入到 1 位小数的结果。检查允许每个数最多差约 {tolerance}，而四舍五入到 1 位小数"
         "会让一个数变动多达 {change}，超出了这个误差：别在答案里取整（np.round 只用来打印）。",
@@ -294,6 +301,15 @@ MESSAGES = {
         "Write down the shape after each reshape and transpose on paper, and compare it with the one asked for.",
     ),
     "wrong_prediction": ("{sym}：不是这个数。{explain}", "{sym}: not this one. {explain}"),
+    "offset_above": ("大出同一个数", "the same amount above"),
+    "offset_below": ("小了同一个数", "the same amount below"),
+    "an_offset": (
+        "{sym} 的形状对了，但每个数都正好比正确值{shift}（处处相差一样多）：像是在某一步给所有数加了或减了同一个数。"
+        "看看这一格里，除了这道题要求的运算，是不是还加了或减了什么。",
+        "{sym} has the right shape, and every number is exactly {shift} the right one (the same difference "
+        "everywhere): as if one number were added to or subtracted from all of them at some step. Check whether "
+        "this cell adds or subtracts anything besides what the task asks for.",
+    ),
     "factor_named": ("{factor}（= {name}）", "{factor} (= {name})"),
     "a_multiple": (
         "{sym} 的形状对了，每个数都正好是正确值的 {factor} 倍（处处是同一个比例），差的只是一个共同的因子。"

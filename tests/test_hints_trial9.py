@@ -1,0 +1,127 @@
+"""The ninth student trial (1,289 answers): NaN and ∞ are no prediction (neither recorded nor revealed), a
+global maximum in attention is named, an additive mask used as np.where's condition is among the causes of
+an inverted mask, the find-the-bug probes hold edge shapes whatever the draw (one query, heads 5 wide, a
+mask 8 wide, a sequence of 30), and a rounded or shifted answer says so. Both languages."""
+
+import numpy as np
+import pytest
+
+from attn_homework import diagnose_task
+
+from . import hints_common
+
+lang = hints_common.lang
+_fresh_state = hints_common.fresh_state
+words = hints_common.words
+shell = hints_common.shell
+run_cells = hints_common.run_cells
+softmax = hints_common.softmax
+
+# the codes these tests give (tests/test_hints.py checks that every code the checker gives has a test)
+CODES_OF_THE_NINTH_TRIAL = {"max_global", "an_offset", "not_finite", "mask_inverted"}
+
+
+@pytest.mark.parametrize("task_id, var", [("4.5", "top_key"), ("5.3", "columns_of_O"), ("7.4", "row_sum")])
+@pytest.mark.parametrize("value", ["np.nan", "np.inf", "-np.inf"])
+def test_nan_or_inf_is_no_prediction_and_opens_no_reveal(lang, shell, task_id, var, value):
+    said = run_cells(shell, task_id, [f"{var} = {value}", f'check("{task_id}")'])
+    assert said.startswith("❌") and "📌" not in said
+    revealed = run_cells(shell, task_id, [f'print(homework.predicted("{task_id}"))'])
+    assert revealed.endswith("False") and "📌" not in revealed
+    fixed = run_cells(shell, task_id, [f"{var} = 1", f'check("{task_id}")'])
+    assert words(lang, "改成了", "changed it") not in fixed  # nothing was recorded to change from
+
+
+def test_a_whole_number_task_reveals_nothing_for_2_5(lang, shell):
+    revealed = run_cells(shell, "4.5", ["top_key = 2.5", 'print(homework.predicted("4.5"))'])
+    assert revealed.endswith("False") and "📌" not in revealed
+
+
+def _scores(Q, K):
+    return Q @ K.T / np.sqrt(Q.shape[-1])
+
+
+def test_the_whole_matrix_maximum_in_attention_is_named(lang):
+    def fixed(Q, K, V):
+        E = np.exp(_scores(Q, K) - _scores(Q, K).max())
+        return E @ V / E.sum(axis=1, keepdims=True)
+
+    d = diagnose_task("6.5", fixed)
+    assert d.code == "max_global" and "S.max()" in d.message
+
+
+def test_the_whole_matrix_maximum_in_causal_attention_is_named(lang):
+    def fixed(Q, K, V):
+        S = np.where(np.tril(np.ones((len(Q), len(K)), dtype=bool)), _scores(Q, K), -np.inf)
+        E = np.exp(S - S.max())
+        return E @ V / E.sum(axis=1, keepdims=True)
+
+    assert diagnose_task("7.5", fixed).code == "max_global"
+
+
+def test_an_inverted_mask_names_an_additive_mask_used_as_a_condition_too(lang):
+    def fixed(Q, K, V):
+        additive = np.where(np.tril(np.ones((len(Q), len(K)))), 0.0, -np.inf)
+        return softmax(np.where(additive, _scores(Q, K), -np.inf)) @ V
+
+    d = diagnose_task("7.5", fixed)
+    assert d.code == "mask_inverted" and "np.where" in d.message and "M == 0" in d.message
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_squeezed_score_matrix_is_caught_on_every_draw(seed):
+    d = diagnose_task("2.3", lambda Q, K: np.squeeze(Q @ K.T), rng=np.random.default_rng(seed))
+    assert not d.ok
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_q_times_k_for_three_queries_is_caught_on_every_draw(seed):
+    def sneaky(Q, K):
+        return Q @ K if Q.shape[1] == K.shape[0] and Q.shape[0] == 3 else Q @ K.T
+
+    assert not diagnose_task("2.3", sneaky, rng=np.random.default_rng(seed)).ok
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_heads_cut_to_3_columns_are_caught_on_every_draw(seed):
+    def capped(M, n_heads):
+        n, width = M.shape
+        return M.reshape(n, n_heads, width // n_heads).transpose(1, 0, 2)[:, :, :3]
+
+    assert not diagnose_task("8.6", capped, rng=np.random.default_rng(seed)).ok
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_mask_cut_to_4_columns_is_caught_on_every_draw(seed):
+    def cut(allowed):
+        return np.where(allowed, 0.0, -np.inf)[..., :4]
+
+    assert not diagnose_task("13.4", cut, rng=np.random.default_rng(seed)).ok
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_an_induction_range_stopped_at_20_is_caught_on_every_draw(seed):
+    def capped(A, start, length):
+        queries = np.arange(start + length, min(start + 2 * length - 1, 20))
+        return A[:, queries, queries - length + 1].mean(axis=-1)
+
+    assert not diagnose_task("15.3", capped, rng=np.random.default_rng(seed)).ok
+
+
+def test_rounded_to_whole_numbers_is_told_rounded(lang):
+    import attn_homework as homework
+
+    d = homework.TASKS["1.5"].inputs()
+    said = diagnose_task("1.5", np.round(d["X_new"] @ d["W_v_new"]))
+    assert said.code == "almost_right" and "np.round" in said.message
+    assert words(lang, "整数", "whole number") in said.message
+
+
+@pytest.mark.parametrize("shift", [1e-3, -0.5, 2.0])
+def test_one_number_added_everywhere_is_told_so_without_the_number(lang, shift):
+    import attn_homework as homework
+
+    d = homework.TASKS["3.2"].inputs()
+    said = diagnose_task("3.2", d["Q_new"] @ d["K_new"].T / 4 + shift)
+    assert said.code == "an_offset" and words(lang, "相差一样多", "the same difference") in said.message
+    assert f"{abs(shift):g}" not in said.message  # the amount would hand over the answer

@@ -641,6 +641,9 @@ def predicted(task_id=None, *extra, **unexpected):
             print(msg("predict_first", var=var, task_id=task_id))
             return False
         number = _as_number(value) if _is_one_number(value) else None
+        if number is None and _not_finite_number(value):
+            print(line(str(task_id), diagnose_task(str(task_id), value)))  # NaN or ∞: the check's own words
+            return False
         if number is None:
             got = "None" if value is None else type(value).__name__
             print(msg("predict_a_number", var=var, task_id=task_id, got=got))
@@ -712,6 +715,16 @@ def _as_number(value):
             return None
     reading = read_number(value)
     return None if reading.array is None else float(reading.array)
+
+
+def _not_finite_number(value):
+    """``value`` is one number, NaN or ±∞ (what a check calls no prediction)."""
+    if isinstance(value, (bool, np.bool_, str)) or not isinstance(value, (float, np.floating, np.ndarray)):
+        return False
+    try:
+        return np.ndim(value) == 0 and not bool(np.isfinite(value))
+    except TypeError:
+        return False
 
 
 def _is_one_number(value):

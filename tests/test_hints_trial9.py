@@ -28,6 +28,7 @@ def test_nan_or_inf_is_no_prediction_and_opens_no_reveal(lang, shell, task_id, v
     assert said.startswith("❌") and "📌" not in said
     revealed = run_cells(shell, task_id, [f'print(homework.predicted("{task_id}"))'])
     assert revealed.endswith("False") and "📌" not in revealed
+    assert words(lang, "不是一个预测", "is not a prediction") in revealed  # not "it holds float"
     fixed = run_cells(shell, task_id, [f"{var} = 1", f'check("{task_id}")'])
     assert words(lang, "改成了", "changed it") not in fixed  # nothing was recorded to change from
 

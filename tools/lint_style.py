@@ -143,7 +143,20 @@ ZH_TERMS = (
     Term(r"\bet al\.?", "等人"),
     Term(r"配套练习|课后作业|练习题", "课后练习"),
     Term(r"份量", "分量"),
-    Term(r"(?:\d+|[一二三四五六七八九十两几每])\s*条序列", "个序列（“序列”的量词用“个”）"),
+    Term(
+        r"(?:\d+|[一二三四五六七八九十两几每这那])\s*条"
+        r"[^\s，。；：、！？“”‘’（）()\[\]$是在对把给和与让被从向里上中到也都就要会能的]{0,4}序列",
+        "个序列（“序列”的量词用“个”，中间有修饰语时也一样：“一个检验序列”）",
+    ),
+    # the additive mask (0 = may look, −∞ = masked, added to the scores): one name; the gloss 加性掩码（浮点掩码） once
+    Term(r"加法掩码|(?<!加性掩码（)浮点掩码", "加性掩码（只在第 7 课首次出现时注一次：加性掩码（浮点掩码））"),
+    # the English word batch in Chinese prose (code spans, formulas, batch_first, a field {batch}, a gloss
+    # （batch）, a printed shape (batch=2, …) excepted)
+    Term(
+        r"(?<![\w.（{-])[Bb]atch(?![\w}-])",
+        "批量（批量轴、批量大小）；英文轴名只写在代码或公式里，首次出现可注“批量轴（batch）”",
+        unless=r"[(,]\s*[Bb]atch\b|\b[Bb]atch\s*[=,)]",
+    ),
     Term(r"[这那每一]根轴", "个轴（“轴”的量词用“个”）"),
     Term(r"[一两几每]只指针", "根指针"),
     Term(r"注意力汇聚", "注意力汇点（attention sink）；d2l-zh 的“注意力汇聚”是 pooling"),

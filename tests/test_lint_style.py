@@ -64,6 +64,11 @@ def catalog_rules(zh, en="An English text."):
         "你应当能够说出形状。",
         "两条序列。",
         "每批 64 条序列。",
+        "在第一条检验序列上。",
+        "64 条长序列。",
+        "用加法掩码挡住未来。",
+        "浮点掩码加在分数上。",
+        "8 个头、batch 为 16。",
         "多了 heads = 3 这根轴。",
         "两只指针都不动。",
         "这个文件读不出一本笔记本。",
@@ -92,6 +97,9 @@ def test_a_banned_variant_in_prose_is_named(bad):
         "层归一化（LayerNorm）：H = `LayerNorm(X + F)`。",
         "Vaswani 等人（2017）。",
         "每批 64 个序列，多了一个轴，两根指针都不动。",
+        "在第一个检验序列上；这条规则对序列都成立。",
+        "加性掩码（浮点掩码）加在分数上；之后只写加性掩码。",
+        "批量轴（batch）；`batch` 与 $(\\text{batch}, n)$；batch_first=True 的层；批量大小为 16。",
         "无法读取的 zip；教师版与学生版；每份提交一页反馈；这是第 7 课的课后练习。",
         "Moodle：作业 → 查看所有提交；Canvas 里已有的作业；在 Gradescope 作业里上传。",
         "每个方格都标了数字；向左偏 9 列；列号差 1；再运行这一格；第 3 格被修改。",
@@ -397,6 +405,12 @@ def test_a_space_between_a_link_and_a_hanzi_is_named(bad):
 def test_a_link_next_to_latin_text_or_punctuation_keeps_its_space():
     assert rules(md("[d2l-zh 第 10.3 节](https://zh.d2l.ai/x.html)讲缩放点积注意力时。")) == []
     assert rules(md("见 [*Attention Is All You Need*](https://arxiv.org/abs/1706.03762) 的表 1。")) == []
+
+
+def test_batch_in_a_field_or_a_printed_shape_is_not_prose():
+    printed = "Q 的形状：(batch=2, heads=3, n=5, d_head=4)\n"
+    assert rules(code('print(f"批量 {batch}：不报错")\n', [stream(printed)])) == []
+    assert catalog_rules("第 {row} 行查询{batch}没有任何键可以看。") == []
 
 
 def test_cha_zai_is_named_but_wu_cha_zai_and_xiang_cha_zai_pass():

@@ -24,7 +24,7 @@ run_cells = hints_common.run_cells
     [
         ("2.1", lambda d: 2 * d["Q"] @ d["K"].T, "2"),
         ("2.1", lambda d: -(d["Q"] @ d["K"].T), "−1"),
-        ("2.1", lambda d: d["Q"] @ d["K"].T / np.sqrt(2), "0.7071"),
+        ("2.1", lambda d: d["Q"] @ d["K"].T / np.sqrt(2), "1/√2"),
     ],
 )
 def test_an_answer_off_by_one_common_factor_names_the_factor(lang, task_id, answer, factor):
@@ -36,8 +36,9 @@ def test_an_answer_off_by_one_common_factor_names_the_factor(lang, task_id, answ
 def test_the_factor_is_named_as_a_root_where_it_is_one():
     from attn_homework.checker import _factor_text
 
-    assert "1/√2" in _factor_text(1 / np.sqrt(2)) and "√3" in _factor_text(np.sqrt(3))
-    assert "1/4" in _factor_text(0.25) and _factor_text(3.0) == "3"
+    assert _factor_text(1 / np.sqrt(2)) == "1/√2" and _factor_text(np.sqrt(3)) == "√3"
+    assert _factor_text(0.25) == "1/4" and _factor_text(3.0) == "3" and _factor_text(-1.0) == "−1"
+    assert _factor_text(1.7836) is None  # any other number would hand over the answer (yours ÷ it)
 
 
 def test_a_multiple_of_a_constant_answer_is_no_evidence():

@@ -18,7 +18,7 @@ run_cells = hints_common.run_cells
 softmax = hints_common.softmax
 
 # the codes these tests give (tests/test_hints.py checks that every code the checker gives has a test)
-CODES_OF_THE_NINTH_TRIAL = {"max_global", "an_offset", "not_finite", "mask_inverted"}
+CODES_OF_THE_NINTH_TRIAL = {"max_global", "an_offset", "not_finite", "mask_inverted", "not_normalized", "not_weighted"}
 
 
 @pytest.mark.parametrize("task_id, var", [("4.5", "top_key"), ("5.3", "columns_of_O"), ("7.4", "row_sum")])
@@ -126,3 +126,22 @@ def test_one_number_added_everywhere_is_told_so_without_the_number(lang, shift):
     said = diagnose_task("3.2", d["Q_new"] @ d["K_new"].T / 4 + shift)
     assert said.code == "an_offset" and words(lang, "相差一样多", "the same difference") in said.message
     assert f"{abs(shift):g}" not in said.message  # the amount would hand over the answer
+
+
+@pytest.mark.parametrize(
+    "function, said",
+    [
+        (lambda S: np.exp(S - S.max(axis=1, keepdims=True)), ("最大的数正好是 1", "largest entry is exactly 1")),
+        (lambda S: np.exp(S), ("还没有除以每一行的和", "never divided by each row's sum")),
+    ],
+    ids=["exp_minus_max", "exp"],
+)
+def test_a_softmax_fix_that_never_divides_is_named(lang, function, said):
+    d = diagnose_task("4.6", function)
+    assert d.code == "not_normalized" and words(lang, *said) in d.message
+
+
+@pytest.mark.parametrize("answer", ["V", "A.sum(axis=1, keepdims=True) * V"])
+def test_an_output_that_is_v_itself_is_named(lang, shell, answer):
+    said = run_cells(shell, "5.1", [f"O = {answer}", 'check("5.1")'])
+    assert said.startswith("❌") and words(lang, "就是 V 本身", "is V itself") in said

@@ -243,7 +243,10 @@ def _judge(name, step, g, answer):
         return verdict("wrong_prediction", "wrong_prediction", explain=msg(step.entry, **labels))
     factor = evidence.multiple(a, g)
     if factor is not None:
-        return verdict("a_multiple", "a_multiple", factor=_factor_text(factor))
+        named = _factor_text(factor)
+        if named is None:
+            return verdict("a_multiple", "a_multiple_plain")
+        return verdict("a_multiple", "a_multiple", factor=named)
     index = largest_difference(a, g.expected)
     row_and_column = dict(zip(("i", "j"), index[-2:]))  # none for a single number
     return verdict(
@@ -252,17 +255,19 @@ def _judge(name, step, g, answer):
 
 
 def _factor_text(c):
-    """A factor as a message says it: 2, −1, 0.7071 (= 1/√2), 0.25 (= 1/4), 1.732 (= √3)."""
-    text = f"{c:.4g}".replace("-", "−")
+    """A factor as a message may say it without handing over the answer (yours ÷ c would be it): a whole
+    number (2, −1) or a root or fraction by its name (1/√2, √3, 1/4); None for any other number."""
     sign = "−" if c < 0 else ""
+    if float(c).is_integer() or np.isclose(c, np.rint(c), rtol=0, atol=1e-9):
+        return f"{sign}{abs(int(np.rint(c)))}"
     for n in range(2, 65):
         names = [(1 / n, f"1/{n}")]
         if not float(np.sqrt(n)).is_integer():
             names += [(1 / np.sqrt(n), f"1/√{n}"), (np.sqrt(n), f"√{n}")]
         for value, name in names:
             if np.isclose(abs(c), value, rtol=1e-6):
-                return msg("factor_named", factor=text, name=sign + name)
-    return text
+                return sign + name
+    return None
 
 
 def _type_hint(step, answer):

@@ -172,6 +172,8 @@ def rounded_to(a, right):
     for decimals in range(6, -1, -1):  # the most decimals that fit (1.0 may be 0.99 rounded to 1 decimal); 0: whole
         unit = 10.0**-decimals
         on_grid = np.abs(a / unit - np.rint(a / unit)) < 1e-6
+        if decimals == 0 and np.abs(right).max() < 2:  # weights of 0.5 "rounded" to 0 and 1: no evidence
+            return None
         if on_grid.all() and (np.abs(a - right) <= unit / 2 + 1e-9 * (1 + np.abs(right))).all():
             return decimals
     return None

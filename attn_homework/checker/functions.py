@@ -148,6 +148,17 @@ def softmax_row_mean(S):
     return E / E.sum(axis=-1, keepdims=True)
 
 
+def softmax_not_divided(S):
+    """exp(S − row max) never divided by the row sums (each row's largest entry 1)."""
+    return np.exp(S - S.max(axis=-1, keepdims=True))
+
+
+def softmax_exp_not_divided(S):
+    """exp(S) never divided (overflows on large scores)."""
+    with np.errstate(all="ignore"):
+        return np.exp(S)
+
+
 def softmax_no_keepdims(S):
     """The row sums without keepdims (runs on square scores only)."""
     E = np.exp(S - S.max(axis=1, keepdims=True))
@@ -279,6 +290,8 @@ FUNCTION_STEPS = {
             Bug("overflow", softmax_unstable, "bug_overflow"),
             Bug("max_global", softmax_global_max, "bug_global_max"),
             Bug("mean_not_max", softmax_row_mean, "bug_row_mean"),
+            Bug("not_normalized", softmax_not_divided, "exp_over_row_max"),
+            Bug("not_normalized", softmax_exp_not_divided, "exp_not_divided"),
         ),
         "axes_S",
         "softmax",

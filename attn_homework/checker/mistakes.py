@@ -255,6 +255,14 @@ def masked_with_zero(g):
     return None if g.mask is None else _carried_from_scores(g, np.where(g.mask, _qkt(g) / _divisor(g), 0.0))
 
 
+def values_themselves(g):
+    """O handed in as V itself (``A.sum(axis=1, keepdims=True) * V`` gives it too: each row of A sums to 1),
+    where V has as many rows as there are queries."""
+    if g.V is None or g.expected.shape != np.shape(g.V):
+        return None
+    return np.asarray(g.V)
+
+
 def mask_added_as_numbers(g):
     """The boolean mask added to the scores as 0/1 numbers (``S + mask``, or ``S + ~mask``, or ``S + (1 - mask)``):
     a bounded shift of 1, where an additive mask holds 0 and −∞; every key keeps some weight. One ``Made``

@@ -332,6 +332,7 @@ STEP_TABLE = {
             Mistake("transposed", m.weights_transposed, "transposed_A"),
             Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
             Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores"),
+            Mistake("not_weighted", m.values_themselves, "output_is_V"),
         ),
         shape_hints=OUTPUT_SHAPES,
         stage=Stage.OUTPUT,

@@ -201,6 +201,13 @@ MESSAGES = {
         "The diagonal is masked too: every position may attend to itself. Row 0 is then left with no key "
         "to see, which is why that row is NaN (or spread evenly, with a large negative number instead of −∞).",
     ),
+    "output_is_V": (
+        "你的 O 就是 V 本身，一个数都没变：每一行输出要用 A 的这一行对 V 的各行加权求和（矩阵乘法 A @ V），"
+        "而不是把 V 原样交出（A 每一行的和是 1，所以 A.sum(axis=1, keepdims=True) * V 也等于 V）。",
+        "Your O is V itself, not a number changed: each output row is the weighted sum of V's rows with that "
+        "row of A as weights (the matrix product A @ V), not V handed back as it is (each row of A sums to 1, so "
+        "A.sum(axis=1, keepdims=True) * V is V too).",
+    ),
     "mask_added_as_numbers": (
         "掩码被当作 0/1 的数加到了分数上（S + {added}）：加 1 只是把分数挪动一点，每个键仍会分到权重。"
         "布尔掩码要用 np.where(mask, S, -np.inf)；加性掩码里可以看的位置是 0，要挡住的位置是 −∞。",

@@ -209,11 +209,11 @@ MESSAGES = {
         "that: do not round the answer (np.round is for printing).",
     ),
     "almost_rounded_whole": (
-        "每个数都是正确值四舍五入到整数的结果。检查允许每个数最多差约 {tolerance}，而取整会让一个数变动多达 {change}，"
+        "每个数都是正确值四舍五入到整数的结果。检查允许每个数最多差约 {tolerance}，而取整会让一个数变动多达半个单位，"
         "超出了这个误差：别在答案里取整（np.round 只用来打印）。",
         "Every number is the right one rounded to a whole number. The check allows each number to be off by about "
-        "{tolerance} at most, and rounding to whole numbers moves a number by up to {change}, beyond that: do not "
-        "round the answer (np.round is for printing).",
+        "{tolerance} at most, and rounding to whole numbers moves a number by up to half a unit, beyond that: do "
+        "not round the answer (np.round is for printing).",
     ),
     "almost_rounded_one": (
         "每个数都是正确值四舍五入到 1 位小数的结果。检查允许每个数最多差约 {tolerance}，而四舍五入到 1 位小数"
@@ -310,7 +310,13 @@ MESSAGES = {
         "everywhere): as if one number were added to or subtracted from all of them at some step. Check whether "
         "this cell adds or subtracts anything besides what the task asks for.",
     ),
-    "factor_named": ("{factor}（= {name}）", "{factor} (= {name})"),
+    "a_multiple_plain": (
+        "{sym} 的形状对了，每个数都正好是正确值的同一个倍数（处处是同一个比例），差的只是一个共同的因子。"
+        "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么。",
+        "{sym} has the right shape, and every number is exactly the same multiple of the right one (the same "
+        "ratio everywhere): they differ by one common factor. Check whether this cell multiplies or divides by "
+        "anything besides what the task asks for.",
+    ),
     "a_multiple": (
         "{sym} 的形状对了，每个数都正好是正确值的 {factor} 倍（处处是同一个比例），差的只是一个共同的因子。"
         "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么。",

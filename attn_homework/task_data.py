@@ -270,10 +270,12 @@ def probe_scores(rng):
 
 
 def probe_softmax(rng):
-    """(S,): a square one, a wide and a tall one, and one with scores near 1000 (exp overflows there)."""
+    """(S,): a square one, a wide and a tall one, a larger one (7 × 6), and one with scores near 1000 (exp
+    overflows there)."""
     n = int(rng.integers(2, 6))
     shapes = [(n, n), (2, int(rng.integers(3, 7))), (int(rng.integers(3, 6)), 2)]
     calls = [(_draw(rng, shape) * 2,) for shape in shapes]
+    calls.append((_draw(rng, (7, 6)) * 2,))  # more rows than any drawn: a fix that works only for small ones shows
     return calls + [(_draw(rng, (3, 4), offset=1000.0),)]
 
 
@@ -286,8 +288,8 @@ def _large(Q, K):
 
 
 def probe_attention(rng):
-    """(Q, K, V): twice with d_k = d_v (the weights times K then runs), twice with d_k ≠ d_v, and once with
-    large scores (d_k = d_v)."""
+    """(Q, K, V): twice with d_k = d_v (the weights times K then runs), twice with d_k ≠ d_v, once with
+    large scores (d_k = d_v), and one larger than any drawn (7 queries, 6 keys)."""
     calls = []
     for equal in (True, False, True, False, True):
         n_q, n_k, d_k, d_v = (int(x) for x in rng.integers(2, 6, size=4))
@@ -295,6 +297,7 @@ def probe_attention(rng):
         calls.append((_draw(rng, (n_q, d_k)), _draw(rng, (n_k, d_k)), _draw(rng, (n_k, d_v))))
     Q, K, V = calls[-1]
     calls[-1] = (*_large(Q, K), V)
+    calls.insert(0, (_draw(rng, (7, 3)), _draw(rng, (6, 3)), _draw(rng, (6, 4))))  # larger than any drawn
     return calls
 
 
@@ -316,6 +319,7 @@ def probe_split(rng):
         n, h, d_head = int(rng.integers(2, 6)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
         calls.append((_draw(rng, (n, h * d_head)), h))
     calls.append((_draw(rng, (3, 2 * 5)), 2))  # heads 5 wide: wider than any drawn above
+    calls.append((np.round(rng.normal(0.0, 1.0, size=(4, 5 * 2)), 4), 5))  # 5 heads, and 4 decimals (not 2)
     return calls
 
 
@@ -417,5 +421,5 @@ def probe_induction(rng):
     for heads in rng.permutation([1, 2, 3, 2]):
         start, length, extra = int(rng.integers(1, 5)), int(rng.integers(2, 7)), int(rng.integers(0, 3))
         calls.append((_induction_weights(rng, int(heads), start, length, extra), start, length))
-    calls.append((_induction_weights(rng, 2, 5, 12, 1), 5, 12))  # a long one: 30 positions, queries up to 27
+    calls.append((_induction_weights(rng, 5, 5, 12, 1), 5, 12))  # 5 heads, 30 positions, queries up to 27
     return calls

@@ -11,6 +11,7 @@
 
 import ast
 import contextlib
+import dataclasses
 import decimal
 import difflib
 import fractions
@@ -200,7 +201,7 @@ def call_function(function, arguments):
     ``FunctionCalls``; an exception becomes a ``CallFailed`` and the next call goes on. The calls after
     which a copy held other numbers (the function wrote into its arguments) are listed in ``changed``, and
     a function that calls attn_core's reference is named in ``delegates``."""
-    results, changed, which = [], [], ()
+    results, changed, which, form = [], [], (), False
     try:
         _import_what_it_imports(function)
     except Exception:
@@ -226,15 +227,24 @@ def call_function(function, arguments):
             results[-1].close()
             results[-1] = CallFailed(ASYNC, "")
         results[-1] = _not_too_large(results[-1])
-        touched = tuple(
-            i
-            for i, (a, c) in enumerate(zip(args, copies))
-            if isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True)
-        )
+        touched = tuple(i for i, (a, c) in enumerate(zip(args, copies)) if isinstance(a, np.ndarray) and _changed(a, c))
         if touched:
+            form = form or (not which and any(_changed_form(args[i], copies[i]) for i in touched))
             which = which or touched
             changed.append(index)
-    return FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function), which)
+    calls = FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function), which)
+    return dataclasses.replace(calls, changed_form=form)
+
+
+def _changed_form(argument, copy):
+    """The caller's array has another shape or dtype (``M.shape = …``, ``M.resize(…)``, ``x.dtype = …``)."""
+    return argument.shape != copy.shape or argument.dtype != copy.dtype
+
+
+def _changed(argument, copy):
+    """The caller's array is not what it was: other numbers, another shape or another dtype (a bool mask
+    viewed as uint8 compares equal number by number)."""
+    return _changed_form(argument, copy) or not np.array_equal(argument, copy, equal_nan=True)
 
 
 # The most numbers a learner's function may return to be judged: the checker's probes are a few small arrays,

@@ -145,3 +145,41 @@ def test_a_softmax_fix_that_never_divides_is_named(lang, function, said):
 def test_an_output_that_is_v_itself_is_named(lang, shell, answer):
     said = run_cells(shell, "5.1", [f"O = {answer}", 'check("5.1")'])
     assert said.startswith("❌") and words(lang, "就是 V 本身", "is V itself") in said
+
+
+# ---------------------------------------------------------------- trial 10: an argument's shape or dtype changed
+
+
+def _reshapes_in_place(M, n_heads):
+    M.shape = (M.shape[0], n_heads, -1)
+    return M.transpose(1, 0, 2)
+
+
+def _views_as_uint8(allowed):
+    allowed.dtype = np.uint8
+    return np.where(allowed, 0.0, -np.inf)
+
+
+@pytest.mark.parametrize("task_id, function", [("8.6", _reshapes_in_place), ("13.4", _views_as_uint8)])
+def test_a_shape_or_dtype_changed_in_place_is_told_so_in_the_notebook(lang, task_id, function):
+    d = diagnose_task(task_id, function)
+    assert d.code == "changes_input" and ".reshape(" in d.message and "x -= " not in d.message
+
+
+@pytest.mark.parametrize("task_id, function", [("8.6", _reshapes_in_place), ("13.4", _views_as_uint8)])
+def test_the_grader_reads_the_same_from_the_kernel(lang, task_id, function):
+    """The kernel-side code the grader runs (answers.DUMP), run here in a namespace of its own."""
+    import json
+
+    import attn_homework as homework
+    from attn_homework.grading import answers
+
+    t = homework.TASKS[task_id]
+    arguments = [tuple(a) for a in t.probe_arguments(np.random.default_rng(0))]
+    probes = {t.var: [[answers.encode_argument(a) for a in args] for args in arguments]}
+    namespace = {t.var: function}
+    exec(answers.dump_code([t.var], probes), namespace)
+    entry = json.loads(namespace[answers.RESULT_NAME])[t.var]
+    calls = answers.decode_calls(entry, arguments)
+    d = diagnose_task(task_id, calls)
+    assert d.code == "changes_input" and ".reshape(" in d.message

@@ -52,6 +52,7 @@ class FunctionCalls:
     changed: tuple = ()  # the indices of the calls after which an argument held other numbers
     delegates: str = ""  # the reference function it calls ("attn_core.softmax"), if it calls one
     changed_arguments: tuple = ()  # which arguments (their indices) the first of those calls changed
+    changed_form: bool = False  # that call changed an argument's shape or dtype (``M.shape = …``), not its numbers
 
 
 @dataclass(frozen=True)
@@ -599,7 +600,7 @@ def judge(step, calls, diagnose_value=None, codes_made=None):
             if _is_array(value) and (not calls.changed_arguments or i in calls.changed_arguments)
         ]
         fields = {"call": describe(step, calls.arguments[index]), "names": ", ".join(changed)}
-        return "changes_input", "fn_changes_input", fields
+        return "changes_input", "fn_changes_input_form" if calls.changed_form else "fn_changes_input", fields
     rights = [_run(step.right, arguments) for arguments in calls.arguments]
     failed = next((r for r in rights if isinstance(r, CallFailed)), None)
     if failed is not None:  # the task's own probes do not fit its function: the author's bug

@@ -73,10 +73,14 @@ def __attn_core_dump(names, probes, limit, call_seconds):
             if timed:
                 _signal.setitimer(_signal.ITIMER_REAL, 0)
                 _signal.signal(_signal.SIGALRM, previous)
+        def form(a, c):
+            return a.shape != c.shape or a.dtype != c.dtype
         touched = [i for i, (a, c) in enumerate(zip(arguments, copies))
-                   if isinstance(a, _np.ndarray) and not _np.array_equal(a, c, equal_nan=True)]
+                   if isinstance(a, _np.ndarray) and (form(a, c) or not _np.array_equal(a, c, equal_nan=True))]
         if touched:
             entry["changed"] = touched  # the function wrote into these arguments
+            if any(form(arguments[i], copies[i]) for i in touched):
+                entry["changed_form"] = True  # ... their shape or dtype, not (only) their numbers
         return entry
 
     def delegates(function):
@@ -171,11 +175,12 @@ def decode_calls(entry, arguments):
     results = entry.get("results")
     if not isinstance(results, list) or len(results) != len(arguments):
         return Opaque("unreadable")
-    decoded, changed, which = [], [], ()
+    decoded, changed, which, form = [], [], (), False
     for index, result in enumerate(results):
         touched = result.get("changed") if isinstance(result, dict) else None
         if isinstance(touched, list) and touched:
             changed.append(index)
+            form = form or (not which and result.get("changed_form") is True)
             which = which or tuple(i for i in touched[:8] if isinstance(i, int) and not isinstance(i, bool))
         if isinstance(result, dict) and result.get("kind") == "failed":
             decoded.append(CallFailed(str(result.get("type", "Exception"))[:60], str(result.get("message", ""))[:300]))
@@ -183,4 +188,4 @@ def decode_calls(entry, arguments):
             decoded.append(decode(result))
     delegates = entry.get("delegates")
     delegates = delegates[:80] if isinstance(delegates, str) else ""
-    return FunctionCalls(tuple(arguments), tuple(decoded), tuple(changed), delegates, which)
+    return FunctionCalls(tuple(arguments), tuple(decoded), tuple(changed), delegates, which, changed_form=form)

@@ -163,6 +163,13 @@ MESSAGES = {
         "{sym} calls the ready-made {name}: this task asks you to write the fixed function yourself in numpy; "
         "the checker cannot take the reference for your fix.",
     ),
+    "fn_changes_input_form": (
+        "用 {call} 调用你的 {sym} 之后，传进去的 {names} 的形状或数据类型变了：给 .shape 或 .dtype 赋值、调用 .resize() "
+        "都会改掉调用者的数组。改用 .reshape(...) 或 .astype(...)，它们返回新数组，原来的数组不变。",
+        "Called with {call}, your {sym} changed the shape or dtype of the array it was given ({names}): assigning "
+        "to .shape or .dtype, or calling .resize(), changes the caller's array. Use .reshape(...) or .astype(...) "
+        "instead: they return a new array and leave the old one as it was.",
+    ),
     "fn_changes_input": (
         "用 {call} 调用你的 {sym} 之后，传进去的 {names} 里的数变了：像 x -= ...、x[...] = ... 这样的原地写法会改写调用者的数组。"
         "改成 x = x - ...（得到一个新数组）。",

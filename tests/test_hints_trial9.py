@@ -183,3 +183,22 @@ def test_the_grader_reads_the_same_from_the_kernel(lang, task_id, function):
     calls = answers.decode_calls(entry, arguments)
     d = diagnose_task(task_id, calls)
     assert d.code == "changes_input" and ".reshape(" in d.message
+
+
+def _induction(A, start, length):
+    q = np.arange(start + length, start + 2 * length - 1)
+    return A[:, q, q - length + 1].mean(-1)
+
+
+@pytest.mark.parametrize(
+    "function, code, said",
+    [
+        (lambda A, s, n: np.round(_induction(A, s, n), 2), "almost_right", ("2 位小数", "2 decimals")),
+        (lambda A, s, n: _induction(A, s, n) * 2, "a_multiple", ("2 倍", "2 times")),
+        (lambda A, s, n: _induction(A, s, n) + 0.01, "an_offset", ("同一个数", "the same amount")),
+    ],
+    ids=["rounded", "times_2", "plus_0.01"],
+)
+def test_one_step_too_many_in_a_function_is_named_on_every_call(lang, function, code, said):
+    d = diagnose_task("15.3", function)
+    assert d.code == code and words(lang, *said) in d.message and "0.01" not in d.message

@@ -61,6 +61,7 @@ from .functions import FUNCTION_STEPS, CallFailed, FunctionCalls
 from .givens import LABELS
 from .mistakes import Made
 from .steps import STEP_TABLE
+from .wording import factor_text as _factor_text
 from .wording import place, shape_text
 
 __all__ = ["ATOL", "RTOL", "STEPS", "CallFailed", "Diagnosis", "FunctionCalls", "diagnose", "report"]
@@ -252,22 +253,6 @@ def _judge(name, step, g, answer):
     return verdict(
         "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
     )
-
-
-def _factor_text(c):
-    """A factor as a message may say it without handing over the answer (yours ÷ c would be it): a whole
-    number (2, −1) or a root or fraction by its name (1/√2, √3, 1/4); None for any other number."""
-    sign = "−" if c < 0 else ""
-    if float(c).is_integer() or np.isclose(c, np.rint(c), rtol=0, atol=1e-9):
-        return f"{sign}{abs(int(np.rint(c)))}"
-    for n in range(2, 65):
-        names = [(1 / n, f"1/{n}")]
-        if not float(np.sqrt(n)).is_integer():
-            names += [(1 / np.sqrt(n), f"1/√{n}"), (np.sqrt(n), f"√{n}")]
-        for value, name in names:
-            if np.isclose(abs(c), value, rtol=1e-6):
-                return sign + name
-    return None
 
 
 def _type_hint(step, answer):

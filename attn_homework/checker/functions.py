@@ -25,10 +25,10 @@ import numpy as np
 from attn_core import core, multihead
 
 from ..messages import msg
-from . import decoding, learned
-from .compare import close, largest_difference, read_numbers, same
+from . import decoding, evidence, learned
+from .compare import close, largest_difference, read_numbers, rounded_to, same
 from .mistakes import softmax_rows
-from .wording import place, shape_text
+from .wording import factor_text, place, shape_text
 
 # ---------------------------------------------------------------- what a function answer is
 
@@ -579,6 +579,39 @@ def _columns_sum_to_1(calls, arrays, rights):
     return wrong[0] if wrong else None
 
 
+@dataclass(frozen=True)
+class _Right:
+    expected: np.ndarray  # what evidence.multiple and evidence.offset read of the givens
+
+
+def _alike_on_every_wrong_call(calls, arrays, rights):
+    """(code, key, fields) when every wrong call is the right result rounded to the same number of decimals,
+    times the same factor, or plus the same number (the evidence of one step too many, whatever the task);
+    None otherwise. The calls that can tell (two or more different numbers) decide, and every other wrong
+    call must fit what they found. The factor is named only as a whole number or a root (never a decimal
+    that, with the learner's numbers, gives the right ones away); the number added is not named."""
+    wrong = [(a, r) for a, r in zip(arrays, rights) if not (a.shape == r.shape and close(a, r))]
+    if not wrong or any(a.shape != r.shape or a.dtype == bool or not np.isfinite(a).all() for a, r in wrong):
+        return None
+    decimals = {rounded_to(a, r) for a, r in wrong} - {None}
+    if len(decimals) == 1:
+        d = decimals.pop()
+        if all(np.allclose(a, np.round(r, d), rtol=0, atol=1e-9) for a, r in wrong):
+            return "almost_right", "fn_rounded", {"decimals": d}
+    factors = {round(f, 9) for f in (evidence.multiple(a, _Right(r)) for a, r in wrong) if f is not None}
+    if len(factors) == 1:
+        c = factors.pop()
+        if all(np.allclose(a, c * r, rtol=1e-6, atol=1e-9) for a, r in wrong):
+            named = factor_text(c)
+            return "a_multiple", *(("fn_multiple", {"factor": named}) if named else ("fn_multiple_plain", {}))
+    shifts = {round(c, 9) for c in (evidence.offset(a, _Right(r)) for a, r in wrong) if c is not None}
+    if len(shifts) == 1:
+        c = shifts.pop()
+        if all(np.allclose(a, r + c, rtol=0, atol=1e-9 * (1 + np.abs(r).max())) for a, r in wrong):
+            return "an_offset", "fn_offset", {}
+    return None
+
+
 def judge(step, calls, diagnose_value=None, codes_made=None):
     """(code, message key, fields) for ``calls`` of the learner's function (``FunctionCalls``).
     ``diagnose_value(step name, value, givens)`` is the checker's ``Diagnosis`` of one returned value for
@@ -656,6 +689,9 @@ def judge(step, calls, diagnose_value=None, codes_made=None):
     named = _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value, codes_made)
     if named is not None:
         return named
+    alike = _alike_on_every_wrong_call(calls, arrays, rights)
+    if alike is not None:
+        return alike
     columns = _columns_sum_to_1(calls, arrays, rights)
     if columns is not None:  # 4.1's words for the same evidence (E.sum(axis=0) after the row maximum)
         return "softmax_axis", "fn_mistake", {"call": describe(step, columns), "said": msg("softmax_axis")}

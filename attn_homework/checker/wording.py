@@ -1,5 +1,7 @@
 """How the checker writes shapes and places in its messages (in the current language)."""
 
+import numpy as np
+
 from ..messages import msg
 
 
@@ -32,3 +34,19 @@ def place(index, shape, tokens, columns_are_keys):
     if len(shape) == 3:  # the only 3-D answers are one matrix per head (lesson 8)
         column += msg("of_head", h=index[0])
     return msg("place", index=", ".join(map(str, index)), row=row(index[-2]), column=column)
+
+
+def factor_text(c):
+    """A factor as a message may say it without handing over the answer (yours ÷ c would be it): a whole
+    number (2, −1) or a root or fraction by its name (1/√2, √3, 1/4); None for any other number."""
+    sign = "−" if c < 0 else ""
+    if float(c).is_integer() or np.isclose(c, np.rint(c), rtol=0, atol=1e-9):
+        return f"{sign}{abs(int(np.rint(c)))}"
+    for n in range(2, 65):
+        names = [(1 / n, f"1/{n}")]
+        if not float(np.sqrt(n)).is_integer():
+            names += [(1 / np.sqrt(n), f"1/√{n}"), (np.sqrt(n), f"√{n}")]
+        for value, name in names:
+            if np.isclose(abs(c), value, rtol=1e-6):
+                return sign + name
+    return None

@@ -163,6 +163,32 @@ MESSAGES = {
         "{sym} calls the ready-made {name}: this task asks you to write the fixed function yourself in numpy; "
         "the checker cannot take the reference for your fix.",
     ),
+    "fn_rounded": (
+        "你的 {sym} 在检查程序的每次调用里，返回的都是正确结果四舍五入到 {decimals} 位小数：别在函数里取整"
+        "（np.round 只用来打印），返回算出来的数本身。",
+        "On every one of the checker's calls your {sym} returns the right result rounded to {decimals} decimals: "
+        "do not round inside the function (np.round is for printing); return the numbers as computed.",
+    ),
+    "fn_multiple": (
+        "你的 {sym} 在检查程序的每次调用里，返回的都正好是正确结果的 {factor} 倍：多乘或多除了一个数。"
+        "看看函数里，除了要求的运算，是不是还乘了或除了什么。",
+        "On every one of the checker's calls your {sym} returns exactly {factor} times the right result: a "
+        "number multiplied or divided in. Check whether the function multiplies or divides by anything besides "
+        "what it should.",
+    ),
+    "fn_multiple_plain": (
+        "你的 {sym} 在检查程序的每次调用里，返回的都正好是正确结果的同一个倍数：多乘或多除了一个数。"
+        "看看函数里，除了要求的运算，是不是还乘了或除了什么。",
+        "On every one of the checker's calls your {sym} returns exactly the same multiple of the right result: "
+        "a number multiplied or divided in. Check whether the function multiplies or divides by anything "
+        "besides what it should.",
+    ),
+    "fn_offset": (
+        "你的 {sym} 在检查程序的每次调用里，返回的每个数都比正确结果多出（或少了）同一个数。"
+        "看看函数里，除了要求的运算，是不是还加了或减了什么。",
+        "On every one of the checker's calls every number your {sym} returns is the right one plus (or minus) "
+        "the same amount. Check whether the function adds or subtracts anything besides what it should.",
+    ),
     "fn_changes_input_form": (
         "用 {call} 调用你的 {sym} 之后，传进去的 {names} 的形状或数据类型变了：给 .shape 或 .dtype 赋值、调用 .resize() "
         "都会改掉调用者的数组。改用 .reshape(...) 或 .astype(...)，它们返回新数组，原来的数组不变。",

@@ -127,14 +127,11 @@ msg = Catalog(
         "split_heads": (
             "宽度 {width}（形状 {shape}）无法平均切成 {n_heads} 个头。split_heads 把一个宽 d_model 的投影"
             "平均切成 n_heads 段，所以它要求 d_model 能被 n_heads 整除。这是 attn_core（和大多数模型）的约定，"
-            "不是注意力本身的要求：每个头的宽度 d_head 也可以单独选定（T5-3B 和 T5-11B 就让 n_heads * d_head ≠ d_model），"
-            "只要 W_Q、W_K、W_V 投影到 n_heads * d_head，W_O 再映射回 d_model。"
+            "不是注意力本身的要求（见第 8 课）。"
             "在这里，请从 {width} 的约数中选 n_heads：{divisors}。",
             "cannot split width {width} (shape {shape}) into {n_heads} equal heads. split_heads cuts a "
             "d_model-wide projection into n_heads equal slices, so it needs d_model divisible by n_heads. "
-            "That is a convention of attn_core (and of most models), not a law of attention: the head width "
-            "d_head can be chosen on its own (T5-3B and T5-11B have n_heads * d_head ≠ d_model) as long as W_Q, W_K, W_V "
-            "project to n_heads * d_head and W_O maps back to d_model. Here, choose n_heads among the "
+            "That is a convention of attn_core (and of most models), not a law of attention (lesson 8). Here, choose n_heads among the "
             "divisors of {width}: {divisors}.",
         ),
         "W_O_rows": (

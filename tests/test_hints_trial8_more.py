@@ -52,7 +52,7 @@ def test_a_multiple_of_a_constant_answer_is_no_evidence():
 
 def test_a_prediction_changed_to_an_impossible_one_is_told_both(lang, shell):
     said = run_cells(shell, "4.5", ["top_key = 2", 'check("4.5")', "top_key = 7", 'check("4.5")'])
-    assert words(lang, "改后的值本身也不行", "the new value would not do either") in said
+    assert words(lang, "改后的值本身也不符合要求", "the new value would not do either") in said
     assert words(lang, "0 到 3", "from 0 to 3") in said
 
 

@@ -61,7 +61,7 @@ MESSAGES = {
         "a handed-out check(...) cell was changed {cells}",
     ),
     "status_reference_code": (
-        "答案用了课程自带的函数或检查程序的内部{cells}：{detail}",
+        "答案用了课程自带的函数或检查程序的内部函数{cells}：{detail}",
         "the answer uses the course's own functions or the checker's internals {cells}: {detail}",
     ),
     "status_unknown_release": (

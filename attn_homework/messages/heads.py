@@ -55,8 +55,8 @@ MESSAGES = {
         "connection (adding the input) belongs to the encoder layer of lesson 11.",
     ),
     "layer_W_o_transposed": (
-        "W_O 被转置了：拼接后的 (n, h·d_head) 直接右乘 W_O，它的第 i 行对应拼接结果的第 i 列。",
-        "W_O is transposed: the merged (n, h·d_head) is multiplied on the right by W_O itself, whose row i meets "
+        "W_O 被转置了：拼接后的 (n, h * d_head) 直接右乘 W_O，它的第 i 行对应拼接结果的第 i 列。",
+        "W_O is transposed: the merged (n, h * d_head) is multiplied on the right by W_O itself, whose row i meets "
         "column i of the merged heads.",
     ),
     "merge_reversed": (

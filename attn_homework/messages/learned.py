@@ -113,16 +113,17 @@ MESSAGES = {
         "occurrence.",
     ),
     "bug_induction_max": (
-        "函数取的是这些权重里最大的一个，不是平均：归纳分数是第二遍各个查询的权重的平均，一个查询恰好看得准不能代表整个头。",
+        "函数取的是这些权重里最大的一个，不是平均：归纳分数是第二遍各个查询的权重的平均。一个查询看得准，不能说明整个头都这样。",
         "The function takes the largest of these weights, not their mean: the induction score is the mean weight "
         "over the second copy's queries, and one query that happens to look at the right place does not speak "
         "for the whole head.",
     ),
     "bug_induction_every_pair": (
-        "函数对每个查询和每一列的所有组合取了平均（A[:, queries][:, :, columns] 是一个方块）：每个查询只该看它自己的那一列，"
-        "用 A[:, queries, columns] 让第 i 个查询配第 i 列。",
-        "The function averages over every pair of a query and a column (A[:, queries][:, :, columns] is a block): "
-        "each query should be read at its own column only; A[:, queries, columns] pairs the i-th query with the "
+        "函数对每个查询和每一列的所有组合取了平均：A[:, queries][:, :, columns] 是一个 len(queries) × len(columns) 的子矩阵。"
+        "每个查询只该看它自己的那一列：A[:, queries, columns] 让 queries 的第 i 个元素和 columns 的第 i 个元素配对。",
+        "The function averages over every pair of a query and a column: A[:, queries][:, :, columns] is a "
+        "len(queries) × len(columns) submatrix. Each query should be read at its own column only: "
+        "A[:, queries, columns] pairs the i-th element of queries with the "
         "i-th column.",
     ),
     "bug_induction_summed": (

@@ -5,18 +5,18 @@ Chinese and English side by side; merged into one catalog in ``__init__``."""
 MESSAGES = {
     # ---------------------------------------------------------------- attn-student: the summary held back
     "student_summary_held_back": (
-        "教师版在这里有一段小结，它会点出本练习几道题的答案，所以学生版里不放它。"
-        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习对应那一课的“小结”一节。",
-        "The teacher's version has a summary here; it states the answers of some of this exercise's tasks, so "
-        "the student version leaves it out. When you have done every task (✅ for each in the Overview above), "
-        "read the Summary of the lesson this exercise practises.",
+        "本练习的小结会透露几道题的答案，这里先不放。"
+        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习开头链接的那一课的“小结”一节。",
+        "This exercise's summary would give away some of its answers, so it is not here yet. When you have "
+        "done every task (✅ for each in the Overview above), read the Summary of the lesson linked at the top "
+        "of this exercise.",
     ),
     "student_summary_held_back_predict": (
-        "教师版在这里有一段小结，它会点出本练习几道题的答案（包括“先预测”的题），所以学生版里不放它。"
-        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习对应那一课的“小结”一节。",
-        "The teacher's version has a summary here; it states the answers of some of this exercise's tasks (the "
-        "Predict ones too), so the student version leaves it out. When you have done every task (✅ for each in "
-        "the Overview above), read the Summary of the lesson this exercise practises.",
+        "本练习的小结会透露几道题的答案（包括“先预测”的题），这里先不放。"
+        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习开头链接的那一课的“小结”一节。",
+        "This exercise's summary would give away some of its answers (the Predict ones too), so it is not here "
+        "yet. When you have done every task (✅ for each in the Overview above), read the Summary of the lesson "
+        "linked at the top of this exercise.",
     ),
     # ---- attn-release and attn-student
     "rel_written": ("发给学生的文件夹：{folder}", "for the students, the folder: {folder}"),

@@ -157,11 +157,11 @@ MESSAGES = {
     "layout_half": ("前后两半配对（特征 k 和 k + d/2）", "the two halves paired (features k and k + d/2)"),
     "rope_layouts_mixed": (
         "每一对都转了，但转完后放错了位置：你按一种配对方式取出特征对，却按另一种方式把结果放回去"
-        "（相邻的一对放回成前后两半，或者前后两半的一对放回成相邻的两个）。这道题用{asked}；"
-        "转完的 x′、y′ 要放回它们原来所在的那两个特征。",
+        "（把相邻的一对放回到前后两半的位置上，或者反过来）。这道题用{asked}；"
+        "转完的 x'、y' 要放回它们原来所在的那两个特征。",
         "The pairs are turned, but put back in the wrong place: you took the pairs out in one layout and wrote "
         "the results back in the other (neighbouring pairs written back as two halves, or the halves' pairs "
-        "written side by side). This task uses {asked}; a turned x′, y′ goes back into the two features it "
+        "written side by side). This task uses {asked}; a turned x', y' goes back into the two features it "
         "came from.",
     ),
     "rope_negative_angle": (

@@ -301,8 +301,8 @@ MESSAGES = {
         "Write down the shape after each reshape and transpose on paper, and compare it with the one asked for.",
     ),
     "wrong_prediction": ("{sym}：不是这个数。{explain}", "{sym}: not this one. {explain}"),
-    "offset_above": ("大出同一个数", "the same amount above"),
-    "offset_below": ("小了同一个数", "the same amount below"),
+    "offset_above": ("多出同一个数", "the same amount above"),
+    "offset_below": ("少了同一个数", "the same amount below"),
     "an_offset": (
         "{sym} 的形状对了，但每个数都正好比正确值{shift}（处处相差一样多）：像是在某一步给所有数加了或减了同一个数。"
         "看看这一格里，除了这道题要求的运算，是不是还加了或减了什么。",
@@ -311,14 +311,14 @@ MESSAGES = {
         "this cell adds or subtracts anything besides what the task asks for.",
     ),
     "a_multiple_plain": (
-        "{sym} 的形状对了，每个数都正好是正确值的同一个倍数（处处是同一个比例），差的只是一个共同的因子。"
+        "{sym} 的形状对了，每个数都正好是正确值的同一个倍数：差一个共同的因子。"
         "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么。",
         "{sym} has the right shape, and every number is exactly the same multiple of the right one (the same "
         "ratio everywhere): they differ by one common factor. Check whether this cell multiplies or divides by "
         "anything besides what the task asks for.",
     ),
     "a_multiple": (
-        "{sym} 的形状对了，每个数都正好是正确值的 {factor} 倍（处处是同一个比例），差的只是一个共同的因子。"
+        "{sym} 的形状对了，每个数都正好是正确值的 {factor} 倍：差一个共同的因子。"
         "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么。",
         "{sym} has the right shape, and every number is exactly {factor} times the right one (the same ratio "
         "everywhere): they differ by one common factor. Check whether this cell multiplies or divides by "
@@ -533,7 +533,7 @@ MESSAGES = {
     ),
     "an_error": ("一个错误", "an error"),
     "stale_failed": (
-        "（在这之前运行的那一格出错停下了（{error}），{var} 可能还是更早一次运行留下的值，下面说的是这个值，"
+        "（在这之前运行的那一格出错停下了：{error}。{var} 可能还是更早一次运行留下的值，下面说的是这个值，"
         "不一定是你刚改的代码：先改好错误，再运行一次。）",
         "(The cell run just before this one stopped with an error ({error}), so {var} may still hold a value "
         "from an earlier run; what follows is about that value, not necessarily about the code you just "
@@ -668,7 +668,7 @@ MESSAGES = {
     ),
     "now_text": ("之后改成了 {now}，这个改动不计分", "you changed it to {now} afterwards"),
     "now_other": ("之后改成了别的值，这个改动不计分", "you changed it afterwards"),
-    "now_not_possible": ("（改后的值本身也不行：{why}）", " (and the new value would not do either: {why})"),
+    "now_not_possible": ("（改后的值本身也不符合要求：{why}）", " (and the new value would not do either: {why})"),
     "progress_summary": ("共 {total} 题，已通过 {done} 题。", "{done} of {total} tasks passed."),
     "progress_failed": ("❌ 统计时出了意外（{error}）。", "❌ progress failed ({error})."),
 }

@@ -93,6 +93,7 @@ def _relink(text, *, source_dir, out_dir, edition_root, project, out_root, hande
         elif target == project / "README.md":
             new = out_root / "README.md"
         if new is None or not any(new == path or new in path.parents for path in handed_out):
+            label = Path(label).stem if label.endswith(".ipynb") else label  # a path as text: just its name
             return label.removesuffix(" →").removesuffix("→")  # plain text: no arrow promising a link
         relative = Path(os.path.relpath(new, out_dir)).as_posix() + ("/" if link.endswith("/") else "")
         return f"{bang}[{label}]({relative}{anchor or ''})"

@@ -70,6 +70,7 @@ HTML_LANG = {"zh": "zh-CN", "en": "en"}
 TEXT_PX = 28  # controls, readouts, tab titles
 QUESTION_PX = 30  # the question for the room
 TITLE_PX = 36  # the board's title
+TAB_SHARE = 0.85  # the tab titles' size, of the text's: the seven tabs stay on one row at 1280 px
 PICTURE_SHARE = 72  # % of the width for the picture; controls and readouts get the rest
 # the text size follows the screen: TEXT_PX at 1920×1080, less on a smaller screen (21 px at 1440×900), so that
 # the controls and the picture fit on the screen together; every other size of the board is in em of it
@@ -109,6 +110,9 @@ def board_css(picture_height: str) -> str:
 {b} .attn-explorer-live input[type=checkbox], {b} .attn-explorer-live input[type=radio]
   {{ width: {_em(TEXT_PX - 4)}; height: {_em(TEXT_PX - 4)}; }}
 {b} .attn-explorer-live .attn-choice {{ padding: 0.1em 0.4em 0.1em 0.2em; }}
+{b} .attn-explorer-live.attn-wide .attn-controls {{ flex-direction: column; flex-wrap: nowrap; }}
+{b} .attn-explorer-live.attn-wide .attn-controls > .attn-control {{ flex: 0 0 auto; }}
+{b} .attn-explorer-live.attn-wide .attn-picture svg {{ max-height: none; }}
 """
 
 
@@ -134,6 +138,12 @@ VOILA_CSS = f"""
 .{BOARD_CLASS} .attn-board-header .widget-toggle-buttons {{ flex-direction: row; flex-wrap: nowrap; align-items: center;
   width: auto; }}
 .{BOARD_CLASS} .attn-board-header .widget-toggle-buttons .widget-label {{ width: auto; margin: 0 0.4em 0 0; }}
+.{BOARD_CLASS} .attn-board-header .widget-toggle-button {{ background: #fff; color: #1d3f57;
+  border: 2px solid #31688e; box-shadow: none; }}
+.{BOARD_CLASS} .attn-board-header .widget-toggle-button.mod-active {{ background: #31688e; color: #fff;
+  font-weight: bold; }}
+.{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tab {{ font-size: calc({TAB_SHARE} * {TEXT_SIZE}) !important;
+  padding: 3px 0.4em !important; }}
 .{BOARD_CLASS}, .{BOARD_CLASS} button, .{BOARD_CLASS} .lm-TabBar-tab {{ font-family: {CSS_FAMILY} !important; }}
 """
 # the course's fonts as `make demo` serves them (a projector PC may have no CJK font); harmless elsewhere
@@ -153,6 +163,9 @@ class DemoBoard(widgets.VBox):
         self.language = widgets.ToggleButtons(options=LANGUAGES, value=lang, style={"button_width": "auto"})
         self._title = widgets.HTML()
         self.tabs = widgets.Tab()
+        # one box per tab, kept across a language switch: replacing the Tab's children sent the page back to
+        # the first tab (lesson 3); only what is inside the boxes is rebuilt
+        self.tabs.children = [widgets.VBox() for _ in STATIONS]
         self.explorers: dict[str, widgets.Widget] = {}
         header = widgets.HBox([self._title, self.language])
         header.add_class("attn-board-header")
@@ -166,10 +179,8 @@ class DemoBoard(widgets.VBox):
         self.language.description = text("board_language")
         self._title.value = f'<div class="attn-board-title">{esc(text("board_title"))}</div>'
         self.explorers = build_explorers(lang)
-        self.tabs.children = [
-            widgets.VBox([widgets.HTML(question_html(station, text)), self.explorers[station.key]])
-            for station in STATIONS
-        ]
+        for box, station in zip(self.tabs.children, STATIONS):
+            box.children = [widgets.HTML(question_html(station, text)), self.explorers[station.key]]
         self.tabs.titles = [tab_title(station, text) for station in STATIONS]
 
     def _switch(self, change):

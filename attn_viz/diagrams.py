@@ -106,16 +106,21 @@ def _arrow(svg, x1, y1, x2, y2, colour=ARROW, sw=2.0):
     svg.polygon([(x2, y2), (bx - 5 * uy, by + 5 * ux), (bx + 5 * uy, by - 5 * ux)], fill=colour)
 
 
-def _matrix(svg, x, y, w, h, symbol, numbers, letters=None, lit=False):
+MATRIX_SIZES = (18, 15, 14)  # px: a matrix box's symbol, its shape in numbers, in letters
+STRIP_SIZES = (20, 17, 16)  # the same in the five-step strip (lessons 01–06, shown wide)
+
+
+def _matrix(svg, x, y, w, h, symbol, numbers, letters=None, lit=False, sizes=MATRIX_SIZES):
     """A matrix as a box: its symbol, its shape in numbers (4×3) and, below, in letters (n×d_model)."""
     svg.rect(x, y, w, h, fill=LIT if lit else BOX, stroke=LIT_STROKE if lit else BOX_STROKE, sw=3 if lit else 1.5)
     cx = x + w / 2
     rows = 3 if letters else 2
-    top = y + h / 2 - (rows * 19) / 2 + 15
-    svg.text(cx, top, symbol, size=18, anchor="middle", bold=True)
-    svg.text(cx, top + 20, numbers, size=15, anchor="middle")
+    line = sizes[1] + 4  # from one line to the next
+    top = y + h / 2 - (rows * line) / 2 + sizes[0] - 3
+    svg.text(cx, top, symbol, size=sizes[0], anchor="middle", bold=True)
+    svg.text(cx, top + line + 1, numbers, size=sizes[1], anchor="middle")
     if letters:
-        svg.text(cx, top + 39, letters, size=14, anchor="middle", fill=draw.MUTED)
+        svg.text(cx, top + 2 * line + 1, letters, size=sizes[2], anchor="middle", fill=draw.MUTED)
 
 
 # ---------------------------------------------------------------- 1. the five steps
@@ -130,9 +135,9 @@ def steps(current=None, example=None, lang=None):
     t = ex.attention()
     d_k = t.d_k
     n_words = t.X.shape[0]
-    box_w, gap, left = 104, 62, 12
-    top, box_h = 96, 92
-    small_h, small_gap = 70, 10
+    box_w, gap, left = 112, 72, 12  # text ≥ 16 px: it reads at 14 px even where the page scales the strip down
+    top, box_h = 104, 100
+    small_h, small_gap = 76, 10
     qkv_h = 3 * small_h + 2 * small_gap
     mid = top + qkv_h / 2
     width = left * 2 + 6 * box_w + 5 * gap
@@ -157,22 +162,24 @@ def steps(current=None, example=None, lang=None):
         _text("dg_sentence_sep", lang) + lit_note if current else ""
     )
     svg = draw.Svg(width, height, title=_text("dg_steps_title", lang), description=description)
-    svg.text(left, 24, heading, size=16, bold=True)
+    svg.text(left, 24, heading, size=18, bold=True)
     if current:
-        svg.text(width - left, 24, lit_note, size=16, anchor="end", fill=LIT_INK, bold=True)
+        svg.text(width - left, 24, lit_note, size=18, anchor="end", fill=LIT_INK, bold=True)
 
     def col(k):
         return left + k * (box_w + gap)
 
     # column 0: X; column 1: Q, K, V stacked; columns 2-5: QKᵀ, S, A, O
-    _matrix(svg, col(0), mid - box_h / 2, box_w, box_h, "X", _shape(t.X.shape), "n×d_model", lit=False)
+    big = dict(sizes=STRIP_SIZES)
+    _matrix(svg, col(0), mid - box_h / 2, box_w, box_h, "X", _shape(t.X.shape), "n×d_model", lit=False, **big)
     for r, (sym, shape, letters) in enumerate(matrices[1:4]):
-        _matrix(svg, col(1), top + r * (small_h + small_gap), box_w, small_h, sym, _shape(shape), letters, current == 1)
+        y = top + r * (small_h + small_gap)
+        _matrix(svg, col(1), y, box_w, small_h, sym, _shape(shape), letters, current == 1, **big)
     for k, (sym, shape, letters) in enumerate(matrices[4:], start=2):
         label = {"S": "S = QKᵀ/√d_k", "A": "A = softmax(S)", "O": "O = AV"}.get(sym, sym)
-        _matrix(svg, col(k), mid - box_h / 2, box_w, box_h, sym, _shape(shape), letters, current == k)
+        _matrix(svg, col(k), mid - box_h / 2, box_w, box_h, sym, _shape(shape), letters, current == k, **big)
         if sym != "QKᵀ":
-            svg.text(col(k) + box_w / 2, mid + box_h / 2 + 22, label, size=14, anchor="middle", fill=draw.MUTED)
+            svg.text(col(k) + box_w / 2, mid + box_h / 2 + 24, label, size=16, anchor="middle", fill=draw.MUTED)
     for k in STEPS:
         x1, x2 = col(k - 1) + box_w + 4, col(k) - 4
         lit = current == k
@@ -194,10 +201,10 @@ def steps(current=None, example=None, lang=None):
                 dash="5 4",
             )
         cx = (x1 + x2) / 2
-        name_top = top - 14 - 18 * (name_rows - 1)
-        svg.text(cx, name_top - 20, str(k), size=16, anchor="middle", fill=LIT_INK if lit else draw.INK, bold=True)
-        _lines(svg, cx, name_top, names[k - 1], size=14, fill=LIT_INK if lit else draw.INK, bold=lit, gap=18)
-        svg.text(cx, mid - 10 if k != 2 else mid + 26, ops[k - 1], size=14, anchor="middle", fill=draw.MUTED)
+        name_top = top - 16 - 20 * (name_rows - 1)
+        svg.text(cx, name_top - 22, str(k), size=18, anchor="middle", fill=LIT_INK if lit else draw.INK, bold=True)
+        _lines(svg, cx, name_top, names[k - 1], size=16, fill=LIT_INK if lit else draw.INK, bold=lit, gap=20)
+        svg.text(cx, mid - 10 if k != 2 else mid + 28, ops[k - 1], size=16, anchor="middle", fill=draw.MUTED)
     return _diagram(svg, lang)
 
 
@@ -448,7 +455,7 @@ def causal(tokens=None, lang=None):
     shift_heading = _text("dg_shift_heading", lang)
     width = max(sx + slot * (n - 1) + 40, sx - 100 + draw.text_width(shift_heading, 15) + 12)
     height = top + cell * n + 84
-    allowed = msg.text("list_sep", lang).join(
+    allowed = msg.text("row_sep", lang).join(
         msg.text("dg_mask_row", lang, token=tok, sees=" / ".join(tokens[: i + 1])) for i, tok in enumerate(tokens)
     )
     pairs = msg.text("list_sep", lang).join(f"{a} → {b}" for a, b in zip(tokens[:-1], tokens[1:]))

@@ -158,7 +158,7 @@ def kv_cache(example=None, lang=None):
     cell = 22
     width = px + cell * n + 330
     height = top + row_h * n + 66
-    desc_steps = _text("list_sep", lang).join(
+    desc_steps = _text("row_sep", lang).join(
         _text("dgd_kv_step_desc", lang, t=t + 1, token=tok, K=_shape(c.K.shape), scores=c.length, grid=_shape(g))
         for t, (tok, c, g) in enumerate(zip(tokens, caches, grids))
     )
@@ -254,7 +254,7 @@ def gqa(n_heads=8, kv_heads=(8, 2, 1), d_head=128, bytes_per_value=2, lang=None)
     bar_max = 180
     width = bar_x + bar_max + 150
     height = top + row_h * len(rows) + 50
-    parts = _text("list_sep", lang).join(
+    parts = _text("row_sep", lang).join(
         _text("dgd_gqa_row_desc", lang, row=_row(g, r, n_heads, lang), size=_size(b, lang)) for g, r, _, b in rows
     )
     description = _text("dgd_gqa_desc", lang, n_heads=n_heads, d_head=d_head, bytes=bytes_per_value, rows=parts)

@@ -82,7 +82,7 @@ msg = Catalog(
             "五个步骤（形状来自 {n} 个词的例子）",
             "The five steps (shapes of the {n}-word example)",
         ),
-        "dg_steps_lit": ("本课：第 {step} 步 {name}", "This lesson: step {step}, {name}"),
+        "dg_steps_lit": ("本课：第 {step} 步（{name}）", "This lesson: step {step}, {name}"),
         "dg_steps_desc": (
             "从左到右：X 经第 1 步投影成 Q、K、V；第 2 步 QKᵀ；第 3 步除以 √{d_k}，得 S；第 4 步 softmax，得 A；"
             "第 5 步 A 乘 V，得 O。形状：{shapes}",
@@ -173,7 +173,7 @@ msg = Catalog(
             "False：挡住，分数设为 −∞，softmax 后权重为 0",
             "False: masked, score set to −∞, weight 0 after softmax",
         ),
-        "dg_mask_row": ("{token} 看 {sees}", "{token} sees {sees}"),
+        "dg_mask_row": ("“{token}”看{sees}", "{token} sees {sees}"),
         "dg_shift_heading": ("训练时输入和目标错开一位", "In training the target is the input shifted by one"),
         "dg_shift_position": ("位置", "position"),
         "dg_shift_input": ("输入", "input"),
@@ -190,18 +190,18 @@ msg = Catalog(
             "Each row of in_proj_weight is one output feature: q's first, then k's, then v's",
         ),
         "dgd_inproj_rows": ("行 = 输出特征，列 = 输入特征", "rows = output features, columns = input"),
-        "dgd_inproj_cols": ("课程的写法：列 = 输出特征，头切的是列", "the course's way: heads cut the columns"),
+        "dgd_inproj_cols": ("前几课的写法：列 = 输出特征，头切的是列", "the course's way: heads cut the columns"),
         "dgd_inproj_desc": (
             "in_proj_weight（{shape}）从上到下是 W_Qᵀ、W_Kᵀ、W_Vᵀ 三块，每块 {d} 行；每块的行又按 {n_heads} 个头切开，"
-            "每个头 {d_head} 行。PyTorch 算 x·Wᵀ，所以课程的 W_Q（{w_q}）就是 in_proj_weight[:{d}].T，它的列按头切开。"
-            "方格里是四个词例子的权重",
+            "每个头 {d_head} 行。PyTorch 算 x·Wᵀ，所以前几课的 W_Q（{w_q}）就是 in_proj_weight[:{d}].T，它的列按头切开。"
+            "方格里是四个词的例子里的权重",
             "in_proj_weight ({shape}) holds, top to bottom, the blocks W_Qᵀ, W_Kᵀ, W_Vᵀ of {d} rows each; each "
             "block's rows are cut into {n_heads} heads, {d_head} row(s) each. PyTorch computes x·Wᵀ, so the course's W_Q "
             "({w_q}) is in_proj_weight[:{d}].T, whose columns the heads cut. The cells hold the four-word example's "
             "weights",
         ),
         "dgd_inproj_note": (
-            "PyTorch 的线性层算 x·Wᵀ，课程算 x·W：同一个投影，一边一行是一个输出特征，一边一列是一个。\n"
+            "PyTorch 的线性层算 x·Wᵀ，前几课算 x·W：同一个投影，一边一行是一个输出特征，一边一列是一个。\n"
             "方阵忘了转置，形状照样对得上，数却全错（第 2 节）。",
             "PyTorch's linear layers compute x·Wᵀ, the course x·W: one projection, an output feature a row\n"
             "in one, a column in the other. Forget the transpose of a square matrix: no error, wrong numbers.",
@@ -636,17 +636,17 @@ msg = Catalog(
             "lang={language!r} 不是可选的语言，可选的是 {languages}。",
             "lang={language!r} is not one of the languages {languages}.",
         ),
-        "board_dk_name": ("为什么除以 √d_k", "why divide by √d_k"),
+        "board_dk_name": ("除以 √d_k", "÷ √d_k"),  # tab titles short: seven on one row at 1280 px
         "board_dk_question": (
             "不勾“除以 √d_k”，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。（向量是随机抽的，词只是标签。）",
             "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”. (The vectors are random; the words are only labels.)",
         ),
-        "board_key_name": ("放大一个键", "enlarge one key"),
+        "board_key_name": ("放大一个键", "scale a key"),
         "board_key_question": (
             "把“喜欢”的键放大到 2 倍：它的权重会翻倍吗？其他词呢？再放大“我”——它的分数是负的。",
             "Enlarge the key of 喜欢 to 2×: does its weight double? What happens to the others? Then enlarge 我, whose score is negative.",
         ),
-        "board_pipeline_name": ("五步全流程", "all five steps"),
+        "board_pipeline_name": ("五步", "five steps"),
         "board_pipeline_question": (
             "取消“除以 √d_k”，再把 d_k 拖大：“学习”这一行的权重会集中到哪个词上？为什么每一行的和始终是 1？",
             "Untick “divide by √d_k” and drag d_k up: which word does the row of 学习 pile onto? Why does every row still sum to 1?",
@@ -656,12 +656,12 @@ msg = Catalog(
             "切换到因果掩码：为什么第一行只剩一个 1.00？把填充词数拖到 4 会发生什么？",
             "Switch to the causal mask: why is the first row a single 1.00? What happens when the padding reaches 4?",
         ),
-        "board_head_name": ("多头", "several heads"),
+        "board_head_name": ("多头", "heads"),
         "board_head_question": (
             "两个头里，“它”最关注的是同一个词吗？取平均之后，哪个头的看法被冲淡了？",
             "Does 它 attend most to the same word in both heads? After averaging, whose view is watered down?",
         ),
-        "board_position_name": ("词序与位置", "word order"),
+        "board_position_name": ("词序", "word order"),
         "board_position_question": (
             "不加位置时，把句子打乱，“学习”的权重会变吗？换成 RoPE 呢？先猜，再拖。",
             "Without positions, does shuffling the sentence change the weights of 学习? And with RoPE? Guess first, then drag.",
@@ -728,7 +728,7 @@ msg = Catalog(
             "a weight map's colour bar is always labelled “{fixed}”, not “{label}”.",
         ),
         "plot_mask_not_bool": (
-            "{name} 应该是布尔数组（True = 可以看），实际的类型是 {dtype}。",
+            "{name} 应该是布尔数组（True 表示可以看），实际的类型是 {dtype}。",
             "{name} must be a boolean array (True = may attend), got dtype {dtype}.",
         ),
         "plot_mask_shape": (

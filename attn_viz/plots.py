@@ -14,7 +14,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
+from attn_core import examples
 from attn_core._validate import first_index, positive_number
+from attn_core.lang import get_lang
 
 from . import alt_text, fonts
 from .messages import msg
@@ -37,6 +39,8 @@ HIGHLIGHT_TEXT = "#A84A00"  # the highlighted bar's label: HIGHLIGHT_COLOUR dark
 # simulates them). The colours with at least 3:1 against white come first: lines use them.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#E69F00", "#56B4E9", "#F0E442")
 TOKEN_SIZE, ANNOTATION_SIZE = 14, 13
+AXIS_LABEL_PAD = 12  # points between a matrix's y label and its tick labels (4 read as one block with them)
+WEIGHT_YLIM = (0.0, 1.12)  # a bar chart of weights: 0 … 1, with room above for a full bar's number
 MAX_WIDTH = 10.5  # inches: at 100 dpi a notebook shows the figure unscaled, so text keeps its size
 MAX_HEIGHT = 5.8  # inches: a heatmap fits a projector screen (≤ 600 px at 100 dpi, cropped, with its margin)
 
@@ -93,6 +97,23 @@ def _labels(labels, n, name, what):
     return labels
 
 
+# the English gloss of every token of the running examples (我 → I), for the English edition's tick labels
+GLOSSES = {
+    token: gloss
+    for example in (examples.four_words(), examples.coreference(), examples.coreference_wide())
+    for token, gloss in zip(example.tokens, example.gloss)
+}
+
+
+def _glossed(labels):
+    """The tick labels as the English edition writes the example's tokens: with their gloss (我 “I”), as
+    the explorers' rows (``_fit_ticks`` slants the columns' when they do not fit). The Chinese edition, and
+    labels that are no example token (English words, numbers), stay as they are."""
+    if get_lang() != "en":
+        return list(labels)
+    return [f"{t} “{GLOSSES[t]}”" if t in GLOSSES else t for t in labels]
+
+
 def _fmt(value, fmt):
     """A number as shown on a figure: −∞ for masked scores, a true minus sign for negatives."""
     return NEG_INF if np.isneginf(value) else fmt.format(value).replace("-", "\u2212")
@@ -131,8 +152,8 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, scale, annotate, fmt, size, t
                     text, colour = _fmt(M[i, j], fmt), _contrast(cmap(im.norm(M[i, j])))
                 box = {"facecolor": MASKED_COLOUR, "edgecolor": "none", "pad": 1} if masked[i, j] else None
                 ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=size, bbox=box)
-    ax.set_xticks(range(n_k), labels=col_labels, fontsize=token_size)
-    ax.set_yticks(range(n_q), labels=row_labels, fontsize=token_size)
+    ax.set_xticks(range(n_k), labels=_glossed(col_labels), fontsize=token_size)
+    ax.set_yticks(range(n_q), labels=_glossed(row_labels), fontsize=token_size)
     ax.set_xticks(np.arange(n_k + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(n_q + 1) - 0.5, minor=True)
     ax.grid(which="minor", color="white", linewidth=2)
@@ -140,6 +161,7 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, scale, annotate, fmt, size, t
     ax.tick_params(which="major", length=0)
     ax.spines[:].set_visible(False)
     ax._attn_tick_labels = (list(row_labels), list(col_labels))
+    ax.yaxis.labelpad = AXIS_LABEL_PAD  # kept by a later set_ylabel (lesson 11 sets its own y label)
     return im
 
 
@@ -261,6 +283,17 @@ def _colour_key(fig, im, axes, scale):
     fig.legend(handles=patches, loc="outside lower center", ncols=2, frameon=False)
 
 
+PANEL_PAD = 0.2  # inches around each panel of a constrained figure holding several heatmaps
+
+
+def _apart(fig):
+    """Room between side-by-side panels: a colour bar's label and the next panel's y label read as one block
+    at constrained layout's default padding (lesson 04's row vs column pair)."""
+    engine = fig.get_layout_engine()
+    if isinstance(engine, mpl.layout_engine.ConstrainedLayoutEngine):
+        engine.set(w_pad=max(PANEL_PAD, engine.get()["w_pad"]))
+
+
 def _extent(ticks, size, along, renderer):
     """The widest (``along="width"``) or tallest tick label at font ``size``, in pixels."""
     for t in ticks:
@@ -343,6 +376,18 @@ def _fit_titles(fig, axes):
     fig.draw_without_rendering()
 
 
+def _narrow_title(fig, ax):
+    """A title still wider than its axes once the ticks are laid out (slanted column labels make a panel
+    narrower: lesson 04's English pair) drawn smaller, down to MIN_TICK_SIZE, rather than under the colour bar."""
+    renderer = fig.canvas.get_renderer()
+    title = ax.title
+    while title.get_text() and title.get_fontsize() > MIN_TICK_SIZE:
+        if title.get_window_extent(renderer).width <= ax.get_window_extent(renderer).width:
+            break
+        title.set_fontsize(title.get_fontsize() - 1)
+        fig.draw_without_rendering()
+
+
 def _drop_rows(ax, rows, n_k):
     """Grey the ``rows`` of a drawn matrix whose output is thrown away (a padding query): a light grey veil
     over their cells and muted labels. Their weights stay written: they are computed, only not used."""
@@ -418,6 +463,7 @@ def heatmap(
     cells = _cell_indices(highlight or (), row_labels, col_labels)
     width, height = min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), max(4.0, 1.8 + 0.7 * n_q)
     flat = height > MAX_HEIGHT and ax is None  # many rows: cells wider than tall, the labels keep their room
+    beside = ax is not None  # a panel of the caller's figure: its colour bar may have a neighbour
     fig, ax = _axes(ax, (width, min(height, MAX_HEIGHT)))
     size = ANNOTATION_SIZE if n_k <= 8 else 12
     annotate = annotate and scale["kind"] != REACH
@@ -433,6 +479,8 @@ def heatmap(
     if title:
         ax.set_title(title)
     _colour_key(fig, im, ax, scale)
+    if beside:
+        _apart(fig)
     shown = np.where(masked, -np.inf, M) if masked is not None and scale["kind"] == SCORES else M
     alt_text.remember(
         ax,
@@ -449,6 +497,7 @@ def heatmap(
     )
     _fit_titles(fig, [ax])
     _fit_ticks(fig, [ax])
+    _narrow_title(fig, ax)
     _emphasise(ax.get_yticklabels(), {i for i, _ in cells})
     _emphasise(ax.get_xticklabels(), {j for _, j in cells})
     return fig
@@ -561,9 +610,14 @@ def heatmaps(
 def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt="{:.2f}", ylabel=None):
     """One query's weights (or scores, which may be negative or −∞) as labelled bars.
     ``highlight`` is the index (or label) of the bar to emphasise, or a list of them (e.g. a pronoun's
-    candidate referents, emphasised alike)."""
+    candidate referents, emphasised alike). Weights (non-negative, summing to 1) get the course's 0 … 1
+    axis, as every weight heatmap, and the y label "attention weight" unless ``ylim``/``ylabel`` say
+    otherwise."""
     values = _array(values, "values", 1)
     labels = _labels(labels, values.size, "labels", "values")
+    if _looks_like_weights(values):
+        ylim = WEIGHT_YLIM if ylim is None else ylim
+        ylabel = msg("plot_weight_label") if ylabel is None else ylabel
     highlighted = _bar_indices(highlight, labels)
     fig, ax = _axes(ax, (min(MAX_WIDTH, max(5.0, 1.0 + 0.9 * values.size)), 4.2))
     finite = np.isfinite(values)
@@ -584,6 +638,8 @@ def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt=
         )
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylim(ylim if ylim is not None else (lo - pad if lo < 0 else 0, hi + pad))
+    if tuple(ylim or ()) == WEIGHT_YLIM:
+        ax.set_yticks(np.linspace(0, 1, 6))  # 0 … 1; the room above 1 is for a full bar's number
     ax.set_xticks(range(values.size), labels=labels, fontsize=TOKEN_SIZE)
     _emphasise(ax.get_xticklabels(), highlighted)
     if ylabel:
@@ -625,6 +681,8 @@ def compared_bars(rows, labels, titles, *, highlight=None, fmt="{:.2f}", ylabel=
     lo, hi = min(0.0, heights.min()), max(0.0, heights.max())
     pad = 0.2 * ((hi - lo) or 1.0)
     ylim = (lo - pad if lo < 0 else 0.0, hi + pad)
+    if all(_looks_like_weights(r) for r in rows):
+        ylim = WEIGHT_YLIM  # weights: the 0 … 1 axis of bars() and of every weight heatmap
     width = min(MAX_WIDTH, max(5.0, 1.0 + 0.9 * rows[0].size))
     fig, axes = plt.subplots(len(rows), 1, figsize=(width, 3.9 * len(rows)), layout="constrained")
     fig.get_layout_engine().set(h_pad=0.12, hspace=0.08)
@@ -806,7 +864,7 @@ def line(
             ax.yaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
             ax.yaxis.set_minor_formatter(mpl.ticker.NullFormatter())
     ax.grid(True, alpha=0.3)
-    points, below = [], []
+    points, below, notes = [], [], []
     for k in marked:
         for _, ys in curves:
             if np.isfinite(ys[k]):
@@ -825,7 +883,7 @@ def line(
             linestyle="none",
             zorder=5,
         )
-        ax.annotate(
+        note = ax.annotate(
             mark_label.format(x=_fmt(x, "{:g}"), y=_fmt(y, fmt)),
             (x, y),
             xytext=(10, -10 if under else 10),
@@ -837,11 +895,14 @@ def line(
             zorder=6,
             bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5},
         )
+        notes.append(note)
     for setter, text in ((ax.set_xlabel, xlabel), (ax.set_ylabel, ylabel), (ax.set_title, title)):
         if text:
             setter(text)
     if len(curves) > 1 or curves[0][0]:
         ax.legend()
+    if notes:
+        _clear_of_curves(fig, ax, notes, xs, [ys for _, ys in curves])
     alt_text.remember(
         ax,
         "line",
@@ -853,6 +914,43 @@ def line(
         spread=spread,
     )
     return fig
+
+
+# points from the marked point to its label: beside it first, then above or below it, then further out
+MARK_OFFSETS = ((10, 10), (10, -10), (-10, 10), (-10, -10), (0, 22), (0, -22), (18, 24), (18, -24), (-18, 24))
+MARK_CLEARANCE = 3  # px: the least room between a mark's label and any curve
+
+
+def _clear_of_curves(fig, ax, notes, xs, curves):
+    """Move each mark's label to the first offset (MARK_OFFSETS, points) where its box crosses no curve and
+    stays inside the axes (lesson 12's "Δ = 3: 5.54" sat on the falling curve); where none is clear it
+    keeps its first place, on its white box."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    dense = np.linspace(0, 1, 24)
+    track = []  # the curves in pixels, every segment sampled
+    for ys in curves:
+        pts = ax.transData.transform(np.column_stack([xs, ys]))
+        for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:]):
+            if np.isfinite([x0, y0, x1, y1]).all():
+                track.append(np.column_stack([x0 + (x1 - x0) * dense, y0 + (y1 - y0) * dense]))
+    track = np.concatenate(track) if track else np.empty((0, 2))
+    box = ax.get_window_extent(renderer)
+    for note in notes:
+        first = note.xyann
+        for dx, dy in MARK_OFFSETS:
+            note.xyann = (dx, dy)
+            note.set_verticalalignment("bottom" if dy > 0 else "top")
+            note.set_horizontalalignment("left" if dx > 0 else "right" if dx < 0 else "center")
+            b = note.get_window_extent(renderer).padded(MARK_CLEARANCE)
+            inside = b.x0 >= box.x0 and b.x1 <= box.x1 and b.y0 >= box.y0 and b.y1 <= box.y1
+            hits = (track[:, 0] >= b.x0) & (track[:, 0] <= b.x1) & (track[:, 1] >= b.y0) & (track[:, 1] <= b.y1)
+            if inside and not hits.any():
+                break
+        else:
+            note.xyann = first
+            note.set_verticalalignment("bottom" if first[1] > 0 else "top")
+            note.set_horizontalalignment("left")
 
 
 def position_heatmap(PE, *, title=None, ax=None, highlight=None):

@@ -34,6 +34,7 @@ ACCENT = "#c05a00"  # a second series beside BAR (blue/orange stays apart for co
 # names written with a subscript (d_k, d_v, d_model, d_head, d_ff): drawn as d with a lowered k, never "d_k"
 SUBSCRIPTED = re.compile(r"(?<![A-Za-z0-9_])d_(k|v|model|head|ff)(?![A-Za-z0-9_])")
 SUBSCRIPT_DROP = 0.3  # em: how far the subscript sits below the baseline
+RADICAL_PULL = 0.3  # em: how much closer to √ the next character is drawn
 
 # viridis sampled at 0, 1/16, ..., 1 (matplotlib's table); linear interpolation in between is
 # indistinguishable on screen and keeps matplotlib out of the update path.
@@ -126,7 +127,8 @@ def marked_up(text, size):
     out, start, lowered = [], 0, False
     drop = f"{size * SUBSCRIPT_DROP:.1f}"
     small = max(MIN_FONT, round(0.8 * size))
-    escaped = esc(text)
+    # the font's √ is 1 em wide, its bar ending at the right edge: "√ d_k" read with a gap; pull what follows in
+    escaped = esc(text).replace("√", f'<tspan letter-spacing="-{size * RADICAL_PULL:.1f}">√</tspan>')
     for m in SUBSCRIPTED.finditer(escaped):
         before = escaped[start : m.start()]
         out.append(f'<tspan dy="-{drop}">{before}</tspan>' if lowered and before else before)
@@ -314,6 +316,8 @@ def heatmap(
     number_size=None,
     dropped_rows=(),
     highlight_cell=None,
+    label_size=None,
+    row_glosses=None,
 ):
     """Weights A (n_q × n_k) as coloured cells with their values; rows = queries, columns = keys.
 
@@ -324,7 +328,11 @@ def heatmap(
     instead of 14/15, or 0 for colours only (a grid too small for numbers that read). ``dropped_rows``: rows
     whose output is thrown away (a padding query): grey cells, their weights written in grey (computed, never
     used). ``highlight_cell`` (row, column): one cell the text talks about, outlined in ACCENT (inside
-    ``highlight_row``'s outline when it is in that row). Returns (width, height) used.
+    ``highlight_row``'s outline when it is in that row). ``label_size``: the row and column labels at this
+    size (px; the axis titles 2 px smaller) instead of 14/16, for a picture the page scales down.
+    ``row_glosses``: a second, smaller line under each row label (the English edition's “it”); rows
+    all "" and no ``row_title``: no row labels (a second map beside a first with the same rows).
+    Returns (width, height) used.
     """
     n_q, n_k = len(rows), len(cols)
     if row_label_w is None:
@@ -335,33 +343,35 @@ def heatmap(
     number_size = number_size or size
     gx = x + row_label_w
     ty = y + (26 if title else 0)
+    labels = label_size or (16 if cell >= 44 else 14)
+    titles = labels - 2 if label_size else 15
+    glosses = max(MIN_FONT, labels - 2)
     if title:
         svg.text(x, y + 19, title, size=17, bold=True)
-    svg.text(gx, ty + 20, col_title, size=15, fill=MUTED)
-    svg.text(gx - 8, ty + 44, row_title + " ↓", size=15, fill=MUTED, anchor="end")
-    gloss_h = 20 if col_glosses is not None else 0
-    gy = ty + 52 + 10 + gloss_h
+    svg.text(gx, ty + 20, col_title, size=titles, fill=MUTED)
+    if row_title:
+        svg.text(gx - 8, ty + 44, row_title + " ↓", size=titles, fill=MUTED, anchor="end")
+    gloss_h = glosses + 6 if col_glosses is not None else 0
+    gy = ty + 52 + 10 + gloss_h + max(0, labels - 16)
     for j, c in enumerate(cols):
         svg.text(
             gx + cell * (j + 0.5),
             gy - 8 - gloss_h,
             c,
-            size=16 if cell >= 44 else 14,
+            size=labels,
             anchor="middle",
             fill=MUTED if j in muted_cols else INK,
         )
         if col_glosses is not None:
-            svg.text(gx + cell * (j + 0.5), gy - 8, col_glosses[j], size=14, anchor="middle", fill=MUTED)
+            svg.text(gx + cell * (j + 0.5), gy - 8, col_glosses[j], size=glosses, anchor="middle", fill=MUTED)
     for i in range(n_q):
         cy = gy + cell * i
-        svg.text(
-            gx - 8,
-            cy + cell / 2 + 6,
-            rows[i],
-            size=16 if cell >= 44 else 14,
-            anchor="end",
-            fill=MUTED if i in muted_rows else INK,
-        )
+        fill = MUTED if i in muted_rows else INK
+        if row_glosses is None:
+            svg.text(gx - 8, cy + cell / 2 + 6, rows[i], size=labels, anchor="end", fill=fill)
+        else:  # the token over its gloss, both inside the row's height
+            svg.text(gx - 8, cy + cell / 2 - 2, rows[i], size=labels, anchor="end", fill=fill)
+            svg.text(gx - 8, cy + cell / 2 + glosses, row_glosses[i], size=glosses, anchor="end", fill=MUTED)
         for j in range(n_k):
             cx = gx + cell * j
             if masked is not None and not masked[i][j]:

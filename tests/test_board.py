@@ -17,7 +17,7 @@ def board():
 
 def test_one_tab_per_station_with_its_lesson_explorer_and_question(board):
     assert len(board.tabs.children) == len(STATIONS) == len(board.explorers)
-    assert board.tabs.titles[0] == "第 3 课 · 为什么除以 √d\u2096"
+    assert board.tabs.titles[0] == "第 3 课 · 除以 √d\u2096"
     for station, tab in zip(STATIONS, board.tabs.children):
         question, explorer = tab.children
         assert "问全班：" in question.value and explorer is board.explorers[station.key]
@@ -26,8 +26,10 @@ def test_one_tab_per_station_with_its_lesson_explorer_and_question(board):
 
 def test_the_language_switch_rebuilds_the_board_and_keeps_the_tab(board):
     board.tabs.selected_index = 3
-    old = board.explorers["mask"]
+    old, boxes = board.explorers["mask"], list(board.tabs.children)
     board.language.value = "en"
+    # the Tab's children stay the same boxes (new children made the page show the first tab again)
+    assert all(a is b for a, b in zip(board.tabs.children, boxes)) and len(boxes) == len(STATIONS)
     assert board.tabs.selected_index == 3 and board.tabs.titles[3] == "Lesson 7 · masks"
     assert board.explorers["mask"] is not old and old.comm is None  # the old widgets are closed
     assert "Ask the room: " in board.tabs.children[0].children[0].value
@@ -40,7 +42,7 @@ def test_saved_board_shows_every_station_the_same_way_every_time(board):
     assert WIDGET_MIME in bundle and "make demo" in bundle["text/plain"]
     for station in STATIONS:
         assert board.explorers[station.key].static_html() in bundle["text/html"]
-    assert "<h3>第 3 课 · 为什么除以 √d<sub>k</sub></h3>" in bundle["text/html"]  # as the tabs: a real subscript
+    assert "<h3>第 3 课 · 除以 √d<sub>k</sub></h3>" in bundle["text/html"]  # as the tabs: a real subscript
     other = DemoBoard("zh")
     try:
         assert other._repr_mimebundle_()["text/html"] == bundle["text/html"]
@@ -71,8 +73,8 @@ def test_tab_titles_keep_the_subscript_of_d_k():
 
     dk = STATIONS[0]
     assert dk.key == "dk"
-    assert tab_title_html(dk, Text("en")) == "Lesson 3 · why divide by √d<sub>k</sub>"
-    assert tab_title_html(dk, Text("zh")) == "第 3 课 · 为什么除以 √d<sub>k</sub>"
+    assert tab_title_html(dk, Text("en")) == "Lesson 3 · ÷ √d<sub>k</sub>"
+    assert tab_title_html(dk, Text("zh")) == "第 3 课 · 除以 √d<sub>k</sub>"
 
 
 def test_the_widget_tab_titles_are_plain_text_with_a_subscript_k_and_no_underscore(board):
@@ -82,7 +84,7 @@ def test_the_widget_tab_titles_are_plain_text_with_a_subscript_k_and_no_undersco
         titles = list(board.tabs.titles)
         assert len(titles) == len(STATIONS)
         assert not any("_" in t or "<" in t for t in titles), titles
-        assert titles[0] == {"zh": "第 3 课 · 为什么除以 √d\u2096", "en": "Lesson 3 · why divide by √d\u2096"}[lang]
+        assert titles[0] == {"zh": "第 3 课 · 除以 √d\u2096", "en": "Lesson 3 · ÷ √d\u2096"}[lang]
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +145,19 @@ def test_build_board_writes_a_folder_with_the_page_and_its_font(tmp_path):
     font = out / "fonts" / "NotoSansSC-Subset.otf"
     assert font.read_bytes() == (root / "attn_viz" / "fonts" / "NotoSansSC-Subset.otf").read_bytes()
     assert (out / "fonts" / "OFL.txt").exists()  # the font's licence travels with it
+
+
+def test_the_tab_titles_are_short_and_the_chosen_language_is_filled():
+    """At 1280 px the seven tabs wrapped to two rows, and the chosen language was only a slightly darker grey."""
+    from attn_viz.board import STYLE, TAB_SHARE, tab_title
+    from attn_viz.explorers.base import Text
+    from attn_viz.svg import text_width
+
+    size = TAB_SHARE * 28 * 1280 / 1920  # px: the tab titles at 1280 px (the text follows the width)
+    for lang in ("zh", "en"):
+        titles = [tab_title(station, Text(lang)) for station in STATIONS]
+        # text_width's 0.6 em per Latin letter is generous: Chromium drew the English titles 1180 px wide
+        # with their paddings, the Chinese 980 px; the board has 1240 px at 1280
+        assert sum(text_width(t, size) for t in titles) <= 1280, titles
+    assert TAB_SHARE < 1 and "padding: 3px 0.4em !important" in STYLE
+    assert ".widget-toggle-button.mod-active { background: #31688e; color: #fff;" in STYLE

@@ -38,7 +38,7 @@ def spelled(text):
     """The words of a <text> as typed: a subscript (d_k's k, a lowered <tspan>) written back after an "_"."""
     out = text.text or ""
     for span in text:
-        lowered = not span.get("dy", "0").startswith("-")
+        lowered = span.get("dy") is not None and not span.get("dy").startswith("-")  # (√'s pull has no dy)
         out += ("_" if lowered else "") + (span.text or "") + (span.tail or "")
     return out
 
@@ -139,7 +139,7 @@ def test_the_strip_shows_each_matrix_with_the_shape_attn_core_computes_and_light
     assert lit(diagrams.steps()) == 0
     assert lit(diagrams.steps(current=1)) == 3  # Q, K and V
     assert [lit(diagrams.steps(current=k)) for k in (2, 3, 4, 5)] == [1, 1, 1, 1]
-    assert "本课：第 4 步 softmax" in words(diagrams.steps(current=4, lang="zh"))
+    assert "本课：第 4 步（softmax）" in words(diagrams.steps(current=4, lang="zh"))
     with pytest.raises(ValueError):
         diagrams.steps(current=6)
 
@@ -312,9 +312,21 @@ def test_the_strips_step_names_are_one_line_each_and_their_numbers_one_row_under
 
 def test_d_k_is_drawn_with_a_real_subscript_in_every_picture():
     svg = diagrams.steps(lang="en").svg
-    assert ">n×d_k<" not in svg and 'n×d<tspan dy="4.2" font-size="14">k</tspan>' in svg
+    assert ">n×d_k<" not in svg and 'n×d<tspan dy="4.8" font-size="14">k</tspan>' in svg
     assert draw.marked_up("d_k = 64, d_v", 16) == (
         'd<tspan dy="4.8" font-size="14">k</tspan><tspan dy="-4.8"> = 64, </tspan>'
         'd<tspan dy="4.8" font-size="14">v</tspan>'
     )
     assert draw.marked_up("odd_k & d_kx", 16) == "odd_k &amp; d_kx"  # only the names themselves
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_strips_text_is_at_least_16px_and_nothing_follows_the_root_sign_with_a_gap(lang):
+    """Lessons 01–06: the strip's 14-px labels read as about 12 px on a projector, and "√ d_k" had a gap
+    (the font's √ is 1 em wide): its text is now 16 px and more, and what follows √ is pulled in."""
+    diagram = diagrams.steps(current=3, lang=lang)
+    assert min(size for _, _, size, _, _, text in texts(diagram) if text.strip()) >= 16
+    assert float(parse(diagram).get("width")) <= 1100  # shown unscaled in JupyterLab's output on a 1280-px screen
+    pulled = f'<tspan letter-spacing="-{16 * draw.RADICAL_PULL:.1f}">√</tspan>'
+    assert pulled + "3" in diagram.svg and pulled + "d<tspan" in diagram.svg
+    assert "S = QKᵀ/√d_k" in words(diagram) and "÷√3" in words(diagram)

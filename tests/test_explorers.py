@@ -32,6 +32,7 @@ from attn_viz.explorers import (
     pipeline_explorer,
     position_explorer,
 )
+from attn_viz.explorers.heads import shown_token
 
 FACTORIES = [dk_explorer, key_explorer, pipeline_explorer, mask_explorer, head_explorer, position_explorer]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -184,6 +185,8 @@ def test_every_picture_has_a_title_and_a_description_with_its_numbers(explorer):
     assert weights, explorer.readouts
     for key, value in weights.items():  # every weight readout is in the words, as the picture prints it
         token = key[len("weight[") : -1]
+        if explorer.name == "head_explorer":  # a punctuation token quoted there: “，” 0.00
+            token = shown_token(token)
         assert f"{token} {draw.fmt(value)}" in desc, (key, desc)
     name, w = next(iter(explorer.controls.items()))
     values = choices_of(w) or []
@@ -743,27 +746,75 @@ def test_a_uniform_row_is_called_uniform_not_said_to_attend_most_to_a_key(englis
         ex.close()
 
 
-def test_the_english_edition_glosses_every_heatmaps_rows_and_no_column_line(english):
-    """One rule for glosses: English edition only, on each heatmap's row labels (它 “it”); the columns are
-    the same words, plain. The Chinese edition draws none."""
-    for factory in (head_explorer, mask_explorer):
+def test_the_english_edition_glosses_every_heatmaps_rows_and_columns(english):
+    """One rule for glosses: English edition only, on each heatmap's row labels (我 “I”) and under its
+    column labels (“I” under 我; lesson 07 and 12 drew the columns in Chinese only). Lesson 08's 10 × 10
+    maps put each row's gloss on a line under its token (the one-line label made the picture too wide to
+    read) and leave the narrow columns plain. The Chinese edition draws none."""
+    for factory, glossed, columns in (
+        (head_explorer, None, 0),
+        (mask_explorer, "我 “I”", 4),
+        (position_explorer, "我 “I” (0)", 8),
+    ):
         ex = factory()
         try:
             texts = [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", ex.svg)]
             alone = [t for t in texts if re.fullmatch(r"“[^”]*”", t)]
-            assert alone == [], (ex.name, alone)  # no gloss line under the columns
-            glossed = "它 “it”" if factory is head_explorer else "我 “I”"
-            assert texts.count(glossed) == (2 if factory is head_explorer else 1), ex.name
+            if factory is head_explorer:  # the 10 rows' glosses, each under its token, in the first map only
+                assert len(alone) == 10 and "“it”" in alone and "它" in texts, alone
+            else:
+                assert glossed in texts, (ex.name, texts)
+                assert alone.count("“I”") == columns // 4 and len(alone) == columns, (ex.name, alone)
         finally:
             ex.close()
     lang.set_lang("zh")
     try:
-        for factory in (head_explorer, mask_explorer):
+        for factory in (head_explorer, mask_explorer, position_explorer):
             ex = factory()
             assert not re.search(r"“[A-Za-z]", ex.svg), ex.name
             ex.close()
     finally:
         lang.set_lang("en")
+
+
+def head_label_sizes(svg):
+    """The font sizes of the head explorer's tick labels (a token alone) and glosses (“it”)."""
+    texts = re.findall(r'<text [^>]*font-size="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+    tokens = set(coreference().tokens)
+    labels = [float(s) for s, t in texts if html.unescape(t) in tokens]
+    glosses = [float(s) for s, t in texts if re.fullmatch(r"“[^”]*”", html.unescape(t))]
+    return labels, glosses
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_head_explorer_labels_read_at_14px_and_glosses_at_12px_on_the_page(language):
+    """Lesson 08: the 10 × 10 maps' tick labels were 9–11 px on the page and the glosses smaller still; the
+    picture now takes a row of its own (data["wide"], PAGE_WIDTH) and its labels are sized for that room."""
+    from attn_viz.explorers.heads import MIN_PAGE_LABEL, MIN_PAGE_TEXT, PAGE_WIDTH
+
+    lang.set_lang(language)
+    try:
+        ex = head_explorer()
+        scale = min(1.0, PAGE_WIDTH / picture_width(ex.svg))
+        labels, glosses = head_label_sizes(ex.svg)
+        assert len(labels) == 10 + 2 * 10, labels  # the first map's rows, both maps' columns
+        assert min(labels) * scale >= MIN_PAGE_LABEL >= 14, (min(labels), scale)
+        assert len(glosses) == (10 if language == "en" else 0)
+        assert all(g * scale >= MIN_PAGE_TEXT >= 12 for g in glosses), (glosses, scale)
+        assert ex.data["wide"]
+        ex.close()
+    finally:
+        lang.set_lang("zh")
+
+
+def test_head_explorer_quotes_the_comma_token_in_its_lists_of_weights():
+    """“街 0.00、， 0.00” read the comma token as a separator: a punctuation token is quoted there."""
+    ex = head_explorer()
+    try:
+        assert "街 0.00、“，” 0.00、因为" in ex.lines[-1], ex.lines
+        assert "“，” 0.00" in ex.description
+    finally:
+        ex.close()
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])

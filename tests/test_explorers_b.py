@@ -734,3 +734,22 @@ def test_the_time_bars_share_one_scale_so_a_longer_time_is_a_longer_bar_in_the_p
     assert time_bar(float(f"1e{lo}")) == 0 and time_bar(float(f"1e{hi}")) == BAR_MAX
     assert "log scale" in ex.svg and "1 ms" in ex.svg
     ex.close()
+
+
+def test_the_time_axis_labels_stand_apart():
+    """Lesson 14: "1 s" and "10 s", one decade apart at the axis' end, almost touched: the labels are at
+    least two decades apart (every third decade, and the end only when two or more past the last)."""
+    from attn_viz.explorers.kv import BAR_MAX, TIME_AXIS
+
+    ex = english_kv_explorer()
+    try:
+        xs = [
+            float(x)
+            for x, label in re.findall(r'<text x="([0-9.]+)" y="[0-9.]+" font-size="14"[^>]*>([^<]*)</text>', ex.svg)
+            if re.fullmatch(r"1(0|00)? (µs|ms|s|ns)", label)
+        ]
+        lo, hi = TIME_AXIS
+        decade = BAR_MAX / (hi - lo)
+        assert len(xs) >= 3 and min(b - a for a, b in zip(xs, xs[1:])) >= 2 * decade - 0.1, xs
+    finally:
+        ex.close()

@@ -156,7 +156,10 @@ def test_the_gradients_messages_hold_no_right_formula():
 
 
 def test_the_student_version_holds_back_the_summary_but_keeps_its_heading_and_link():
-    for heading, note in (("## 小结", "教师版在这里有一段小结"), ("## Summary", "The teacher's version has a summary")):
+    for heading, note in (
+        ("## 小结", "本练习的小结会透露几道题的答案"),
+        ("## Summary", "This exercise's summary would give away"),
+    ):
         summary = f"{heading}\n\n- dV = Aᵀ dO, dA = dO Vᵀ\n- each row adds up to 0\n\n[Next →](../ex11_block.ipynb)"
         nb = new_notebook(cells=[new_markdown_cell("# Exercise"), new_code_cell("x = 1"), new_markdown_cell(summary)])
         out = student.make_student(nb)

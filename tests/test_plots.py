@@ -584,3 +584,85 @@ def test_a_padding_querys_row_is_greyed_in_every_panel_its_numbers_kept_and_said
     assert fig.axes[0].get_yticklabels()[3].get_color() == plots.DROPPED_INK
     assert any(t.get_text() == plots.msg("plot_dropped_rows") for leg in fig.legends for t in leg.get_texts())
     plt.close("all")
+
+
+def test_the_english_edition_glosses_the_example_tokens_on_both_axes(english):
+    """en01 c31, en04 c10/c15 and en08 c29 drew 我 / 喜欢 … alone; the explorers' rows already said 我 “I”."""
+    ex = four_words()
+    tokens = list(ex.tokens)
+    A = np.full((4, 4), 0.25)
+    for fig in (plots.heatmap(A, tokens, tokens), plots.heatmaps([A, A], ["a", "b"], tokens, tokens)):
+        ax = draw(fig).axes[0]
+        rows = [t.get_text() for t in ax.get_yticklabels()]
+        cols = [t.get_text() for t in ax.get_xticklabels()]
+        assert rows == cols == [f"{t} “{g}”" for t, g in zip(ex.tokens, ex.gloss)]
+    co = coreference()
+    ax = draw(plots.heatmaps([np.full((10, 10), 0.1)] * 2, ["a", "b"], co.tokens, co.tokens)).axes[0]
+    assert "它 “it”" in [t.get_text() for t in ax.get_xticklabels()]
+    words = ["the", "cat"]  # no example token: as given
+    ax = draw(plots.heatmap(np.eye(2), words, words)).axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == words
+
+
+def test_the_chinese_edition_keeps_the_tokens_alone():
+    tokens = list(four_words().tokens)
+    ax = draw(plots.heatmap(np.full((4, 4), 0.25), tokens, tokens)).axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == tokens
+
+
+def test_a_colour_bar_keeps_its_distance_from_the_next_panels_y_label():
+    """Lesson 04 c15: the left colour bar's label 注意力权重 ran into the right panel's 查询（谁在问）."""
+    tokens = list(four_words().tokens)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 4.6), layout="constrained")
+    plots.heatmap(np.full((4, 4), 0.25), tokens, tokens, ax=left, title="by row")
+    plots.heatmap(np.full((4, 4), 0.25), tokens, tokens, ax=right, title="by column", kind="weights")
+    draw(fig)
+    renderer = fig.canvas.get_renderer()
+    bar = fig.axes[2]  # the left panel's colour bar (added after the two panels)
+    gap = right.yaxis.label.get_window_extent(renderer).x0 - bar.yaxis.label.get_window_extent(renderer).x1
+    assert gap >= 0.25 * fig.dpi, gap  # a quarter of an inch at least (it was a few pixels)
+
+
+def test_weight_bars_have_the_weight_axis_and_its_label():
+    """Lesson 06 c48/c57: the 它 bars ran 0–0.40 and 0–0.5 with no y label; weights are read on 0 … 1."""
+    a = np.array([0.1, 0.4, 0.2, 0.3])
+    ax = draw(plots.bars(a, list(four_words().tokens))).axes[0]
+    assert ax.get_ylim() == plots.WEIGHT_YLIM and ax.get_ylabel() == "注意力权重"
+    assert ax.get_yticks()[0] == 0 and ax.get_yticks()[-1] == 1
+    fig = draw(plots.compared_bars([a, a[::-1]], list(four_words().tokens), ["x", "y"]))
+    assert all(ax.get_ylim() == plots.WEIGHT_YLIM and ax.get_ylabel() == "注意力权重" for ax in fig.axes)
+    scores = draw(plots.bars(np.array([-1.0, 2.0]), ["a", "b"])).axes[0]
+    assert scores.get_ylabel() == "" and scores.get_ylim()[1] < 3  # scores keep their own range
+
+
+def test_a_marks_label_does_not_sit_on_the_curve():
+    """Lesson 12 c17: "Δ = 3: 5.54" was drawn across the falling curve."""
+    from attn_core.positions import sinusoidal_positions
+
+    PE = sinusoidal_positions(50, 16)
+    G = PE @ PE.T
+    fig = draw(plots.line(np.arange(50), {"PE": G[0]}, marks=[3, 19], mark_label="Δ = {x}: {y}"))
+    ax = fig.axes[0]
+    renderer = fig.canvas.get_renderer()
+    xs = np.linspace(0, 49, 2000)
+    curve = ax.transData.transform(np.column_stack([xs, np.interp(xs, np.arange(50), G[0])]))
+    notes = [t for t in ax.texts if t.get_text().startswith("Δ")]
+    assert len(notes) == 2
+    for note in notes:
+        box = note.get_window_extent(renderer)
+        inside = (curve[:, 0] >= box.x0) & (curve[:, 0] <= box.x1) & (curve[:, 1] >= box.y0) & (curve[:, 1] <= box.y1)
+        assert not inside.any(), note.get_text()
+
+
+def test_a_matrixs_y_label_keeps_its_distance_from_the_tick_labels_after_the_caller_renames_it():
+    """Lesson 11 c31 sets its own y label (输出位置) on a heatmaps() figure: it sat tight against 喜欢 / 学习."""
+    words = ["我", "喜欢", "学习", "语言", "和", "数学"]
+    R = (np.abs(np.arange(6)[:, None] - np.arange(6)[None, :]) <= 1).astype(float)
+    fig = plots.heatmaps([R, R], ["1", "2"], words, words, kind="reach")
+    ax = fig.axes[0]
+    ax.set_ylabel("输出位置")
+    draw(fig)
+    renderer = fig.canvas.get_renderer()
+    ticks = min(t.get_window_extent(renderer).x0 for t in ax.get_yticklabels())
+    assert ticks - ax.yaxis.label.get_window_extent(renderer).x1 >= plots.AXIS_LABEL_PAD * fig.dpi / 72 - 1
+    assert plots.AXIS_LABEL_PAD >= 10

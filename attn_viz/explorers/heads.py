@@ -10,6 +10,7 @@ Computed and drawn in the page (``js/heads.js``); ``compute`` here is the refere
 """
 
 import math
+import unicodedata
 from functools import partial
 
 import numpy as np
@@ -38,15 +39,19 @@ DESIGN_STRENGTH = 3.0  # lesson 08's a: the designed heads' one nonzero entry pe
 PROJECTIONS = ("designed", "random")
 
 # ---------------------------------------------------------------- layout (px), the same in heads.js
-SMALL_CELL, LARGE_CELL = 38, 60  # heatmap cell: small for a sentence longer than
+SMALL_CELL, LARGE_CELL = 46, 60  # heatmap cell: small for a sentence longer than
 SHORT_SENTENCE = 6  # this many tokens
+LONG_LABELS = 20  # px: the tick labels of the small cells' maps (14 px and more once the page scales them)
 MAP_GAP = 24  # between the two heatmaps
+SHARED_ROWS_W = 8  # the second map's room left of its cells: its rows are the first map's, not labelled again
 LEGEND_GAP, LEGEND_WIDTH = 14, 200  # colour legend under the first grid
 BELOW_GRID = 54  # the legend, its labels and a margin
 NOTE_H = 28  # the line under the legend saying that the cells carry no numbers
-# the page scales the picture down to its room: a cell's number must still read there
-PAGE_WIDTH = 640  # px: the picture's room beside the controls (JupyterLab on a 1280-px laptop, file browser open)
-MIN_PAGE_TEXT = 12  # px on the page: the smallest a cell's number may end up
+# the page scales the picture down to its room: a cell's number and the labels must still read there
+PAGE_WIDTH = 860  # px: the picture's room, a row of its own under the controls (data["wide"]; JupyterLab on a
+# 1280-px laptop, file browser open)
+MIN_PAGE_TEXT = 12  # px on the page: the smallest a cell's number or a gloss may end up
+MIN_PAGE_LABEL = 14  # px on the page: the smallest a row or column label may end up
 UNIFORM_TOLERANCE = 1e-9  # a row whose weights differ by no more than this is uniform: no key is "most" attended
 
 # the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
@@ -107,7 +112,7 @@ def head_explorer(n_heads: int = 2, example: Example | None = None, seed: int = 
         weights = {"designed": designed_heads(), **weights}
     # the weights A of every head, for every set of projections: fixed, the controls only choose
     A_heads = {name: multi_head_attention(X, X, *W, n_heads).A for name, W in weights.items()}
-    labels, _ = token_labels(tokens, getattr(example, "gloss", None), text.lang)
+    labels, glosses = token_labels(tokens, getattr(example, "gloss", None), text.lang)
     query = "它" if "它" in tokens else tokens[0]
     names = list(weights)
     specs = [
@@ -124,7 +129,8 @@ def head_explorer(n_heads: int = 2, example: Example | None = None, seed: int = 
     data = dict(
         tokens=tokens,
         labels=labels,
-        glosses=None,
+        glosses=glosses,  # under the row labels, on a line of their own; the columns plain
+        wide=True,  # the picture takes a row of its own, under the controls (PAGE_WIDTH)
         X=X,
         n_heads=n_heads,
         d_model=d_model,
@@ -137,7 +143,7 @@ def head_explorer(n_heads: int = 2, example: Example | None = None, seed: int = 
         data,
         WORDS,
         partial(compute, tokens=tokens, A_heads=A_heads),
-        partial(render, tokens=tokens, labels=labels, n_heads=n_heads, d_model=d_model),
+        partial(render, tokens=tokens, glosses=glosses, n_heads=n_heads, d_model=d_model),
         text=text,
         title=text("head_title"),
     )
@@ -168,6 +174,18 @@ def number_size(width: float, cell: float) -> int:
     return size if draw.text_width("0.00", size) + 8 <= cell else 0
 
 
+def shown_token(token: str) -> str:
+    """A token as a list of tokens writes it: a punctuation token quoted (“，”), so that it does not read as
+    the list's own separator ("街 0.00、“，” 0.00")."""
+    return f"“{token}”" if token and all(unicodedata.category(ch).startswith("P") for ch in token) else token
+
+
+def row_label_width(tokens, glosses, row_title: str, size: int) -> float:
+    """The room left of the first map: the tokens at ``size``, their glosses and the row title 2 px smaller."""
+    widths = [draw.text_width(t, size) for t in tokens] + [draw.text_width(row_title + " ↓", size - 2)]
+    return max(widths + [draw.text_width(g, size - 2) for g in glosses or ()]) + 14
+
+
 def row_line(text: Text, who: str, query: str, row: np.ndarray, tokens) -> str:
     """The readout line of one row: the key it attends to most, or that the row is uniform (no key is)."""
     if float(row.max() - row.min()) <= UNIFORM_TOLERANCE:
@@ -176,28 +194,41 @@ def row_line(text: Text, who: str, query: str, row: np.ndarray, tokens) -> str:
     return text("head_favourite", who=who, query=query, favourite=tokens[favourite], weight=draw.fmt(row.max()))
 
 
-def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model) -> Frame:
+def render(explorer: Explorer, state: dict, *, tokens, glosses, n_heads, d_model) -> Frame:
     text, h, qi, A_heads, A_avg = explorer.text, state["head"], state["qi"], state["A_heads"], state["A_avg"]
-    query, n = tokens[qi], len(tokens)  # words in the text; the glossed labels on the axes
+    query, n = tokens[qi], len(tokens)  # words in the text; the glosses on a line under the row labels
     cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
+    size = LONG_LABELS if n > SHORT_SENTENCE else 16
     heading = text("head_heading", n_heads=n_heads, width=d_model // n_heads, query=query)
     pic = explorer.picture(heading)
     row_title = text("axis_queries")
-    width = 2 * MARGIN + MAP_GAP + 2 * (cell * n + draw.row_label_width(labels, row_title))
+    rows_w = row_label_width(tokens, glosses, row_title, size)
+    width = 2 * MARGIN + MAP_GAP + rows_w + SHARED_ROWS_W + 2 * cell * n
     numbers = number_size(width, cell)
-    axes = dict(row_title=row_title, col_title=text("axis_keys"), cell=cell, highlight_row=qi, number_size=numbers)
+    axes = dict(col_title=text("axis_keys"), cell=cell, highlight_row=qi, number_size=numbers, label_size=size)
     which = text(f"head_projections_{state['projections']}")
     head_w, heat_h = draw.heatmap(
-        pic, MARGIN, PANELS_TOP, A_heads[h - 1], labels, tokens, title=text("head_panel", head=h, which=which), **axes
+        pic,
+        MARGIN,
+        PANELS_TOP,
+        A_heads[h - 1],
+        tokens,
+        tokens,
+        title=text("head_panel", head=h, which=which),
+        row_title=row_title,
+        row_label_w=rows_w,
+        row_glosses=glosses,  # the English edition's “it” under 它; the columns plain
+        **axes,
     )
     average_w, _ = draw.heatmap(
         pic,
         MARGIN + head_w + MAP_GAP,
         PANELS_TOP,
         A_avg,
-        labels,  # both maps' rows glossed in English (它 “it”), as in every heatmap; the columns plain
+        [""] * n,  # the same rows as the first map's, beside it
         tokens,
         title=text("head_average", n_heads=n_heads),
+        row_label_w=SHARED_ROWS_W,
         **axes,
     )
     draw.colorbar(
@@ -214,6 +245,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model)
         pic.height += NOTE_H
 
     readouts, out_labels, lines = {}, {}, []
+    shown = [shown_token(t) for t in tokens]  # in the lists of weights: “，” quoted
     rows = [(str(k + 1), A_heads[k, qi]) for k in range(n_heads)] + [("avg", A_avg[qi])]
     for name, row in rows:
         favourite = int(np.argmax(row))
@@ -223,14 +255,14 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, n_heads, d_model)
         lines.append(row_line(text, who, query, row, tokens))
     if not numbers:  # the numbers the cells leave out: the outlined row, in both panels
         for who, row in ((text("head_name", head=h), A_heads[h - 1, qi]), (text("head_average_name"), A_avg[qi])):
-            lines.append(text("head_row_weights", who=who, query=query, weights=token_values(tokens, row, text)))
+            lines.append(text("head_row_weights", who=who, query=query, weights=token_values(shown, row, text)))
     readouts.update({f"weight[{tok}]": float(x) for tok, x in zip(tokens, A_heads[h - 1, qi])})
     body = text(
         "head_desc",
         head=h,
         n_heads=n_heads,
         query=query,
-        weights=token_values(tokens, A_heads[h - 1, qi], text),
-        average=token_values(tokens, A_avg[qi], text),
+        weights=token_values(shown, A_heads[h - 1, qi], text),
+        average=token_values(shown, A_avg[qi], text),
     )
     return Frame(pic, readouts, lines, describe(heading, body, text), out_labels)

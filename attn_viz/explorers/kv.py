@@ -313,14 +313,15 @@ def full_height(bars: int, notes: int) -> float:
 
 def time_axis(pic, y: float, text: Text) -> None:
     """The time bars' scale under them (kv.js ``timeAxis``): a tick at every decade, labelled every third
-    (1 µs, 1 ms, 1 s) and at its end, and the words "log scale" at its left."""
+    (1 µs, 1 ms, 1 s) and at its end when that is two decades or more past the last label ("1 s" and
+    "10 s" one decade apart almost touched), and the words "log scale" at its left."""
     lo, hi = TIME_AXIS
     x0 = MARGIN + LABEL_W
     pic.line(x0, y, x0 + BAR_MAX, y, stroke=draw.MUTED)
     for e in range(lo, hi + 1):
         x = x0 + time_bar(float(f"1e{e}"))
         pic.line(x, y, x, y + 5, stroke=draw.MUTED)
-        if e % 3 == 0 or e == hi:
+        if e % 3 == 0 or (e == hi and hi % 3 >= 2):
             pic.text(x, y + 19, time_text(float(f"1e{e}"), text), size=14, anchor="middle", fill=draw.MUTED)
     pic.text(x0 - 22, y + 19, text("kv_time_scale"), size=14, anchor="end", fill=draw.MUTED)  # clear of "1 µs"
 

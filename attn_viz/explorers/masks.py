@@ -137,6 +137,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses) -> Frame
         muted_rows=padded,
         muted_cols=padded,  # the rows carry the glosses (我 “I”); the columns are the same tokens, as in every heatmap
         dropped_rows=padded,  # a padding query's row is computed, then thrown away: grey
+        col_glosses=glosses,  # the English edition's “I” under 我, as the rows' 我 “I”
     )
     y = PANELS_TOP + heat_h + LEGEND_GAP
     draw.colorbar(

@@ -50,6 +50,7 @@ DIAL_TITLE_X, DIAL_CENTRE, DIAL_RADIUS = 540, (650, PANELS_TOP + 120), 66  # top
 NOTE_LINE = 19  # the note under the dial, one or two lines
 HEATMAPS_TOP = PANELS_TOP + 262
 SMALL_CELL, LARGE_CELL, SHORT_SENTENCE = 34, 48, 6  # heatmap cells: small for a sentence longer than 6 tokens
+GLOSSED_CELL = 72  # a short sentence's cells in the English edition: room for the glosses under the columns
 MAP_GAP = 40  # between the two heatmaps
 LEGEND_GAP, LEGEND_WIDTH, BELOW_GRID = 14, 200, 54  # the colour legend under the first heatmap
 
@@ -147,7 +148,7 @@ def position_explorer(example: Example | None = None, query: str = "学习", key
         data,
         WORDS,
         partial(compute, example=wide, grids=grids, orders=orders, qi=qi, ki=ki),
-        partial(render, tokens=tokens, labels=labels, qi=qi, ki=ki, y_range=y_range),
+        partial(render, tokens=tokens, labels=labels, glosses=glosses, qi=qi, ki=ki, y_range=y_range),
         text=text,
         title=text("pos_title"),
     )
@@ -217,7 +218,7 @@ def compute(values: dict, *, example, grids, orders, qi, ki) -> dict:
 # ---------------------------------------------------------------- render: the picture
 
 
-def render(explorer: Explorer, state: dict, *, tokens, labels, qi, ki, y_range) -> Frame:
+def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, qi, ki, y_range) -> Frame:
     text = explorer.text
     encoding, i, j, curve = state["encoding"], state["i"], state["j"], state["curve"]
     query, key = tokens[qi], tokens[ki]  # words in the text; the glossed labels on the axes
@@ -243,9 +244,12 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, qi, ki, y_range) 
     _dial(pic, state, text)
 
     n = len(tokens)
-    cell = SMALL_CELL if n > SHORT_SENTENCE else LARGE_CELL
+    cell = SMALL_CELL if n > SHORT_SENTENCE else GLOSSED_CELL if glosses else LARGE_CELL
+    glosses = glosses if n <= SHORT_SENTENCE else None  # a long sentence's cells have no room for them
     order, back = state["order"], np.argsort(state["order"])
-    axes = dict(cell=cell, highlight_row=qi, highlight_cell=(qi, ki), row_title=text("axis_queries"))
+    axes = dict(
+        cell=cell, highlight_row=qi, highlight_cell=(qi, ki), row_title=text("axis_queries"), col_glosses=glosses
+    )
     before_w, heat_h = draw.heatmap(
         pic,
         MARGIN,

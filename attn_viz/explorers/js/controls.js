@@ -160,7 +160,7 @@ function rangeControl(spec, value, onChange) {
 function choiceSlider(spec, value, onChange) {
   const id = nextId("control");
   const input = node("input", { type: "range", id, min: 0, max: spec.options.length - 1, step: 1, "data-attn-name": spec.name });
-  const out = node("output", { for: id, style: "min-width:3em;font-variant-numeric:tabular-nums" });
+  const out = node("output", { for: id, style: "min-width:3em;white-space:nowrap;font-variant-numeric:tabular-nums" });
   const show = (v) => {
     input.value = String(Math.max(spec.options.indexOf(v), 0));
     out.textContent = choiceLabel(spec, v);
@@ -209,6 +209,10 @@ export const STYLE = `
 .attn-explorer-live{display:flex;flex-wrap:wrap;gap:12px 20px;align-items:flex-start;font-family:${FONT_FAMILY};font-size:max(15px,1em);color:#222;background:#fff}
 .attn-explorer-live .attn-controls{flex:0 1 250px;min-width:200px;display:flex;flex-direction:column;gap:10px}
 .attn-explorer-live .attn-figure{flex:1 1 520px;min-width:0}
+.attn-explorer-live.attn-wide .attn-controls{flex:1 1 100%;flex-direction:row;flex-wrap:wrap;gap:10px 28px}
+.attn-explorer-live.attn-wide .attn-controls>.attn-control{flex:0 1 260px}
+.attn-explorer-live.attn-wide .attn-figure{flex:1 1 100%}
+.attn-explorer-live.attn-wide .attn-picture svg{max-height:calc(100vh - 300px)}
 .attn-explorer-live .attn-picture svg{display:block;width:100%;height:auto;max-height:calc(100vh - 160px)}
 .attn-explorer-live input,.attn-explorer-live select,.attn-explorer-live button,.attn-explorer-live option{font-family:inherit}
 .attn-explorer-live .attn-control{margin:0;padding:0;border:0;display:flex;flex-direction:column;gap:4px}

@@ -109,11 +109,13 @@ export function esc(text) {
 // d_k, d_v, d_model, d_head, d_ff are drawn with a real subscript (svg.SUBSCRIPTED, svg.marked_up)
 const SUBSCRIPTED = /(?<![A-Za-z0-9_])d_(k|v|model|head|ff)(?![A-Za-z0-9_])/g;
 const SUBSCRIPT_DROP = 0.3; // em below the baseline
+const RADICAL_PULL = 0.3; // em: how much closer to √ the next character is drawn (svg.RADICAL_PULL)
 
 // `text` escaped for SVG, the subscript of d_k in a <tspan> lowered by dy (at least MIN_FONT px) and the
 // rest of the text raised back to the baseline (svg.marked_up)
 export function markedUp(text, size) {
-  const escaped = esc(text);
+  // the font's √ is 1 em wide, its bar ending at the right edge: pull what follows in (svg.marked_up)
+  const escaped = esc(text).replaceAll("√", `<tspan letter-spacing="-${pyFixed(size * RADICAL_PULL, 1)}">√</tspan>`);
   const drop = pyFixed(size * SUBSCRIPT_DROP, 1);
   const small = Math.max(MIN_FONT, roundHalfEven(0.8 * size));
   let out = "";
@@ -256,6 +258,9 @@ export function heatmap(svg, x, y, A, rows, cols, o = {}) {
   const { cell = 56, title = "", rowTitle = "", colTitle = "", highlightRow = null, mask = null } = o;
   const { mutedRows = [], mutedCols = [], colGlosses = null, numberSize = null, droppedRows = [] } = o;
   const { highlightCell = null } = o; // [row, column]: one cell the text talks about, outlined in ACCENT
+  // labelSize: the row and column labels at this size (the axis titles 2 px smaller), as svg.heatmap's
+  // label_size; rowGlosses: a second, smaller line under each row label; rows all "" and no rowTitle: none
+  const { labelSize: labelSizeOption = null, rowGlosses = null } = o;
   const nq = A.length;
   const nk = cols.length;
   const rowLabelW = o.rowLabelW ?? rowLabelWidth(rows, rowTitle);
@@ -265,19 +270,29 @@ export function heatmap(svg, x, y, A, rows, cols, o = {}) {
   const nSize = numberSize || size;
   const gx = x + rowLabelW;
   const ty = y + (title ? 26 : 0);
+  const labelSize = labelSizeOption || (cell >= 44 ? 16 : 14);
+  const titleSize = labelSizeOption ? labelSize - 2 : 15;
+  const glossSize = Math.max(MIN_FONT, labelSize - 2);
   if (title) svg.text(x, y + 19, title, { size: 17, bold: true });
-  svg.text(gx, ty + 20, colTitle, { size: 15, fill: MUTED });
-  svg.text(gx - 8, ty + 44, rowTitle + " ↓", { size: 15, fill: MUTED, anchor: "end" });
-  const gy = ty + 52 + 10 + (colGlosses ? 20 : 0);
-  const labelSize = cell >= 44 ? 16 : 14;
+  svg.text(gx, ty + 20, colTitle, { size: titleSize, fill: MUTED });
+  if (rowTitle) svg.text(gx - 8, ty + 44, rowTitle + " ↓", { size: titleSize, fill: MUTED, anchor: "end" });
+  const glossH = colGlosses ? glossSize + 6 : 0;
+  const gy = ty + 52 + 10 + glossH + Math.max(0, labelSize - 16);
   cols.forEach((c, j) => {
     const fill = mutedCols.includes(j) ? MUTED : INK;
-    svg.text(gx + cell * (j + 0.5), gy - 8 - (colGlosses ? 20 : 0), c, { size: labelSize, anchor: "middle", fill });
-    if (colGlosses) svg.text(gx + cell * (j + 0.5), gy - 8, colGlosses[j], { size: 14, anchor: "middle", fill: MUTED });
+    svg.text(gx + cell * (j + 0.5), gy - 8 - glossH, c, { size: labelSize, anchor: "middle", fill });
+    if (colGlosses) svg.text(gx + cell * (j + 0.5), gy - 8, colGlosses[j], { size: glossSize, anchor: "middle", fill: MUTED });
   });
   for (let i = 0; i < nq; i++) {
     const cy = gy + cell * i;
-    svg.text(gx - 8, cy + cell / 2 + 6, rows[i], { size: labelSize, anchor: "end", fill: mutedRows.includes(i) ? MUTED : INK });
+    const fill = mutedRows.includes(i) ? MUTED : INK;
+    if (rowGlosses) {
+      // the token over its gloss, both inside the row's height
+      svg.text(gx - 8, cy + cell / 2 - 2, rows[i], { size: labelSize, anchor: "end", fill });
+      svg.text(gx - 8, cy + cell / 2 + glossSize, rowGlosses[i], { size: glossSize, anchor: "end", fill: MUTED });
+    } else {
+      svg.text(gx - 8, cy + cell / 2 + 6, rows[i], { size: labelSize, anchor: "end", fill });
+    }
     for (let j = 0; j < nk; j++) {
       const cx = gx + cell * j;
       if (mask && !mask[i][j]) {

@@ -8,15 +8,17 @@ import { argmax, matmul, scale, softmax, transpose } from "./attention.js";
 import * as draw from "./draw.js";
 
 // layout (px), as heads.py
-const SMALL_CELL = 38;
+const SMALL_CELL = 46;
 const LARGE_CELL = 60;
 const SHORT_SENTENCE = 6;
+const LONG_LABELS = 20; // the tick labels of the small cells' maps
 const MAP_GAP = 24;
+const SHARED_ROWS_W = 8; // the second map's rows are the first map's, not labelled again
 const LEGEND_GAP = 14;
 const LEGEND_WIDTH = 200;
 const BELOW_GRID = 54;
 const NOTE_H = 28;
-const PAGE_WIDTH = 640; // the picture's room on the page, as heads.py
+const PAGE_WIDTH = 860; // the picture's room on the page (a row of its own: data.wide), as heads.py
 const MIN_PAGE_TEXT = 12;
 const UNIFORM_TOLERANCE = 1e-9;
 
@@ -24,6 +26,17 @@ const UNIFORM_TOLERANCE = 1e-9;
 export function numberSize(width, cell) {
   const size = Math.max(15, Math.ceil((MIN_PAGE_TEXT * Math.max(width, PAGE_WIDTH)) / PAGE_WIDTH));
   return draw.textWidth("0.00", size) + 8 <= cell ? size : 0;
+}
+
+// shownToken(token) -> a punctuation token quoted (“，”) in a list of weights, as heads.shown_token
+export function shownToken(token) {
+  return token && /^\p{P}+$/u.test(token) ? `“${token}”` : token;
+}
+
+// rowLabelWidth(tokens, glosses, rowTitle, size) -> the room left of the first map, as heads.row_label_width
+function rowLabelWidth(tokens, glosses, rowTitle, size) {
+  const widths = tokens.map((tok) => draw.textWidth(tok, size)).concat([draw.textWidth(rowTitle + " ↓", size - 2)]);
+  return Math.max(...widths, ...(glosses || []).map((g) => draw.textWidth(g, size - 2))) + 14;
 }
 
 // rowLine(t, who, query, row, tokens) -> the key a row attends to most, or that the row is uniform
@@ -58,7 +71,8 @@ export function favourite(row) {
   return argmax(row);
 }
 
-// data: tokens, labels (glossed in English: the first map's rows), X, n_heads, d_model,
+// data: tokens, labels (glossed in English: the query slider), glosses (under the first map's row labels),
+// X, n_heads, d_model,
 // projections: {name: {W_q, W_k}} ("designed" with the default example, and "random")
 export function compute(data, values) {
   const W = data.projections[values.projections];
@@ -67,25 +81,31 @@ export function compute(data, values) {
 }
 
 export function render(data, values, state, t) {
-  const { tokens, labels, n_heads: nHeads, d_model: dModel } = data;
+  const { tokens, glosses, n_heads: nHeads, d_model: dModel } = data;
   const { A, avg, head: h, qi } = state;
   const n = tokens.length;
   const cell = n > SHORT_SENTENCE ? SMALL_CELL : LARGE_CELL;
-  const query = tokens[qi]; // words in the text; the glossed labels on the axes
+  const labelSize = n > SHORT_SENTENCE ? LONG_LABELS : 16;
+  const query = tokens[qi]; // words in the text; the glosses on a line under the row labels
   const heading = t("head_heading", { n_heads: nHeads, width: dModel / nHeads, query });
   const pic = draw.picture(data.title, heading);
   const rowTitle = t("axis_queries");
-  const width = 2 * draw.MARGIN + MAP_GAP + 2 * (cell * n + draw.rowLabelWidth(labels, rowTitle));
+  const rowsW = rowLabelWidth(tokens, glosses, rowTitle, labelSize);
+  const width = 2 * draw.MARGIN + MAP_GAP + rowsW + SHARED_ROWS_W + 2 * cell * n;
   const numbers = numberSize(width, cell);
-  const axes = { cell, highlightRow: qi, rowTitle, colTitle: t("axis_keys"), colGlosses: data.glosses, numberSize: numbers };
+  const axes = { cell, highlightRow: qi, colTitle: t("axis_keys"), numberSize: numbers, labelSize };
   const which = t(`head_projections_${values.projections}`);
-  const [headW, heatH] = draw.heatmap(pic, draw.MARGIN, draw.PANELS_TOP, A[h - 1], labels, tokens, {
+  const [headW, heatH] = draw.heatmap(pic, draw.MARGIN, draw.PANELS_TOP, A[h - 1], tokens, tokens, {
     ...axes,
     title: t("head_panel", { head: h, which }),
+    rowTitle,
+    rowLabelW: rowsW,
+    rowGlosses: glosses, // the English edition's “it” under 它; the columns plain
   });
-  const [avgW] = draw.heatmap(pic, draw.MARGIN + headW + MAP_GAP, draw.PANELS_TOP, avg, labels, tokens, {
+  const [avgW] = draw.heatmap(pic, draw.MARGIN + headW + MAP_GAP, draw.PANELS_TOP, avg, tokens.map(() => ""), tokens, {
     ...axes,
     title: t("head_average", { n_heads: nHeads }),
+    rowLabelW: SHARED_ROWS_W,
   });
   draw.colorbar(pic, draw.MARGIN + headW - cell * n, draw.PANELS_TOP + heatH + LEGEND_GAP, {
     width: LEGEND_WIDTH,
@@ -101,7 +121,7 @@ export function render(data, values, state, t) {
   const lines = [];
   const rows = A.map((a, k) => [t("head_name", { head: k + 1 }), a[qi]]).concat([[t("head_average_name"), avg[qi]]]);
   for (const [who, row] of rows) lines.push(rowLine(t, who, query, row, tokens));
-  const tokenValues = (row) => tokens.map((tok, k) => t("token_value", { token: tok, value: draw.fmt(row[k]) })).join(t("list_sep"));
+  const tokenValues = (row) => tokens.map((tok, k) => t("token_value", { token: shownToken(tok), value: draw.fmt(row[k]) })).join(t("list_sep"));
   if (!numbers) {
     for (const [who, row] of [[t("head_name", { head: h }), A[h - 1][qi]], [t("head_average_name"), avg[qi]]]) {
       lines.push(t("head_row_weights", { who, query, weights: tokenValues(row) }));

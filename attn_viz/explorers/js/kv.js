@@ -99,7 +99,8 @@ function timeAxis(pic, y, axis, t) {
     const seconds = Number(`1e${e}`);
     const x = x0 + timeBar(seconds, axis);
     pic.line(x, y, x, y + 5, { stroke: draw.MUTED });
-    if (e % 3 === 0 || e === hi) pic.text(x, y + 19, timeText(seconds, t), { size: 14, anchor: "middle", fill: draw.MUTED });
+    const end = e === hi && ((hi % 3) + 3) % 3 >= 2; // the end's label, when two decades or more past the last
+    if (e % 3 === 0 || end) pic.text(x, y + 19, timeText(seconds, t), { size: 14, anchor: "middle", fill: draw.MUTED });
   }
   pic.text(x0 - 22, y + 19, t("kv_time_scale"), { size: 14, anchor: "end", fill: draw.MUTED }); // clear of "1 µs"
 }

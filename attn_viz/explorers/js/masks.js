@@ -78,6 +78,7 @@ export function render(data, values, state, t) {
     mutedRows: padded,
     mutedCols: padded, // the rows carry the glosses; the columns are the same tokens, as in every heatmap
     droppedRows: padded, // a padding query's row is computed, then thrown away: grey
+    colGlosses: data.glosses, // the English edition's “I” under 我, as the rows' 我 “I”
   });
   let y = draw.PANELS_TOP + heatH + LEGEND_GAP;
   const dropped = p > 0 && !emptyRows.length;

@@ -132,6 +132,7 @@ const NOTE_LINE = 19;
 const HEATMAPS_TOP = draw.PANELS_TOP + 262;
 const SMALL_CELL = 34;
 const LARGE_CELL = 48;
+const GLOSSED_CELL = 72; // a short sentence's cells in the English edition: room for the column glosses
 const SHORT_SENTENCE = 6;
 const MAP_GAP = 40;
 const LEGEND_GAP = 14;
@@ -286,10 +287,11 @@ export function render(data, values, state, t) {
   );
 
   const n = tokens.length;
-  const cell = n > SHORT_SENTENCE ? SMALL_CELL : LARGE_CELL;
+  const cell = n > SHORT_SENTENCE ? SMALL_CELL : data.glosses ? GLOSSED_CELL : LARGE_CELL;
+  const colGlosses = n > SHORT_SENTENCE ? null : data.glosses; // a long sentence's cells have no room
   const back = [];
   state.order.forEach((w, r) => (back[w] = r));
-  const axes = { cell, highlightRow: qi, highlightCell: [qi, ki], rowTitle: t("axis_queries") };
+  const axes = { cell, highlightRow: qi, highlightCell: [qi, ki], rowTitle: t("axis_queries"), colGlosses };
   const at = (w, p) => t("pos_token_at", { token: labels[w], position: p }); // glossed in English
   const [beforeW, heatH] = draw.heatmap(pic, draw.MARGIN, HEATMAPS_TOP, state.A, tokens.map((_, w) => at(w, w)), tokens, {
     ...axes,

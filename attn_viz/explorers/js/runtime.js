@@ -65,6 +65,7 @@ export function mount(model, el, explorers) {
   root.className = "attn-explorer-live";
   root.dataset.attnKind = model.get("kind");
   root.lang = model.get("lang") || "zh";
+  if (data.wide) root.classList.add("attn-wide"); // a wide picture: a row of its own, under the controls
   const figure = document.createElement("div");
   figure.className = "attn-figure";
   const picture = document.createElement("div");

@@ -70,7 +70,8 @@ HTML_LANG = {"zh": "zh-CN", "en": "en"}
 TEXT_PX = 28  # controls, readouts, tab titles
 QUESTION_PX = 30  # the question for the room
 TITLE_PX = 36  # the board's title
-TAB_SHARE = 0.85  # the tab titles' size, of the text's: the seven tabs stay on one row at 1280 px
+TAB_SHARE = 0.85  # the tab titles' size, of the text's: the seven tabs stay on one row at 1280 px (in near-black:
+# at this size axe wants 4.5:1, which JupyterLab's grey of an inactive tab does not reach)
 PICTURE_SHARE = 72  # % of the width for the picture; controls and readouts get the rest
 # the text size follows the screen: TEXT_PX at 1920×1080, less on a smaller screen (21 px at 1440×900), so that
 # the controls and the picture fit on the screen together; every other size of the board is in em of it
@@ -143,7 +144,7 @@ VOILA_CSS = f"""
 .{BOARD_CLASS} .attn-board-header .widget-toggle-button.mod-active {{ background: #31688e; color: #fff;
   font-weight: bold; }}
 .{BOARD_CLASS} .widget-tab > .lm-TabBar .lm-TabBar-tab {{ font-size: calc({TAB_SHARE} * {TEXT_SIZE}) !important;
-  padding: 3px 0.4em !important; }}
+  padding: 3px 0.4em !important; color: #1a1a1a !important; }}
 .{BOARD_CLASS}, .{BOARD_CLASS} button, .{BOARD_CLASS} .lm-TabBar-tab {{ font-family: {CSS_FAMILY} !important; }}
 """
 # the course's fonts as `make demo` serves them (a projector PC may have no CJK font); harmless elsewhere

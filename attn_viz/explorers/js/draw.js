@@ -325,25 +325,26 @@ export function heatmap(svg, x, y, A, rows, cols, o = {}) {
 
 // the legend of the 0–1 weight scale, the same in every explorer (label: "attention weight"); with
 // maskedLabel, the masked swatch beside it. Returns the height used.
-export function colorbar(svg, x, y, { width = 220, label = "", maskedLabel = null, droppedLabel = null } = {}) {
+export function colorbar(svg, x, y, { width = 220, label = "", maskedLabel = null, droppedLabel = null, size = 14 } = {}) {
+  // size: the legend's text (a wide picture, scaled down on the board, passes 15 to stay legible there)
   const steps = 10;
   for (let k = 0; k < steps; k++) {
     svg.rect(x + (width * k) / steps, y, width / steps + 0.5, 14, { fill: viridis((k + 0.5) / steps) });
   }
-  svg.text(x, y + 32, "0", { size: 14, anchor: "middle", fill: MUTED });
-  svg.text(x + width / 2, y + 32, "0.5", { size: 14, anchor: "middle", fill: MUTED });
-  svg.text(x + width, y + 32, "1", { size: 14, anchor: "middle", fill: MUTED });
-  if (label) svg.text(x + width + 14, y + 13, label, { size: 14, fill: MUTED });
+  svg.text(x, y + 32, "0", { size, anchor: "middle", fill: MUTED });
+  svg.text(x + width / 2, y + 32, "0.5", { size, anchor: "middle", fill: MUTED });
+  svg.text(x + width, y + 32, "1", { size, anchor: "middle", fill: MUTED });
+  if (label) svg.text(x + width + 14, y + 13, label, { size, fill: MUTED });
   if (maskedLabel) {
-    const mx = x + width + 24 + textWidth(label, 14);
+    const mx = x + width + 24 + textWidth(label, size);
     svg.rect(mx, y, 18, 14, { fill: MASKED, stroke: HATCH });
     svg.line(mx + 2, y + 12, mx + 16, y + 2, { stroke: HATCH, sw: 1.5 });
-    svg.text(mx + 24, y + 13, maskedLabel, { size: 14, fill: MUTED });
+    svg.text(mx + 24, y + 13, maskedLabel, { size, fill: MUTED });
   }
   if (droppedLabel) {
     // the grey of a dropped row (a padding query), on the line under the scale's numbers
     svg.rect(x, y + 44, 18, 14, { fill: MASKED, stroke: GRID });
-    svg.text(x + 24, y + 57, droppedLabel, { size: 14, fill: MUTED });
+    svg.text(x + 24, y + 57, droppedLabel, { size, fill: MUTED });
     return 62;
   }
   return 36;

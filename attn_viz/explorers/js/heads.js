@@ -110,11 +110,12 @@ export function render(data, values, state, t) {
   draw.colorbar(pic, draw.MARGIN + headW - cell * n, draw.PANELS_TOP + heatH + LEGEND_GAP, {
     width: LEGEND_WIDTH,
     label: t("legend_weight"),
+    size: 15,
   });
   pic.width = draw.MARGIN + headW + MAP_GAP + avgW + draw.MARGIN;
   pic.height = draw.PANELS_TOP + heatH + BELOW_GRID;
   if (!numbers) {
-    pic.text(draw.MARGIN, pic.height + 14, t("head_no_numbers", { n, query }), { size: 14, fill: draw.MUTED });
+    pic.text(draw.MARGIN, pic.height + 14, t("head_no_numbers", { n, query }), { size: 15, fill: draw.MUTED });
     pic.height += NOTE_H;
   }
 

@@ -423,25 +423,26 @@ def notice(svg, x, y, width, lines, *, fill="#fff4e5", stroke=ACCENT, size=16):
     return h
 
 
-def colorbar(svg, x, y, *, width=220, label="", masked_label=None, dropped_label=None):
+def colorbar(svg, x, y, *, width=220, label="", masked_label=None, dropped_label=None, size=14):
     """Horizontal legend for the [0, 1] viridis scale (10 steps), optionally with the masked swatch; the
-    same in every explorer (label: the catalog's ``legend_weight``). Returns the height used."""
+    same in every explorer (label: the catalog's ``legend_weight``); ``size``: its text (a wide picture, scaled
+    down on the board, passes 15 to stay legible there). Returns the height used."""
     steps = 10
     for k in range(steps):
         svg.rect(x + width * k / steps, y, width / steps + 0.5, 14, fill=viridis((k + 0.5) / steps))
-    svg.text(x, y + 32, "0", size=14, anchor="middle", fill=MUTED)
-    svg.text(x + width / 2, y + 32, "0.5", size=14, anchor="middle", fill=MUTED)
-    svg.text(x + width, y + 32, "1", size=14, anchor="middle", fill=MUTED)
+    svg.text(x, y + 32, "0", size=size, anchor="middle", fill=MUTED)
+    svg.text(x + width / 2, y + 32, "0.5", size=size, anchor="middle", fill=MUTED)
+    svg.text(x + width, y + 32, "1", size=size, anchor="middle", fill=MUTED)
     if label:
-        svg.text(x + width + 14, y + 13, label, size=14, fill=MUTED)
+        svg.text(x + width + 14, y + 13, label, size=size, fill=MUTED)
     if masked_label:
-        mx = x + width + 24 + text_width(label, 14)
+        mx = x + width + 24 + text_width(label, size)
         svg.rect(mx, y, 18, 14, fill=MASKED, stroke=HATCH)
         svg.line(mx + 2, y + 12, mx + 16, y + 2, stroke=HATCH, sw=1.5)
-        svg.text(mx + 24, y + 13, masked_label, size=14, fill=MUTED)
+        svg.text(mx + 24, y + 13, masked_label, size=size, fill=MUTED)
     if dropped_label:  # the grey of a dropped row (a padding query), on the line under the scale's numbers
         svg.rect(x, y + 44, 18, 14, fill=MASKED, stroke=GRID)
-        svg.text(x + 24, y + 57, dropped_label, size=14, fill=MUTED)
+        svg.text(x + 24, y + 57, dropped_label, size=size, fill=MUTED)
         return 62
     return 36
 

@@ -282,7 +282,8 @@ LOOPS = {  # 2025017's own solution: loops, unlike anyone else's
     "            out[i, j] = sum(Q[i, d] * K[j, d] for d in range(Q.shape[1]))\n    return out",
 }
 RENAMED = {"n_queries": "rows", "n_keys": "cols", "total": "acc", "out": "result", "i": "a", "j": "b", "d": "t"}
-ODD_3_1 = "S = Q @ K.T / np.sqrt(Q.shape[1]) + 0.5"  # wrong, and no known mistake makes these numbers
+ODD_3_1 = "S = np.tanh(Q @ K.T / np.sqrt(Q.shape[1]))"  # wrong, and no known mistake makes these numbers
+# (not "+ 0.5": the checker names that one, an offset, and the same named mistake on the same data is no sign)
 # the planted similarities: (kind, exercise, task, one student, the other)
 PLANTED = {
     ("code", "ex02_scores", "", "2025017", "2025018"),

@@ -102,9 +102,13 @@ def leaked_numbers(message, expected):
         if not np.isfinite(x) or abs(x - round(x)) < 1e-9:
             continue  # 0, 1, −∞ (masks, masked weights) are not answers a learner could copy
         for text in (f"{x:.2f}", f"{x:.3f}", f"{x:.4f}", f"{x:.6g}", repr(float(x)), f"{x:.2e}", f"{abs(x):.2f}"):
-            if text in message:
+            if text in message and not (text in HALF_UNITS and ("四舍五入" in message or "round" in message)):
                 found.append(text)
     return found
+
+
+# how far rounding to k decimals moves a number, which a rounding hint states ("up to 0.05"): not an answer's digits
+HALF_UNITS = {"0.5", "0.05", "0.005", "0.0005", "5.00e-02", "5.00e-03"}
 
 
 def assert_says(d, code, words, expected):

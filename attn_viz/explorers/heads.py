@@ -237,11 +237,12 @@ def render(explorer: Explorer, state: dict, *, tokens, glosses, n_heads, d_model
         PANELS_TOP + heat_h + LEGEND_GAP,
         width=LEGEND_WIDTH,
         label=text("legend_weight"),
+        size=15,
     )
     pic.width = MARGIN + head_w + MAP_GAP + average_w + MARGIN
     pic.height = PANELS_TOP + heat_h + BELOW_GRID
     if not numbers:
-        pic.text(MARGIN, pic.height + 14, text("head_no_numbers", n=n, query=query), size=14, fill=draw.MUTED)
+        pic.text(MARGIN, pic.height + 14, text("head_no_numbers", n=n, query=query), size=15, fill=draw.MUTED)
         pic.height += NOTE_H
 
     readouts, out_labels, lines = {}, {}, []

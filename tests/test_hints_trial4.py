@@ -346,7 +346,7 @@ def test_8_5_reshape_both_ways_a_residual_and_w_o_transposed(lang):
     bare = _layer(d, lambda M: M.reshape(3, n, width // 3), lambda O: O.reshape(n, -1))
     said = diagnose_task("8.5", bare)
     assert said.code == "split_no_transpose"
-    assert words(lang, "拆头和拼接都只用了 reshape", "Both the split and the merge") in said.message
+    assert words(lang, "拆成多个头和拼接都只用了 reshape", "Both the split and the merge") in said.message
     residual = diagnose_task("8.5", _layer(d, split, merge, lambda Y, d: Y + d["X"]))
     assert residual.code == "residual_added"
     Qh, Kh, Vh = (split(d["X"] @ W) for W in (d["W_q"], d["W_k"], d["W_v"]))

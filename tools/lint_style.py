@@ -175,6 +175,7 @@ ZH_TERMS = (
     Term(r"换人", "说清楚换的是什么（例如“换一个查询”）", rule="register"),
     Term(r"真话", "“更通顺的句子”之类的确切说法", rule="register"),
     Term(r"两头", "“两个头”", rule="register"),
+    Term(r"拆头", "“拆成多个头”", rule="register"),
     Term(r"手设", "“手工设定的”（“手设”是生造的缩略词）", rule="register"),
     Term(r"全押|押在|押定", "“全部集中在……上”“锁定”（不用赌博的说法）", rule="register"),
     Term(r"拷贝", "“副本”（名词）或“复制”（动词）", rule="register"),

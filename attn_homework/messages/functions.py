@@ -28,9 +28,9 @@ MESSAGES = {
         "of each product to see which side lacks or has an extra .T.)",
     ),
     "fn_too_slow": (
-        "用 {call} 调用你的 {sym}，{seconds} 秒内没有返回，检查程序停下了它{still}。这道题的一次调用只要几毫秒"
-        "（第一次导入模块的时间不算在内）：看看函数里有没有停不下来的循环（while True、一个永远成立的条件），"
-        "或者远超这道题所需的计算、等待（如 time.sleep）。",
+        "用 {call} 调用你的 {sym}，{seconds} 秒内没有返回，检查程序不再等它{still}。这道题调用一次只要几毫秒"
+        "（首次导入模块的时间不算）：看看函数里有没有停不下来的循环（如 while True，或一个始终成立的条件），"
+        "或者远超题目所需的计算或等待（如 time.sleep）。",
         "Called with {call}, your {sym} did not return within {seconds} s, and the checker stopped waiting{still}. "
         "One call of this task takes milliseconds (the first import of a module is not counted): look for a loop "
         "that never ends (while True, a condition that stays true), or for far more work or waiting (such as "
@@ -159,7 +159,7 @@ MESSAGES = {
         "(.astype(int), say), nor fill it into an integer array.",
     ),
     "fn_delegates": (
-        "{sym} 调用了现成的 {name}：这道题要你用 numpy 自己写出修好的函数，检查程序不能把参考答案当成你的修正。",
+        "{sym} 调用了现成的 {name}：这道题要你用 numpy 自己写出修好的函数，参考实现不能当作你的修正。",
         "{sym} calls the ready-made {name}: this task asks you to write the fixed function yourself in numpy; "
         "the checker cannot take the reference for your fix.",
     ),

@@ -37,13 +37,13 @@ MESSAGES = {
         "The heads' columns are interleaved: after merging, head 0's d_head columns come first, then head 1's, …",
     ),
     "split_reversed": (
-        "头的顺序反了：头 0 是 Q 最左边的 d_head 列，然后是头 1、头 2……（拆头和拼接要用同一个顺序，W_O 才对得上）。",
+        "头的顺序反了：头 0 是 Q 最左边的 d_head 列，然后是头 1、头 2……（拆成多个头和拼接要用同一个顺序，W_O 才对得上）。",
         "The heads are in reverse order: head 0 is the leftmost d_head columns of Q, then head 1, head 2, … (the "
         "split and the merge use one order, so that W_O lines up).",
     ),
     "layer_split_merged_by_reshape": (
-        "拆头和拼接都只用了 reshape：两步都没有移动头这个轴，于是一个“头”里混着好几个位置的数，拼回去时又混了一次"
-        "（只做了一步时，检查程序会单独指出那一步）。拆头：先 reshape 成 (n, h, d_head)，再把头的轴移到最前面；"
+        "拆成多个头和拼接都只用了 reshape：两步都没有移动头这个轴，于是一个“头”里混着好几个位置的数，拼回去时又混了一次"
+        "（只做了一步时，检查程序会单独指出那一步）。拆成多个头时：先 reshape 成 (n, h, d_head)，再把头的轴移到最前面；"
         "拼接：先把头的轴移回位置之后，再 reshape。",
         'Both the split and the merge are a reshape alone: neither moves the heads axis, so one "head" holds '
         "pieces of several positions, and the merge mixes them again. Split: reshape to (n, h, d_head), then move "
@@ -60,7 +60,7 @@ MESSAGES = {
         "column i of the merged heads.",
     ),
     "merge_reversed": (
-        "头的顺序反了：拼接时头 0 在最左边，然后是头 1、头 2……（这个顺序要和拆头时一致，W_O 才对得上）。",
+        "头的顺序反了：拼接时头 0 在最左边，然后是头 1、头 2……（这个顺序要和拆成多个头时一致，W_O 才对得上）。",
         "The heads are in reverse order: head 0 goes on the left, then head 1, head 2, … (the order of the "
         "split, so that W_O lines up).",
     ),
@@ -85,7 +85,7 @@ MESSAGES = {
         "Scaling is missing: every head's scores are divided by √d_head before softmax.",
     ),
     "layer_split_by_reshape": (
-        "拆头时只用了 reshape：一个“头”里混进了好几个位置。先 reshape 成 (n, h, d_head)，再把头这个轴移到前面。",
+        "拆成多个头时只用了 reshape：一个“头”里混进了好几个位置。先 reshape 成 (n, h, d_head)，再把头这个轴移到前面。",
         'The heads were made by a reshape alone, so a "head" mixes several positions: reshape to '
         "(n, h, d_head), then move the heads axis to the front.",
     ),

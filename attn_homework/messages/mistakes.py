@@ -49,8 +49,9 @@ MESSAGES = {
         "Divided by the wrong number: divide by √d_k (the square root of d_k), not by d_k itself.",
     ),
     "gqa_scaled_by_dk": (
-        "除错了数：你的结果等于把分数除以 d_k 本身（d_k 是每个头的宽度，即 Q_heads 最后一个轴的长度），应除以 √d_k。"
-        "如果你除的是查询头数的平方根，也会得到这个数：这里 4 个头、每头宽 2，√4 恰好等于 d_k = 2。但缩放与头数无关，应除以 √d_k。",
+        "除错了数：应除以 √d_k，你的结果等于分数除以 d_k 本身（d_k 是每个头的宽度，即 Q_heads 最后一个轴的长度）。"
+        "如果你除的是查询头数的平方根，结果也一样：这里有 4 个头、每个头宽 2，√4 恰好等于 d_k = 2。缩放只看 d_k，"
+        "与头数无关。",
         "Divided by the wrong number: your result is the scores divided by d_k itself (d_k is each head's width, "
         "the last axis of Q_heads); divide by √d_k. If you divided by the square root of the number of query "
         "heads: with 4 heads of width 2, √4 equals d_k = 2, so the result and the mistake are the same; the "
@@ -90,10 +91,10 @@ MESSAGES = {
         "should, i.e. normalise along the last axis.",
     ),
     "max_down_columns": (
-        "减去的最大值取错了轴：你从每个分数里减去的是它所在那一列的最大值（沿倒数第二个轴，{axis} 或 axis=-2），"
-        "不是它所在那一行的最大值。从一整行减去同一个数，这一行的 softmax 不变，所以减去最大值只为防止 exp 溢出；"
-        "可每一列减去的数不同，同一行里的各个分数减去了不同的数，权重就变了。"
-        "写 .max(axis=-1, keepdims=True)，每一行减去它自己的最大值。{also}",
+        "减去的最大值取错了轴：你从每个分数里减去的是它所在列的最大值（沿倒数第二个轴，{axis} 或 axis=-2），"
+        "应该减去它所在行的最大值。一整行减去同一个数，这一行的 softmax 不变，所以才可以减去最大值（它只用来防止"
+        " exp 溢出）；按列减时，同一行里的分数减去的数各不相同，权重就变了。"
+        "写 .max(axis=-1, keepdims=True)，让每一行减去自己的最大值。{also}",
         "The maximum is taken along the wrong axis: from each score you subtracted the maximum of its column "
         "(down the second-to-last axis, {axis} or axis=-2), not the maximum of its row. Subtracting one number "
         "from a whole row leaves that row's softmax unchanged, which is why the maximum may be subtracted at all "

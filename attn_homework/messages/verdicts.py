@@ -159,12 +159,12 @@ MESSAGES = {
         "-np.inf), keep being True where a key may be seen, not a product.",
     ),
     "empty_every_row": (
-        "{sym} 每一行都是 NaN，可是按这道题的掩码，每个位置都能看到键。这样的写法会得到这个结果：挡住的位置填了 +∞"
-        "（应该是 −∞：加上 +∞，被挡住的分数反而最大，softmax 里 ∞ − ∞ 得 NaN）；或者掩码挡住了所有的键（比如把整个"
-        "掩码变成了一个 True/False：看看你传进去的掩码的形状和值）{also}。",
-        "Every row of {sym} is NaN, yet under this task's mask every position sees keys. This is what you get "
-        "from the blocked entries filled with +∞ (they must be −∞: with +∞ the blocked scores become the "
-        "largest, and ∞ − ∞ is NaN in softmax), or from a mask that blocks every key (for instance one turned "
+        "{sym} 每一行都是 NaN，可是按这道题的掩码，每个查询都能看到一些键。常见的原因：被挡住的位置填了 +∞"
+        "（应该填 −∞：填 +∞ 时，被挡住的分数反而最大，softmax 里会算出 ∞ − ∞，得到 NaN）；或者掩码挡住了所有的键"
+        "（比如整个掩码变成了一个 True 或 False：看看你传进去的掩码的形状和值）{also}。",
+        "Every row of {sym} is NaN, yet under this task's mask every query sees some keys. The usual causes: "
+        "the blocked entries filled with +∞ (they must be −∞: with +∞ the blocked scores become the "
+        "largest, and ∞ − ∞ is NaN in softmax), or a mask that blocks every key (for instance one turned "
         "into a single True/False: look at the shape and values of the mask you pass){also}.",
     ),
     "empty_every_row_column_max": (
@@ -377,7 +377,7 @@ MESSAGES = {
         "Row {i} should be position {i}'s outputs from every head, side by side in head order.",
     ),
     "entry_multi_head": (
-        "第 {i} 行是位置 {i} 的输出：拆头、逐头注意力、拼接，再乘以 W_O；逐步检查形状。",
+        "第 {i} 行是位置 {i} 的输出：拆成多个头、每个头各做一次注意力、拼接，再乘以 W_O；逐步检查形状。",
         "Row {i} is position {i}'s output: split into heads, attention per head, merge, then W_O; check "
         "each step's shape.",
     ),
@@ -503,9 +503,9 @@ MESSAGES = {
         "each shift and comparing.",
     ),
     "cell_delegates": (
-        "{var} 的数对了，但它是用现成的 {name} 算出来的（在答案单元格里，或在它取值的那个单元格里）：这些练习要你"
-        "用 numpy 自己写出每一步（和找错题一样，检查程序不能把参考答案当成你的答案；想对照，就把参考结果打印出来看，"
-        "答案本身必须是你自己的 numpy 代码）。用 numpy 重写算出 {var} 的代码，再检查。",
+        "{var} 的数对了，但它是用现成的 {name} 算出来的（在答案单元格里，或在它取值的那个单元格里）。这些练习要你"
+        "用 numpy 自己写出每一步，参考实现算出的结果不算你的答案；想对照，可以把参考结果打印出来看。"
+        "用 numpy 重写算出 {var} 的代码，再检查。",
         "{var} has the right numbers, but it is computed with the ready-made {name} (in the answer cell, or in the "
         "cell it takes its value from): these exercises ask you to write each step yourself in numpy (as in the "
         "find-the-bug tasks, the checker cannot take the reference's result for your answer; to compare, print "
@@ -519,8 +519,8 @@ MESSAGES = {
         'predict tasks. To check task {task_id}, run check("{task_id}").',
     ),
     "prediction_delegates": (
-        "{var} 是调用现成的 {name} 算出来的，这不是预测：预测题要的是你看到答案之前自己想出的数（手算、心算都可以）。"
-        "检查程序能看到的只是这一格调用了 {name}，所以这个数不算。把你自己预测的数直接写进 {var}，再检查。",
+        "{var} 是调用现成的 {name} 算出来的，这不是预测。预测题要的是你在看到答案之前自己想出的数（手算、心算都"
+        "可以），所以这个数不算。把你预测的数直接写进 {var}，再检查。",
         "{var} was computed by calling the ready-made {name}, and that is not a prediction: a predict task asks "
         "for the number you expect before you see the answer (working it out by hand is fine). All the checker "
         "can see is that this cell calls {name}, so the number does not count. Write your own predicted number "

@@ -66,16 +66,17 @@ msg = Catalog(
         ),
         "av_shape": (
             "A 的形状是 {A}，V 的形状是 {V}：A·V 要求每个键对应一行值，A 的列数必须等于 V 的行数，"
-            "现在分别是 {cols} 和 {rows}。是不是把 V 转置了？另外，K 和 V 必须来自同一个序列（同一个 n_k）。",
+            "现在分别是 {cols} 和 {rows}。是不是把 V 转置了，或者把两个参数的顺序写反了（V·A）？",
             "A has shape {A} and V has shape {V}: A·V needs one value row per key, so A's number of columns must "
-            "equal V's number of rows; here they are {cols} and {rows}. Is V transposed? Also, K and V must come "
-            "from the same sequence (same n_k).",
+            "equal V's number of rows; here they are {cols} and {rows}. Is V transposed, or are the two arguments "
+            "swapped (V·A)?",
         ),
         "kv_rows": (
             "K 的形状是 {K}，V 的形状是 {V}：每个键都要有自己的值，所以 K 和 V 的行数 n_k 必须相同"
-            "（现在是 {n_k} 和 {n_v}）。请从同一个序列投影出 K 和 V。",
+            "（现在是 {n_k} 和 {n_v}）。在 Transformer 里，K 和 V 通常从同一个序列投影出来。",
             "K has shape {K} and V has shape {V}: every key needs its value, so K and V must have the same "
-            "number of rows n_k (got {n_k} and {n_v}). Project K and V from the same sequence.",
+            "number of rows n_k (got {n_k} and {n_v}). In a Transformer, K and V are usually projected from "
+            "the same sequence.",
         ),
         "batch_axes": (
             "{a} 的形状是 {a_shape}，{b} 的形状是 {b_shape}：前面的批量轴 {a_batch} 和 {b_batch} 无法广播。",
@@ -96,11 +97,11 @@ msg = Catalog(
             "(1, n_k).",
         ),
         "mask_empty_row": (
-            "掩码让第 {row} 行查询{batch}没有任何键可以看（共 {count} 行如此）：对空集合做 softmax "
-            "没有意义（全是 −∞ 会得到 NaN，用很大的负数则会悄悄变成均匀权重）。每行至少允许一个键，例如查询自己。",
+            "掩码让第 {row} 行查询{batch}一个键都看不到（共 {count} 行如此），这一行的 softmax 没有定义（权重会是 NaN）。"
+            "每行至少允许一个键，例如查询自己。",
             "mask leaves query row {row}{batch} with no key to attend to ({count} such row(s) in all): "
-            "softmax over nothing is undefined (−∞ everywhere gives NaN, a large negative number "
-            "silently gives uniform weights). Allow at least one key per row, e.g. the query itself.",
+            "softmax over no key is undefined (its weights would be NaN). Allow at least one key per row, e.g. "
+            "the query itself.",
         ),
         "at_batch": ("（批量下标 {where}）", " (at batch index {where})"),
         # ---------------------------------------------------------------- the five steps (core)
@@ -161,10 +162,10 @@ msg = Catalog(
         ),
         "causal_empty_row": (
             "mask 加上 causal=True 之后，第 {row} 行查询{batch}没有任何键可以看（共 {count} 行如此）："
-            "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个不晚于它的键，例如查询自己。",
+            "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个位置不在它之后的键，例如查询自己。",
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "
-            "them. Allow at least one earlier key per row, e.g. the query itself.",
+            "them. Allow at least one key per row at or before the query, e.g. the query itself.",
         ),
         # ---------------------------------------------------------------- positions (lesson 12)
         "odd_width": (
@@ -207,7 +208,7 @@ msg = Catalog(
             "entry of {value}, so the shapes must be equal.",
         ),
         "partner_n": (
-            "n 至少要是 2（每个词需要一个不是自己的搭档），得到的是 {n}。",
+            "n 至少为 2（每个词需要一个不是自己的搭档），得到的是 {n}。",
             "n must be at least 2 (each token needs a partner other than itself), got {n}.",
         ),
     }

@@ -36,6 +36,10 @@ TEACHER_ONLY = "teacher-only"
 # shape of O, the gradients' formulas, where a prediction lands), so the student version keeps only its
 # heading, a note and its links (the next exercise): it is read in the teacher version and in the lesson.
 SUMMARY_HEADINGS = {"## 小结": "zh", "## Summary": "en"}
+# the heading the student version gives that cell instead (it holds a pointer, not a summary)
+HELD_BACK_HEADINGS = {"zh": "## 做完之后", "en": "## When you are done"}
+# the exercise's own lesson, as its first cell links it ("这是[第 4 课](../04_softmax.ipynb)的课后练习")
+_LESSON_LINK = re.compile(r"\[(第 \d+ 课|Lesson \d+)\]\(([^)\s]+)\)")
 
 TEACHER_FOLDER = "teacher"
 # Inside a notebooks folder, each edition keeps its student exercises here and the teacher versions in
@@ -127,14 +131,17 @@ def _summary_lang(cell):
     return SUMMARY_HEADINGS.get(cell.source.strip().splitlines()[0].strip())
 
 
-def hold_back_summary(source, lang, predictions=False):
-    """A summary cell's ``source`` as the student version has it: the heading, a note saying why the rest
-    is left out (naming the predict tasks when the exercise has any), and the lines that are only links
-    (the next exercise). Nothing of the summary's own text."""
+def hold_back_summary(source, lang, predictions=False, lesson=None):
+    """A summary cell's ``source`` as the student version has it: a heading of its own ("## 做完之后"), a
+    note that sends the student to the lesson's summary (``lesson``: its link as the exercise's first cell
+    writes it, "[第 4 课](../04_softmax.ipynb)") and says why this one is left out (naming the predict tasks
+    when the exercise has any), and the lines that are only links (the next exercise). Nothing of the
+    summary's own text."""
     lines = source.strip().splitlines()
     links = [line for line in lines[1:] if re.fullmatch(r"\s*(\[[^\]]*\]\([^)]*\)\s*)+", line)]
     note = "student_summary_held_back_predict" if predictions else "student_summary_held_back"
-    return "\n\n".join([lines[0].strip(), msg.text(note, lang), *links])
+    where = lesson or msg.text("student_summary_the_lesson", lang)
+    return "\n\n".join([HELD_BACK_HEADINGS[lang], msg.text(note, lang, lesson=where), *links])
 
 
 def has_predictions(nb):
@@ -152,6 +159,9 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
     version."""
     nb = copy.deepcopy(teacher_nb)
     predictions = has_predictions(nb)
+    first = next((c.source for c in nb.cells if c.cell_type == "markdown"), "")
+    found = _LESSON_LINK.search(first)
+    lesson = found.group(0) if found else None
     cells = []
     for index, cell in enumerate(nb.cells, start=1):
         if TEACHER_ONLY in cell.get("metadata", {}).get("tags", []):
@@ -168,7 +178,7 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
             )
         elif cell.cell_type == "markdown":
             if _summary_lang(cell) is not None:
-                cell.source = hold_back_summary(cell.source, _summary_lang(cell), predictions)
+                cell.source = hold_back_summary(cell.source, _summary_lang(cell), predictions, lesson)
             if src_dir is not None and out_dir is not None:
                 cell.source = rebase_links(cell.source, src_dir, out_dir)
         cells.append(cell)

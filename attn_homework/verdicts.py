@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import decimal
 import difflib
+import dis
 import fractions
 import hashlib
 import inspect
@@ -316,6 +317,7 @@ def delegated_to(function, depth=0, seen=None):
         names |= set(c.co_names) | set(c.co_freevars)
         texts |= {k for k in c.co_consts if isinstance(k, str)}
         stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    names -= _imported_never_read(code)
     found = []
     for imported in sorted(n for n in names | texts if n.split(".")[0] in _REFERENCES):
         module = sys.modules.get(imported)  # ``import attn_core`` / ``from attn_core import …`` in the function
@@ -339,6 +341,42 @@ def delegated_to(function, depth=0, seen=None):
             if inner:
                 found += inner.split(", ")
     return ", ".join(dict.fromkeys(found))
+
+
+def _imported_never_read(code):
+    """The names of a function's imports that its code (nested code included) never reads, with the modules
+    they come from when nothing else is read from them: a leftover ``from attn_core import rope`` that is
+    never called is no delegation (the function is judged by what its calls return)."""
+    imports, loaded = [], set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        ins = list(dis.get_instructions(c))
+        for k, i in enumerate(ins):
+            if i.opname == "IMPORT_NAME":
+                module, bound, j = i.argval, [], k + 1
+                while j < len(ins) and ins[j].opname in (
+                    "IMPORT_FROM",
+                    "STORE_FAST",
+                    "STORE_NAME",
+                    "STORE_GLOBAL",
+                    "STORE_DEREF",
+                    "POP_TOP",
+                ):
+                    if ins[j].opname == "IMPORT_FROM":
+                        bound.append(ins[j].argval)
+                    elif ins[j].opname.startswith("STORE_"):
+                        bound.append(ins[j].argval)
+                    j += 1
+                imports.append((module, bound))
+            elif i.opname.startswith("LOAD_") and isinstance(i.argval, str):
+                loaded.add(i.argval)
+        stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    never = set()
+    for module, bound in imports:
+        if bound and not any(n in loaded for n in bound):
+            never |= {module, module.split(".")[0], *bound}
+    return never - loaded
 
 
 # numpy's comparisons as imported: a notebook that rebinds them (``np.allclose = lambda *a, **k: True``) rebinds
@@ -663,7 +701,7 @@ def predicted(task_id=None, *extra, **unexpected):
         if task_id not in _REVEALED and form.code in _NOT_A_PREDICTION_YET:
             print(line(task_id, form))
             return False
-        name = delegated_in_cell(_answer_cell(var, namespace), namespace, _handed_out(task_id))
+        name = delegated_in_cell(_answer_cell(var, namespace), namespace, _handed_out(task_id), var)
         if name and task_id not in _REVEALED:  # computed by the reference the reveal uses: not a prediction
             print(msg("prediction_delegates", var=var, name=name))
             return False
@@ -693,7 +731,9 @@ def _record_first_prediction(t, value, diagnosis, namespace):
     index, text, NaN) is not recorded; nor is a number the answer cell computed with attn_core's reference."""
     if t.answer_kind != "number" or t.id in _REVEALED or diagnosis.code in _NOT_A_PREDICTION_YET:
         return
-    if not _is_one_number(value) or delegated_in_cell(_answer_cell(t.var, namespace), namespace, _handed_out(t.id)):
+    if not _is_one_number(value) or delegated_in_cell(
+        _answer_cell(t.var, namespace), namespace, _handed_out(t.id), t.var
+    ):
         return
     _REVEALED[t.id] = _as_number(value)
     print(msg("prediction_checked", var=t.var, value=_number_text(_REVEALED[t.id])))
@@ -886,12 +926,14 @@ def _resolve(parts, namespace):
     return value
 
 
-def delegated_in_cell(source, namespace, allowed=()):
+def delegated_in_cell(source, namespace, allowed=(), answer=""):
     """The attn_core function or module that the code ``source`` (an answer cell) uses to compute its answer,
     by the names it uses and what they are in ``namespace`` (identity: ``rope`` imported ``from attn_core``,
     ``trained.previous_token_score``, ``attn_core.attention``, a notebook function that calls one, the module
     itself handed to ``getattr``): "attn_core.attention"; "" if none. ``allowed``: the functions this task's
-    notebook hands out (``_handed_out``). The same rule as a find-the-bug function's (``delegated_to``)."""
+    notebook hands out (``_handed_out``). The same rule as a find-the-bug function's (``delegated_to``), but a
+    reference used only to compare with one's own result (``_only_compared``; never the ``answer`` variable
+    itself) is no delegation."""
     import attn_core
 
     allowed_ids = {id(f) for f in (attn_core.set_lang, attn_core.get_lang, *allowed)}
@@ -901,11 +943,14 @@ def delegated_in_cell(source, namespace, allowed=()):
     except SyntaxError:
         return ""
     for code in _code_in_strings(tree):  # exec("O = attention(Q, K, V).O"): the string is code too
-        name = delegated_in_cell(code, namespace, allowed)
+        name = delegated_in_cell(code, namespace, allowed, answer)
         if name:
             return name
     bases = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    compared = _only_compared(tree, answer)
     for node in ast.walk(tree):
+        if id(node) in compared:
+            continue
         named = _module_named(node, namespace)  # sys.modules["attn_core"], importlib.import_module("attn_core")
         if named.startswith("attn_core"):
             return named
@@ -930,6 +975,46 @@ def delegated_in_cell(source, namespace, allowed=()):
             if inner:
                 return inner[0]
     return ""
+
+
+# the calls that compare two arrays or show one: a reference used inside one checks one's own answer (the
+# delegate message itself says to print the reference's result to compare), it does not make it
+_COMPARERS = {
+    "print",
+    "display",
+    "allclose",
+    "isclose",
+    "array_equal",
+    "array_equiv",
+    "assert_allclose",
+    "assert_array_equal",
+    "assert_array_almost_equal",
+    "assert_almost_equal",
+    "assert_equal",
+}
+
+
+def _only_compared(tree, answer=""):
+    """The ids of the nodes of ``tree`` that only compare (``print(np.allclose(q_rot, rope(q, p)))``, ``a == b``,
+    and a name assigned only to be compared: ``ref = rope(q, p)`` read nowhere but in a comparison). Nothing
+    under a walrus (``:=``) counts: it may hand a value on."""
+    compared = set()
+    for node in ast.walk(tree):
+        comparing = isinstance(node, ast.Compare) or (
+            isinstance(node, ast.Call) and (_chain(node.func) or [""])[-1] in _COMPARERS
+        )
+        if comparing and not any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+            compared |= {id(n) for n in ast.walk(node)}
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+            names = {t.id for t in node.targets}
+            if answer in names:
+                continue
+            used = [n for n in reads if n.id in names]
+            if used and all(id(n) in compared for n in used):
+                compared |= {id(n) for n in ast.walk(node)}
+    return compared
 
 
 _RUNS_TEXT = ("exec", "eval", "compile")  # the builtins that run a string as code
@@ -970,7 +1055,7 @@ def _answer_cell(var, namespace):
     """The code of the last notebook cell run before this check that assigns ``var`` (IPython's input
     history), or ""."""
     history = namespace.get("_ih") or namespace.get("In") or []
-    assigns = re.compile(rf"(^|[;\s,(]){re.escape(var)}\s*(,[^=\n]*)?=(?!=)", re.MULTILINE)
+    assigns = re.compile(rf"(^|[;\s,(]){re.escape(var)}\s*(,[^=\n]*)?:?=(?!=)", re.MULTILINE)  # := too
     # the last entry is the cell running this check: the answer's own cell when it assigns ``var`` too
     for source in reversed(list(history)):
         if isinstance(source, str) and (assigns.search(source) or any(map(assigns.search, _strings_run(source)))):
@@ -1013,7 +1098,7 @@ def _delegated_behind(t, namespace):
     not followed."""
     allowed = _handed_out(t.id)
     source = _answer_cell(t.var, namespace)
-    name = delegated_in_cell(source, namespace, allowed)
+    name = delegated_in_cell(source, namespace, allowed, t.var)
     history = [s for s in (namespace.get("_ih") or namespace.get("In") or []) if isinstance(s, str)]
     if name or not source or source not in history:
         return name
@@ -1033,7 +1118,7 @@ def _delegated_behind(t, namespace):
                     values += assigned
                     break
         for value in values:
-            name = delegated_in_cell(ast.unparse(value), namespace, allowed)
+            name = delegated_in_cell(ast.unparse(value), namespace, allowed, t.var)
             if name:
                 return name
         if not values:

@@ -201,7 +201,7 @@ msg = Catalog(
             "weights",
         ),
         "dgd_inproj_note": (
-            "PyTorch 的线性层算 x·Wᵀ，前几课算 x·W：同一个投影，一边一行是一个输出特征，一边一列是一个。\n"
+            "PyTorch 的线性层算 x·Wᵀ，前几课算 x·W：同一个投影，PyTorch 的矩阵一行是一个输出特征，前几课的矩阵一列是一个。\n"
             "方阵忘了转置，形状照样对得上，数却全错（第 2 节）。",
             "PyTorch's linear layers compute x·Wᵀ, the course x·W: one projection, an output feature a row\n"
             "in one, a column in the other. Forget the transpose of a square matrix: no error, wrong numbers.",
@@ -271,7 +271,7 @@ msg = Catalog(
             "d_head = {d_head}, {bytes} bytes a number",
         ),
         "dgd_gqa_note": (
-            "缓存和 K/V 头数成正比，是多头的（K/V 头数 ÷ 查询头数）；\n查询头的个数、权重 A 和输出 O 的形状都不变。",
+            "缓存与 K/V 头数成正比，是多头注意力的（K/V 头数 ÷ 查询头数）倍；\n查询头的个数、权重 A 和输出 O 的形状都不变。",
             "The cache is proportional to the K/V heads: (K/V heads ÷ query heads) of multi-head's;\n"
             "the number of query heads and the shapes of the weights A and the output O stay the same.",
         ),
@@ -372,7 +372,7 @@ msg = Catalog(
         # ================================================================ 4. masks (masks.py)
         "mask_title": ("注意力掩码", "attention masks"),
         "mask_control_mode": ("掩码类型", "mask"),
-        "mask_control_padding": ("末尾填充词数", "padding tokens at the end"),
+        "mask_control_padding": ("末尾填充词元数", "padding tokens at the end"),
         "mask_mode_none": ("无掩码", "none"),
         "mask_mode_causal": ("因果掩码", "causal"),
         "mask_mode_padding": ("填充掩码", "padding"),
@@ -388,7 +388,7 @@ msg = Catalog(
         ),
         "mask_legend_masked": ("被挡住：−∞ → 权重 0", "masked: −∞ → weight 0"),
         "mask_legend_dropped": (
-            "灰色的行：填充词作为查询，照样算出权重，输出被丢弃",
+            "灰色的行：填充词元作为查询，照样算出权重，输出被丢弃",
             "grey row: a padding query, its weights computed, its output dropped",
         ),
         "mask_masked_cells": (
@@ -401,7 +401,7 @@ msg = Catalog(
             "Heatmap: the {n}×{n} attention weights, rows = queries (who asks), columns = keys (who is asked), brighter = larger; grey struck-through cells are masked ({count} of them, weight 0). The unmasked weights of each row: {rows}.",
         ),
         "mask_padding_rows": (
-            "灰色的词是填充。填充词作为查询的那几行照样会算出来，但之后会被丢弃。",
+            "灰色的词是填充词元。它们作为查询的那几行照样会算出来，但之后会被丢弃。",
             "Grey tokens are padding. Their own rows (as queries) are computed but thrown away later.",
         ),
         "mask_no_key": (
@@ -630,7 +630,7 @@ msg = Catalog(
         "board_question": ("问全班：{question}", "Ask the room: {question}"),
         "board_needs_kernel": (
             "课堂演示板：交互图（需要运行中的 Jupyter 内核；用投影仪演示时用 make demo 打开）",
-            "classroom board: interactive (needs a running Jupyter kernel; to project it, open it with make demo)",
+            "classroom board: interactive (needs a running Jupyter kernel; to project it, open it with make demo-en)",
         ),
         "board_bad_lang": (
             "lang={language!r} 不是可选的语言，可选的是 {languages}。",
@@ -638,7 +638,7 @@ msg = Catalog(
         ),
         "board_dk_name": ("除以 √d_k", "÷ √d_k"),  # tab titles short: seven on one row at 1280 px
         "board_dk_question": (
-            "不勾“除以 √d_k”，把 d_k 从 1 拖到 512 之前先猜：最大的权重会变成多少？梯度呢？再勾上它看看。（向量是随机抽的，词只是标签。）",
+            "先不勾选“除以 √d_k”。把 d_k 从 1 拖到 512 之前，先猜一猜：最大的权重会变成多少？梯度呢？再勾上它看看。（向量是随机抽的，词只是标签。）",
             "Before dragging d_k from 1 to 512 unscaled, guess: what will the largest weight become, and the gradient? Then tick “divide by √d_k”. (The vectors are random; the words are only labels.)",
         ),
         "board_key_name": ("放大一个键", "scale a key"),
@@ -653,7 +653,7 @@ msg = Catalog(
         ),
         "board_mask_name": ("掩码", "masks"),
         "board_mask_question": (
-            "切换到因果掩码：为什么第一行只剩一个 1.00？把填充词数拖到 4 会发生什么？",
+            "切换到因果掩码：为什么第一行只剩一个 1.00？把填充词元数拖到 4 会发生什么？",
             "Switch to the causal mask: why is the first row a single 1.00? What happens when the padding reaches 4?",
         ),
         "board_head_name": ("多头", "heads"),
@@ -700,7 +700,7 @@ msg = Catalog(
         # ---------------------------------------------------------------- plots.py: colour scales and masks
         "plot_weight_label": ("注意力权重", "attention weight"),
         "plot_dropped_rows": (
-            "灰色的行 = 填充词的查询：权重照算，输出被丢弃",
+            "灰色的行 = 填充词元的查询：权重照算，输出被丢弃",
             "grey row = a padding query: its weights are computed, its output is dropped",
         ),
         "plot_score_label": ("分数", "score"),
@@ -774,7 +774,7 @@ msg = Catalog(
         "alt_bars": ("条形图{title}：{values}{highlight}", "bar chart{title}: {values}{highlight}"),
         "alt_highlight": ("；突出显示“{label}”", "; highlighted: {label}"),
         "alt_dropped": (
-            "；灰色的行是填充词 {rows} 的查询：它的权重照样算出来，输出被丢弃",
+            "；灰色的行是填充词元 {rows} 的查询：它的权重照样算出来，输出被丢弃",
             "; the greyed row is the padding query {rows}: its weights are computed, its output is dropped",
         ),
         "alt_highlight_sep": ("”、“", ", "),  # between highlighted items, inside alt_highlight's quotes

@@ -12,6 +12,7 @@ import math
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import font_manager
 from matplotlib.patches import Rectangle
 
 from attn_core import examples
@@ -24,6 +25,7 @@ from .svg import contrast
 
 NEG_INF = "\u2212∞"
 MASKED_WEIGHT = "\u2212∞→0"  # a masked cell of a weight map: its score −∞ became the weight 0
+MIN_MASKED_SIZE = 9  # points: a masked cell's label shrinks down to this (on two lines) before it is left out
 MASKED_COLOUR, HATCH_COLOUR = "#d9d9d9", "#9a9a9a"
 DROPPED_COLOUR, DROPPED_INK = "#e6e6e6", "#4d4d4d"  # a padding query's row: greyed, its numbers in dark grey
 WEIGHTS, SCORES, REACH = "weights", "scores", "reach"  # the colour scales of heatmap(kind=...)
@@ -114,6 +116,13 @@ def _glossed(labels):
     return [f"{t} “{GLOSSES[t]}”" if t in GLOSSES else t for t in labels]
 
 
+def _glossed_below(labels):
+    """As ``_glossed``, the gloss on a line under its token (a bar is narrower than a heatmap's row)."""
+    if get_lang() != "en":
+        return list(labels)
+    return [f"{t}\n{GLOSSES[t]}" if t in GLOSSES else t for t in labels]
+
+
 def _fmt(value, fmt):
     """A number as shown on a figure: −∞ for masked scores, a true minus sign for negatives."""
     return NEG_INF if np.isneginf(value) else fmt.format(value).replace("-", "\u2212")
@@ -151,7 +160,8 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, scale, annotate, fmt, size, t
                 else:
                     text, colour = _fmt(M[i, j], fmt), _contrast(cmap(im.norm(M[i, j])))
                 box = {"facecolor": MASKED_COLOUR, "edgecolor": "none", "pad": 1} if masked[i, j] else None
-                ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=size, bbox=box)
+                t = ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=size, bbox=box)
+                t._attn_masked = bool(masked[i, j])
     ax.set_xticks(range(n_k), labels=_glossed(col_labels), fontsize=token_size)
     ax.set_yticks(range(n_q), labels=_glossed(row_labels), fontsize=token_size)
     ax.set_xticks(np.arange(n_k + 1) - 0.5, minor=True)
@@ -161,6 +171,7 @@ def _draw_matrix(ax, M, row_labels, col_labels, *, scale, annotate, fmt, size, t
     ax.tick_params(which="major", length=0)
     ax.spines[:].set_visible(False)
     ax._attn_tick_labels = (list(row_labels), list(col_labels))
+    ax._attn_shape = (n_q, n_k)
     ax.yaxis.labelpad = AXIS_LABEL_PAD  # kept by a later set_ylabel (lesson 11 sets its own y label)
     return im
 
@@ -264,17 +275,37 @@ def _cell_indices(cells, row_labels, col_labels):
     return out
 
 
+def _bold():
+    """ "bold" when the CJK family in use has a bold face, else "normal": the installed Noto Sans CJK SC is
+    often Regular only, and asking it for bold prints matplotlib's "findfont: Failed to find font weight
+    bold" under the figure (lessons 06 and 12). Highlighted text keeps its colour either way."""
+    family = fonts.family()
+    for entry in font_manager.fontManager.ttflist:
+        weight = entry.weight
+        if entry.name == family and (
+            weight in ("bold", "heavy", "black", "demibold", "semibold") or (isinstance(weight, int) and weight >= 600)
+        ):
+            return "bold"
+    return "normal"
+
+
 def _emphasise(ticks, indices):
-    """Colour and embolden the tick labels at ``indices`` (the highlighted rows, columns or bars)."""
+    """Colour (and embolden, when the font has a bold face) the tick labels at ``indices`` (the highlighted
+    rows, columns or bars)."""
+    weight = _bold()
     for k in indices:
         ticks[k].set_color(HIGHLIGHT_TEXT)
-        ticks[k].set_fontweight("bold")
+        ticks[k].set_fontweight(weight)
 
 
 def _colour_key(fig, im, axes, scale):
     """The colour bar of a weight or score map; a reach map (two colours) gets a two-entry legend instead."""
     if scale["kind"] != REACH:
-        fig.colorbar(im, ax=axes, shrink=0.85, label=scale["label"])
+        bar = fig.colorbar(im, ax=axes, shrink=0.85)
+        bar.set_label(scale["label"], labelpad=COLOUR_BAR_LABEL_PAD)  # clear of the tick labels
+        if scale["kind"] == WEIGHTS:  # every weight bar alike: 0.0, 0.2, … 1.0, however short the bar
+            bar.set_ticks(np.linspace(0, 1, 6))
+            bar.ax.yaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _: f"{v:.1f}"))
         return
     patches = [
         mpl.patches.Patch(facecolor=colour, edgecolor=HATCH_COLOUR, label=text)
@@ -283,6 +314,7 @@ def _colour_key(fig, im, axes, scale):
     fig.legend(handles=patches, loc="outside lower center", ncols=2, frameon=False)
 
 
+COLOUR_BAR_LABEL_PAD = 10  # points between a colour bar's tick labels and its label
 PANEL_PAD = 0.2  # inches around each panel of a constrained figure holding several heatmaps
 
 
@@ -330,6 +362,9 @@ def _fit_ticks(fig, axes):
             spacing = min(np.diff(written), default=len(labels))  # cells from one written label to the next
 
             size = max(MIN_TICK_SIZE, ticks[0].get_fontsize())
+            if along == "width":  # rows keep one line: two would crowd a row (lesson 07's padding pair)
+                _gloss_below(axis, ticks, labels, size, spacing * room, gap, renderer)
+                ticks = axis.get_ticklabels()
             if _extent(ticks, size, along, renderer) + gap > spacing * room:
                 size = MIN_TICK_SIZE
             shown, rotation = [t.get_text() for t in ticks], 0
@@ -345,11 +380,64 @@ def _fit_ticks(fig, axes):
                     shown = [label if k % step == 0 else "" for k, label in enumerate(labels)]
             axis.set_ticks(range(len(labels)), labels=shown, fontsize=size)
             if rotation:
+                # slanted labels stand room·sin 45° apart: upright when their line is taller (lesson 08's ten)
+                tall = max(t.get_window_extent(renderer).height for t in axis.get_ticklabels())
+                rotation = 45 if tall + gap / 2 <= room * math.sqrt(0.5) else 90
                 ax.tick_params(axis="x", labelrotation=rotation)
                 for t in axis.get_ticklabels():
                     t.set_horizontalalignment("right")
+                    t.set_verticalalignment("center" if rotation == 90 else "top")
                     t.set_rotation_mode("anchor")
     fig.draw_without_rendering()
+
+
+def _gloss_below(axis, ticks, labels, size, room, gap, renderer):
+    """In the English edition, a column's token with its gloss on a second line (我 over I) where the
+    one-line form (我 “I”) does not fit the column but two lines do (else ``_fit_ticks`` slants it)."""
+    below = _glossed_below(labels)
+    if below == list(labels) or [t.get_text() for t in ticks] != _glossed(labels):
+        return
+    if _extent(ticks, size, "width", renderer) + gap <= room:
+        return
+    one_line = [t.get_text() for t in ticks]
+    for t, text in zip(ticks, below):
+        t.set_text(text)
+    fits = _extent(ticks, size, "width", renderer) + gap <= room
+    axis.set_ticks(range(len(labels)), labels=below if fits else one_line, fontsize=size)
+    for t in axis.get_ticklabels():
+        t.set_linespacing(1.0)
+
+
+def _fits_cell(t, renderer, pad, room_w, room_h):
+    """Whether text ``t`` (with ``pad`` pixels of box) fits a cell of room_w × room_h pixels, with air."""
+    box = t.get_window_extent(renderer)
+    return box.width + pad <= 0.92 * room_w and box.height + pad <= 0.92 * room_h
+
+
+def _fit_masked(fig, axes):
+    """A masked cell's label (−∞→0) inside its cell: on two lines (−∞ over →0) and smaller, down to
+    MIN_MASKED_SIZE, where it is wider than the cell (the English edition's narrower panels), left out (the
+    grey hatch still marks the cell) where even that does not fit. Its grey box never covers a neighbour."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        n_q, n_k = ax._attn_shape
+        room_w, room_h = ax.bbox.width / n_k, ax.bbox.height / n_q
+        pad = 2 * 2 * fig.dpi / 72  # the box's pad (1 pt) on both sides, and a point of air
+        for t in ax.texts:
+            if not getattr(t, "_attn_masked", False) or not t.get_text():
+                continue
+
+            if _fits_cell(t, renderer, pad, room_w, room_h):
+                continue
+            if "→" in t.get_text():
+                t.set_text(t.get_text().replace("→", "\n→"))
+                t.set_linespacing(1.0)
+            while not _fits_cell(t, renderer, pad, room_w, room_h) and t.get_fontsize() > MIN_MASKED_SIZE:
+                t.set_fontsize(t.get_fontsize() - 1)
+            if not _fits_cell(t, renderer, pad, room_w, room_h):
+                t.set_text("")
+                t.set_bbox(None)
 
 
 def _fit_titles(fig, axes):
@@ -373,7 +461,23 @@ def _fit_titles(fig, axes):
                 break
             best = best or title.get_text()
         title.set_text(best or text)
+    if len(axes) > 1 and any("\n" in ax.title.get_text() for ax in axes):
+        for ax in axes:  # side-by-side panels alike: when one title takes two lines, every one does
+            _break_title(ax.title)
     fig.draw_without_rendering()
+
+
+def _break_title(title):
+    """A one-line title broken at the space (or Chinese comma / colon) nearest its middle, never inside $…$."""
+    text = title.get_text()
+    if not text or "\n" in text:
+        return
+    in_math = np.cumsum([ch == "$" for ch in text]) % 2 == 1
+    breaks = [k + 1 for k, ch in enumerate(text) if ch in "：，；、,;:" and not in_math[k]]  # after a colon first
+    breaks = breaks or [k + 1 for k, ch in enumerate(text) if ch == " " and not in_math[k]]
+    if breaks:
+        b = min(breaks, key=lambda b: abs(2 * b - len(text)))
+        title.set_text(text[:b].rstrip() + "\n" + text[b:].lstrip())
 
 
 def _narrow_title(fig, ax):
@@ -498,6 +602,7 @@ def heatmap(
     _fit_titles(fig, [ax])
     _fit_ticks(fig, [ax])
     _narrow_title(fig, ax)
+    _fit_masked(fig, [ax])
     _emphasise(ax.get_yticklabels(), {i for i, _ in cells})
     _emphasise(ax.get_xticklabels(), {j for _, j in cells})
     return fig
@@ -600,6 +705,7 @@ def heatmaps(
         fig.suptitle(suptitle)
     _fit_titles(fig, list(axes.flat[: len(Ms)]))
     _fit_ticks(fig, list(axes.flat[: len(Ms)]))
+    _fit_masked(fig, list(axes.flat[: len(Ms)]))
     for ax in axes.flat[: len(Ms)]:  # _fit_ticks rewrites the tick labels: mute the dropped rows' again
         ticks = ax.get_yticklabels()
         for i in dropped:
@@ -640,7 +746,7 @@ def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt=
     ax.set_ylim(ylim if ylim is not None else (lo - pad if lo < 0 else 0, hi + pad))
     if tuple(ylim or ()) == WEIGHT_YLIM:
         ax.set_yticks(np.linspace(0, 1, 6))  # 0 … 1; the room above 1 is for a full bar's number
-    ax.set_xticks(range(values.size), labels=labels, fontsize=TOKEN_SIZE)
+    ax.set_xticks(range(values.size), labels=_glossed_below(labels), fontsize=TOKEN_SIZE)
     _emphasise(ax.get_xticklabels(), highlighted)
     if ylabel:
         ax.set_ylabel(ylabel)
@@ -890,7 +996,7 @@ def line(
             textcoords="offset points",
             va="top" if under else "bottom",
             color=HIGHLIGHT_TEXT,
-            fontweight="bold",
+            fontweight=_bold(),
             fontsize=ANNOTATION_SIZE,
             zorder=6,
             bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5},

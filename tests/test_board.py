@@ -56,7 +56,14 @@ def test_a_language_the_board_does_not_speak_is_refused():
 
 
 def test_the_board_leaves_the_pipelines_shape_table_out_to_draw_the_rest_larger():
-    full, board = pipeline_explorer(), pipeline_explorer(shape_table=False)
+    from attn_core import get_lang, set_lang
+
+    before = get_lang()
+    set_lang("zh")  # the words below are the Chinese edition's (another test may have left "en" behind)
+    try:
+        full, board = pipeline_explorer(), pipeline_explorer(shape_table=False)
+    finally:
+        set_lang(before)
     try:
         assert "每一步的形状" in full.svg and "每一步的形状" not in board.svg
         assert "下面的表" in full.description and "下面的表" not in board.description

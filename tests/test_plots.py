@@ -437,7 +437,7 @@ def test_position_heatmap_outlines_the_positions_the_text_talks_about(english):
     assert all(p.get_edgecolor()[:3] == matplotlib.colors.to_rgb(plots.HIGHLIGHT_COLOUR) for p in outlines)
     ticks = {t.get_text(): t for t in ax.get_yticklabels()}
     assert "23" in ticks and "25" not in ticks and "20" in ticks  # 23 written, its too-close neighbour 25 left out
-    assert ticks["23"].get_fontweight() == "bold" and ticks["0"].get_color() == plots.HIGHLIGHT_TEXT
+    assert ticks["23"].get_fontweight() == plots._bold() and ticks["0"].get_color() == plots.HIGHLIGHT_TEXT
     assert ticks["20"].get_fontweight() != "bold"
     assert not [p for p in draw(plots.position_heatmap(PE)).axes[0].patches if isinstance(p, Rectangle)]
     with pytest.raises(ValueError, match="0 … 49"):
@@ -666,3 +666,33 @@ def test_a_matrixs_y_label_keeps_its_distance_from_the_tick_labels_after_the_cal
     ticks = min(t.get_window_extent(renderer).x0 for t in ax.get_yticklabels())
     assert ticks - ax.yaxis.label.get_window_extent(renderer).x1 >= plots.AXIS_LABEL_PAD * fig.dpi / 72 - 1
     assert plots.AXIS_LABEL_PAD >= 10
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_masked_cells_labels_stay_inside_their_cells_in_both_editions(lang):
+    """Lesson 07's key-side mask in the English edition: glossed ticks make the panels narrower, and the
+    "−∞→0" of the masked cells ran into each other, their grey box over the neighbouring numbers."""
+    from attn_core.lang import get_lang, set_lang
+
+    before = get_lang()
+    set_lang(lang)
+    try:
+        tokens = ["我", "喜欢", "语言", "<pad>"]
+        real = np.array([True, True, True, False])
+        A = np.tile([0.27, 0.35, 0.38, 0.0], (4, 1))
+        fig = plots.heatmaps([np.full((4, 4), 0.25), A], ["a", "b"], tokens, tokens, masks=[None, real[None, :]])
+        fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+        ax = images(fig)[1]
+        w, h = ax.bbox.width / 4, ax.bbox.height / 4
+        masked = [t for t in cell_texts(ax) if getattr(t, "_attn_masked", False) and t.get_text()]
+        assert masked or lang == "en"
+        for t in masked:
+            box = t.get_bbox_patch().get_window_extent(renderer)
+            x, y = ax.transData.transform(t.get_position())
+            assert box.width <= w and box.height <= h, (t.get_text(), box.width, w)
+            assert abs(box.x0 + box.width / 2 - x) < 1 and abs(box.y0 + box.height / 2 - y) < 1
+            assert t.get_text().replace("\n", "") == plots.MASKED_WEIGHT
+        plt.close(fig)
+    finally:
+        set_lang(before)

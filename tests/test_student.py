@@ -122,7 +122,7 @@ def test_the_held_back_summary_names_predict_tasks_only_where_there_are_some():
     assert student.has_predictions(with_predict) and not student.has_predictions(without)
     assert "先预测" in make_student(with_predict).cells[-1].source
     note = make_student(without).cells[-1].source
-    assert "先预测" not in note and "这里先不放" in note and note.endswith("[下一个练习 →](ex02_scores.ipynb)")
+    assert "先预测" not in note and "所以不放在这里" in note and note.endswith("[下一个练习 →](ex02_scores.ipynb)")
 
 
 @pytest.mark.parametrize("edition, name", EDITION_NAMES)

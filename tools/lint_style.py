@@ -139,6 +139,8 @@ ZH_TERMS = (
     # glosses and words of one kind
     Term(r"运行最大值", "当前最大值（running max）"),
     Term(r"一袋词", "词袋"),
+    Term(r"填充词(?!元)", "填充词元"),
+    Term(r"真词", "有效词元"),
     Term(r"功能词", "虚词 / 代词"),
     Term(r"\bet al\.?", "等人"),
     Term(r"配套练习|课后作业|练习题", "课后练习"),

@@ -56,7 +56,7 @@ import numpy as np
 
 from ..messages import msg
 from . import evidence, functions, torch_port
-from .compare import ATOL, RTOL, close, largest_difference, read_numbers, same, same_prediction
+from .compare import ATOL, RTOL, close, largest_difference, nearly, read_numbers, same, same_prediction
 from .functions import FUNCTION_STEPS, CallFailed, FunctionCalls
 from .givens import LABELS
 from .mistakes import Made
@@ -181,6 +181,9 @@ def _judge(name, step, g, answer):
         hint = msg(_type_hint(step, answer)) if step.answer.type_hint else ""
         return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
     if close(a, g.expected, whole=step.answer.whole):
+        fill = None if step.answer.single else evidence.finite_fill(a, g)
+        if fill is not None:  # within the tolerance, but the blocked keys keep a weight: −∞ is what a mask is
+            return verdict("finite_fill", "almost_finite_mask", **evidence.fill_fields(fill))
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
     if step.answer.single and not np.isfinite(a).all():  # a prediction is a number worked out, not NaN or ∞
         return verdict("not_finite", "prediction_not_finite", got=str(float(a)))
@@ -194,10 +197,16 @@ def _judge(name, step, g, answer):
         return verdict("not_whole", "prediction_not_whole", got=repr(float(a)))
     last = _last_index(step, g)
     if last is not None and a.size == 1 and not 0 <= float(a) <= last:  # no key or position has that number
-        return verdict("wrong_prediction", "prediction_out_of_range", last=last)
+        causal = step.right_answer is not None and getattr(step.right_answer, "__name__", "") == "induction_key"
+        key = "prediction_after_the_query" if causal and float(a) > last else "prediction_out_of_range"
+        return verdict("wrong_prediction", key, last=last)
     integers = None if step.answer.single else evidence.integer_dtype(reading, a, g)
     if integers == "int_dtype":  # the right numbers cut to whole ones: that, not a mistake its zeros look like
         return verdict("int_dtype", integers, dtype=reading.dtype)
+    fill = None if step.answer.single else evidence.finite_fill(a, g)
+    if fill is not None:  # near or not (−5 leaves a lot of weight), the blocked scores were a finite number
+        key = "almost_finite_mask" if nearly(a, g.expected) else "finite_mask_fill"
+        return verdict("finite_fill", key, **evidence.fill_fields(fill))
     found = _mistakes_made(step, g, a, labels)
     if found:
         code, text = found[0]

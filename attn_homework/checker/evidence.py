@@ -17,6 +17,7 @@ cause.
 
 import numpy as np
 
+from ..messages import msg
 from .compare import RTOL, nearly, rounded_to, tolerance
 from .givens import Stage
 from .mistakes import EXP_OVERFLOWS, _is_causal
@@ -133,13 +134,65 @@ def almost(reading, a, g):
         return None
     fill = finite_mask_fill(a, g)
     if fill is not None:
-        return "almost_finite_mask", {"value": f"{fill:.3g}"}
+        return "almost_finite_mask", fill_fields(fill)
     leak = blocked_weight(a, g)
     if leak is not None:  # blocked weights not 0: a finite mask added, or weights set by hand; not rounding
         return "almost_blocked_not_zero", leak
+    fill = finite_fill(a, g)
+    if fill is not None:
+        return "almost_finite_mask", fill_fields(fill)
     if reading.dtype is not None and reading.dtype == np.float16:
         return "almost_float16", {}
+    if rows_scaled(a, g.expected):
+        return "almost_rows_scaled", {}
+    if g.mask is not None and g.stage in (Stage.WEIGHTS, Stage.OUTPUT):
+        return "almost_near_masked", {}
     return "almost_near", {}
+
+
+# the finite numbers a learner fills blocked scores with (−10, −20 …) whose weights can still be told from 0
+# at the checker's precision (exp(−27) ≈ 2e-12; from about −28 on a fill gives the right numbers)
+FINITE_FILLS = range(0, -28, -1)
+
+
+def finite_fill(a, g):
+    """The finite fill (−1 … −27) of the blocked scores whose masked softmax (·V for an output step) ``a`` is,
+    where the −∞ fill is not: a weights or output step's evidence that the mask was filled with a finite
+    number, when the weights themselves cannot be seen (7.3's O, 7.5's function) or are within the
+    tolerance (−20 leaves a weight of about 1e-9). NaN when several fills make ``a`` (every allowed score far
+    below them: the blocked keys take all the weight, whatever the fill): a finite fill, of no known value.
+    None when none does, or only 0 (the mask-with-0 mistake says that one in its own words)."""
+    scores = _scores_of(g)
+    if g.mask is None or scores is None or (g.stage is Stage.OUTPUT and g.V is None):
+        return None
+    try:
+        keep = np.broadcast_to(g.mask, scores.shape)
+    except ValueError:
+        return None
+    if keep.all() or not keep.any(axis=-1).all() or _softmax_of(a, g, np.where(keep, scores, -np.inf)):
+        return None
+    fills = [float(c) for c in FINITE_FILLS if _softmax_of(a, g, np.where(keep, scores, float(c)))]
+    if not fills or fills == [0.0]:
+        return None
+    return fills[0] if len(fills) == 1 else float("nan")
+
+
+def fill_fields(fill):
+    """The message fields of a finite fill: "(about −10)" when its value is known, nothing otherwise."""
+    return {"about": "" if np.isnan(fill) else msg("fill_about", value=f"{fill:.3g}")}
+
+
+def rows_scaled(a, expected):
+    """Whether each row of ``a`` (last axis) is the right row times a number of its own, not all 1 and not all
+    equal (a softmax divided by its row sum plus something, ``E / (E.sum(...) + 1e-3)``)."""
+    if a.shape != expected.shape or a.ndim < 1 or not (np.isfinite(a).all() and np.isfinite(expected).all()):
+        return False
+    den = (expected * expected).sum(axis=-1)
+    with np.errstate(all="ignore"):
+        c = np.where(den > 0, (a * expected).sum(axis=-1) / np.where(den > 0, den, 1.0), 1.0)
+    if not np.allclose(a, c[..., None] * expected, rtol=1e-9, atol=1e-12):
+        return False
+    return not np.allclose(c, 1.0, rtol=0, atol=1e-12) and float(np.ptp(c)) > 1e-12
 
 
 def blocked_weight(a, g):

@@ -468,6 +468,8 @@ def _named_on_every_wrong_call(step, calls, arrays, rights, diagnose_value, code
             continue  # one number shows no pattern either way (rounded? scaled?): the other calls decide
         if d.code in EITHER:
             continue  # numbers two mistakes make alike: the other calls decide
+        if d.code in ("a_multiple", "an_offset"):
+            return None  # the data step's words ("this cell", its variable): the function's own say it
         if d.ok or d.code in GENERAL or d.code.startswith(("not_", "masked_", "negative_")):
             return None
         named.append((d, arguments))
@@ -514,6 +516,29 @@ def _matmul_sizes(failed):
     the gufunc signature in numpy's message says nothing to a learner."""
     found = MATMUL_SIZES.search(failed.message) if failed.type_name == "ValueError" else None
     return msg("fn_matmul_sizes", right=found.group(1), left=found.group(2)) if found else ""
+
+
+BROADCAST_SHAPES = re.compile(r"operands could not be broadcast together with shapes ((?:\([0-9, ]*\) ?)+)")
+
+
+def _broadcast_sizes(failed, arguments):
+    """A hint for numpy's "could not be broadcast" ("" when there is none to give): one shape the other
+    without its last axis is a row sum or maximum taken without keepdims; a size none of the arguments has
+    is one written into the function (``np.ones((4, 4))`` called with 5 positions)."""
+    found = BROADCAST_SHAPES.search(failed.message) if failed.type_name == "ValueError" else None
+    if not found:
+        return ""
+    shapes = [tuple(int(n) for n in s.split(",") if n.strip()) for s in re.findall(r"\(([0-9, ]*)\)", found.group(1))]
+    for a in shapes:
+        for b in shapes:
+            if len(a) >= 2 and b == a[:-1]:
+                return msg("fn_broadcast_keepdims", full=shape_text(a), flat=shape_text(b))
+    sizes = {int(np.shape(x)[-2]) for x in arguments if _is_array(x) and np.ndim(x) >= 2}  # positions (rows)
+    square = {s[0] for s in shapes if len(s) == 2 and s[0] == s[1]}  # an n × n mask beside the n × n scores
+    foreign = sorted(square - sizes)
+    if foreign and square & sizes:
+        return msg("fn_broadcast_fixed_size", size=foreign[0])
+    return ""
 
 
 def _a_float_where_an_int_belongs(failed):
@@ -604,6 +629,11 @@ def _alike_on_every_wrong_call(calls, arrays, rights):
         if all(np.allclose(a, c * r, rtol=1e-6, atol=1e-9) for a, r in wrong):
             named = factor_text(c)
             return "a_multiple", *(("fn_multiple", {"factor": named}) if named else ("fn_multiple_plain", {}))
+    each = [evidence.multiple(a, _Right(r)) for a, r in wrong]
+    if len(factors) > 1 and all(
+        f is not None and np.allclose(a, f * r, rtol=1e-6, atol=1e-9) for f, (a, r) in zip(each, wrong)
+    ):
+        return "a_multiple", "fn_multiple_varies", {}  # a factor that follows the shapes (√d_head)
     shifts = {round(c, 9) for c in (evidence.offset(a, _Right(r)) for a, r in wrong) if c is not None}
     if len(shifts) == 1:
         c = shifts.pop()
@@ -643,6 +673,10 @@ def judge(step, calls, diagnose_value=None, codes_made=None):
         r is not None and r.array is not None and _right(r, right, step, arguments)
         for r, right, arguments in zip(readings, rights, calls.arguments)
     ):
+        for arguments, r in zip(calls.arguments, readings) if diagnose_value is not None and step.step else ():
+            d = diagnose_value(step.step, r.array, step.givens(*arguments))
+            if d.code == "finite_fill":  # right within the tolerance, but a blocked key keeps a weight (−20)
+                return d.code, "fn_mistake", {"call": describe(step, arguments), "said": d.message}
         return "ok", "fn_ok", {"count": len(rights)}
     for bug in step.bugs:
         if _reproduces(bug.makes, calls):
@@ -666,7 +700,11 @@ def judge(step, calls, diagnose_value=None, codes_made=None):
         if isinstance(result, CallFailed):
             detail = result.message.split(", with gufunc signature")[0]  # numpy's internals, then the sizes
             detail = detail if len(detail) <= 160 else detail[:157] + "…"
-            hint = msg("fn_float_size") if _a_float_where_an_int_belongs(result) else _matmul_sizes(result)
+            hint = (
+                msg("fn_float_size")
+                if _a_float_where_an_int_belongs(result)
+                else _matmul_sizes(result) or _broadcast_sizes(result, arguments)
+            )
             fields = {"call": call, "error": result.type_name, "detail": detail, "hint": hint}
             return "function_raised", "fn_raised", fields
         if result is None:

@@ -382,17 +382,27 @@ def attention_with_column_max(Q, K, V, expected, then=None):
     return None if np.allclose(made, expected, rtol=1e-12, atol=1e-12) else Made(made, column_max_fields(S, A))
 
 
+def keepdims_max_forgotten(g):
+    """softmax with the row maximum taken without ``keepdims=True`` (the sum with it): on square scores the
+    (n,) maxima broadcast along the wrong axis, so entry [i, j] has row j's maximum subtracted."""
+    S = _right_scores(g)
+    if S.shape[-1] != S.shape[-2]:
+        return None
+    E = np.exp(S - S.max(axis=-1)[..., None, :])
+    return _carried_from_weights(g, E / E.sum(axis=-1, keepdims=True))
+
+
 def keepdims_forgotten(g):
-    """softmax with a row maximum or a row sum taken without ``keepdims=True``: on square scores the
-    (n,) result broadcasts along the wrong axis (entry [i, j] gets row j's maximum or sum) instead of
-    raising. Every usual way of writing it: the maximum, the sum or both without keepdims, or no
-    maximum and the sum without keepdims."""
+    """softmax with a row sum taken without ``keepdims=True``: on square scores the (n,) result broadcasts
+    along the wrong axis (entry [i, j] gets row j's sum) instead of raising. Every usual way of writing it:
+    the sum or both without keepdims, or no maximum and the sum without keepdims (the maximum alone:
+    ``keepdims_max_forgotten``)."""
     S = _right_scores(g)
     if S.shape[-1] != S.shape[-2]:
         return None
     row_max, row_max_flat = S.max(axis=-1, keepdims=True), S.max(axis=-1)[..., None, :]
     candidates = []
-    for shift, flat_sum in ((row_max_flat, False), (row_max, True), (row_max_flat, True), (0.0, True)):
+    for shift, flat_sum in ((row_max, True), (row_max_flat, True), (0.0, True)):
         E = np.exp(S - shift)
         total = E.sum(axis=-1)[..., None, :] if flat_sum else E.sum(axis=-1, keepdims=True)
         candidates.append(_carried_from_weights(g, E / total))

@@ -139,14 +139,15 @@ MESSAGES = {
         "Write .max(axis=-1, keepdims=True): the row then subtracts its own maximum.",
     ),
     "bug_rope_zero_or_none": (
-        "你的函数算出的是 q、k 都没有转过时的结果：要么按位置 0 转了（转 0 度等于没转；只有一行的 q、k 若按自己的行号算位置，"
-        "得到的就是 0），要么根本没有调用 rope——两者结果一样。新词元的位置是它前面已有的词元数，也就是缓存的长度，"
-        "q 和新的 k 都要按这个位置转（缓存里的键已经转过）。这样解码等于没有位置编码（第一个词元恰好是对的）。",
-        "Your function returns what q and k give unturned: either turned at position 0 (which turns nothing; q and "
-        "k have one row, and counting positions by their own rows gives 0) or not turned at all (both give these "
-        "numbers). The new token's position is the number of tokens before it, the length of the cache: turn q "
-        "and the new k there (the cached keys are turned already). As it is, this decodes as if there were no "
-        "position encoding (the first token happens to be right).",
+        "你的函数算出的是 q、k 都没有转过时的结果，所以你的解码相当于没有位置编码，只有第一个词元碰巧是对的。"
+        "原因要么是按位置 0 转了（转 0 度等于没转；只有一行的 q、k 若按自己的行号算位置，得到的就是 0），"
+        "要么是根本没有调用 rope，两者结果一样。新词元的位置是它前面已有的词元数，也就是缓存的长度，"
+        "q 和新的 k 都要按这个位置转（缓存里的键已经转过）。",
+        "Your function returns what q and k give unturned, so it decodes as if there were no position encoding "
+        "(only the first token happens to be right): either they were turned at position 0 (which turns nothing; "
+        "q and k have one row, and counting positions by their own rows gives 0) or not turned at all (both give "
+        "these numbers). The new token's position is the number of tokens before it, the length of the cache: "
+        "turn q and the new k there (the cached keys are turned already).",
     ),
     "bug_rope_fixed_position": (
         "你的函数每次都按位置 {value} 转 q 和 k，不管缓存里有多少个词元：检查程序的几次调用里，缓存分别有 {sizes} 个词元。"

@@ -16,6 +16,20 @@ MESSAGES = {
         "用 {call} 调用你的 {sym} 时，它抛出了 {error}：{detail}{hint}",
         "Called with {call}, your {sym} raised {error}: {detail}{hint}",
     ),
+    "fn_broadcast_keepdims": (
+        "（{full} 和 {flat} 广播不到一起：按行求和或取最大值时少了 keepdims=True？写 .sum(axis=-1, keepdims=True)、"
+        ".max(axis=-1, keepdims=True)，结果的形状才会保留最后一个轴，成为可以广播的长度 1。）",
+        " ({full} and {flat} do not broadcast: was a row sum or maximum taken without keepdims=True? Write "
+        ".sum(axis=-1, keepdims=True), .max(axis=-1, keepdims=True): the last axis is then kept, with length 1, "
+        "and broadcasts.)",
+    ),
+    "fn_broadcast_fixed_size": (
+        "（这次调用的数据里没有 {size} 个位置的序列：函数里是不是写死了一个大小，比如 np.ones(({size}, {size}))？"
+        "检查程序会用不同形状的数据调用函数，大小要从参数里取，例如 Q.shape[0]。）",
+        " (No sequence in this call's data has {size} positions: is a size written into the function, such as "
+        "np.ones(({size}, {size}))? The checker calls the function with data of other shapes: take sizes from "
+        "the arguments, e.g. Q.shape[0].)",
+    ),
     "fn_float_size": (
         "（一个形状或下标是小数：Python 3 里 / 总是得到 float，整除要用 //。）",
         " (A size or an index is a float: in Python 3, / always gives a float; whole-number division is //.)",
@@ -170,18 +184,26 @@ MESSAGES = {
         "do not round inside the function (np.round is for printing); return the numbers as computed.",
     ),
     "fn_multiple": (
-        "你的 {sym} 在检查程序的每次调用里，返回的都正好是正确结果的 {factor} 倍：多乘或多除了一个数。"
-        "看看函数里，除了要求的运算，是不是还乘了或除了什么。",
-        "On every one of the checker's calls your {sym} returns exactly {factor} times the right result: a "
-        "number multiplied or divided in. Check whether the function multiplies or divides by anything besides "
-        "what it should.",
+        "你的 {sym} 在检查程序的每次调用里，返回的都正好是正确结果的 {factor} 倍：差一个共同的因子。"
+        "看看函数里，除了要求的运算，是不是还乘了或除了什么，或者乘、除的数不对（比如根号下面的数）。",
+        "On every one of the checker's calls your {sym} returns exactly {factor} times the right result: "
+        "one common factor apart. Check whether the function multiplies or divides by anything besides "
+        "what it should, or by the wrong number (the one under a root, say).",
+    ),
+    "fn_multiple_varies": (
+        "你的 {sym} 在检查程序的每次调用里，返回的都正好是正确结果的某个倍数，而这个倍数随调用的形状变化："
+        "函数里多乘或多除了一个与形状有关的数（比如某个宽度或它的平方根）。看看函数里，除了要求的运算，还乘了或除了什么。",
+        "On every one of the checker's calls your {sym} returns exactly a multiple of the right result, and the "
+        "multiple changes with the call's shapes: the function multiplies or divides by a number that depends on "
+        "the shapes (a width, or its square root, say). Check what it multiplies or divides by besides what it "
+        "should.",
     ),
     "fn_multiple_plain": (
-        "你的 {sym} 在检查程序的每次调用里，返回的都正好是正确结果的同一个倍数：多乘或多除了一个数。"
-        "看看函数里，除了要求的运算，是不是还乘了或除了什么。",
+        "你的 {sym} 在检查程序的每次调用里，返回的都正好是正确结果的同一个倍数：差一个共同的因子。"
+        "看看函数里，除了要求的运算，是不是还乘了或除了什么，或者乘、除的数不对（比如根号下面的数）。",
         "On every one of the checker's calls your {sym} returns exactly the same multiple of the right result: "
-        "a number multiplied or divided in. Check whether the function multiplies or divides by anything "
-        "besides what it should.",
+        "one common factor apart. Check whether the function multiplies or divides by anything "
+        "besides what it should, or by the wrong number (the one under a root, say).",
     ),
     "fn_offset": (
         "你的 {sym} 在检查程序的每次调用里，返回的每个数都比正确结果多出（或少了）同一个数。"

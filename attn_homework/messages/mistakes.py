@@ -91,8 +91,8 @@ MESSAGES = {
         "should, i.e. normalise along the last axis.",
     ),
     "max_down_columns": (
-        "减去的最大值取错了轴：你从每个分数里减去的是它所在列的最大值（沿倒数第二个轴，{axis} 或 axis=-2），"
-        "应该减去它所在行的最大值。一整行减去同一个数，这一行的 softmax 不变，所以才可以减去最大值（它只用来防止"
+        "减去的最大值取错了轴：你从每个分数里减去的是它所在那一列的最大值（沿倒数第二个轴，{axis} 或 axis=-2），"
+        "应该减去它所在那一行的最大值。一整行减去同一个数，这一行的 softmax 不变，所以才可以减去最大值（它只用来防止"
         " exp 溢出）；按列减时，同一行里的分数减去的数各不相同，权重就变了。"
         "写 .max(axis=-1, keepdims=True)，让每一行减去自己的最大值。{also}",
         "The maximum is taken along the wrong axis: from each score you subtracted the maximum of its column "
@@ -142,6 +142,15 @@ MESSAGES = {
         "keepdims=True is missing: the row sums (or maxima) come out as an (n,) vector, which broadcasts "
         "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=-1, keepdims=True), which "
         "keeps the last axis with length 1 (as in (n, 1)): then each row is divided by its own sum.",
+    ),
+    "keepdims_max": (
+        "减最大值时少了 keepdims=True：按行取的最大值是形状 (n,) 的向量，减法时它沿着错误的方向广播，"
+        "第 j 列的每个分数都减去了第 j 行的最大值。每行减去同一个数，softmax 才不变；现在同一行里的分数减去的数各不相同，"
+        "权重就变了。写 .max(axis=-1, keepdims=True)。",
+        "keepdims=True is missing where the maximum is subtracted: the row maxima come out as an (n,) vector, which "
+        "broadcasts along the wrong axis, so every score in column j has row j's maximum subtracted. Subtracting one "
+        "number from a whole row leaves its softmax unchanged; here the scores of one row lose different numbers, "
+        "and the weights change. Write .max(axis=-1, keepdims=True).",
     ),
     "exp_not_divided": (
         "取了 exp，但还没有除以每一行的和：softmax 要让每一行加起来为 1。",

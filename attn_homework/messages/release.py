@@ -5,19 +5,19 @@ Chinese and English side by side; merged into one catalog in ``__init__``."""
 MESSAGES = {
     # ---------------------------------------------------------------- attn-student: the summary held back
     "student_summary_held_back": (
-        "本练习的小结会透露几道题的答案，这里先不放。"
-        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习开头链接的那一课的“小结”一节。",
-        "This exercise's summary would give away some of its answers, so it is not here yet. When you have "
-        "done every task (✅ for each in the Overview above), read the Summary of the lesson linked at the top "
-        "of this exercise.",
+        "做完所有题以后（上面“一览”里每道题都是 ✅），回到{lesson}，读它的“小结”一节。"
+        "本练习自己的小结会透露几道题的答案，所以不放在这里。",
+        "When you have done every task (✅ for each in the Overview above), go back to {lesson} and read its "
+        "Summary. This exercise's own summary would give away some of its answers, so it is not here.",
     ),
     "student_summary_held_back_predict": (
-        "本练习的小结会透露几道题的答案（包括“先预测”的题），这里先不放。"
-        "做完所有题以后（上面“一览”里每道题都是 ✅），去读本练习开头链接的那一课的“小结”一节。",
-        "This exercise's summary would give away some of its answers (the Predict ones too), so it is not here "
-        "yet. When you have done every task (✅ for each in the Overview above), read the Summary of the lesson "
-        "linked at the top of this exercise.",
+        "做完所有题以后（上面“一览”里每道题都是 ✅），回到{lesson}，读它的“小结”一节。"
+        "本练习自己的小结会透露几道题的答案（包括“先预测”的题），所以不放在这里。",
+        "When you have done every task (✅ for each in the Overview above), go back to {lesson} and read its "
+        "Summary. This exercise's own summary would give away some of its answers (the Predict ones too), so "
+        "it is not here.",
     ),
+    "student_summary_the_lesson": ("本练习开头链接的那一课", "the lesson linked at the top of this exercise"),
     # ---- attn-release and attn-student
     "rel_written": ("发给学生的文件夹：{folder}", "for the students, the folder: {folder}"),
     "rel_zip": ("以及压缩包：{zip}", "and the zip: {zip}"),

@@ -77,6 +77,12 @@ MESSAGES = {
         "{sym} 不在可选的范围里：这里的编号从 0 数起，只有 0 到 {last}。",
         "{sym} is outside the valid range: the numbering here counts from 0, from 0 to {last} only.",
     ),
+    "prediction_after_the_query": (
+        "{sym} 不在可选的范围里：这个头带因果掩码，查询只能看到它自己和它前面的位置，也就是 0 到 {last}；"
+        "比它晚的词元它看不到，不会分到权重。",
+        "{sym} is outside the valid range: this head is causal, so the query sees only itself and the positions "
+        "before it, 0 to {last}; it cannot see a later token, which gets no weight.",
+    ),
     "prediction_not_whole": (
         "{sym} = {got} 不是整数：这里要预测的是一个数目（或一个位置），只能是整数，写下你认为的那个整数。",
         "{sym} = {got} is not a whole number: what you predict here is a count (or a position), so it is a whole "
@@ -228,13 +234,21 @@ MESSAGES = {
         "Keep float64 (or float32).",
     ),
     "almost_finite_mask": (
-        "非常接近了，但被掩码挡住的位置权重不是 0，而是很小的正数：被挡住的分数看来填成了一个有限的数（约 {value}），"
+        "非常接近了，但被掩码挡住的位置权重不是 0，而是很小的正数：被挡住的分数看来填成了一个有限的数{about}，"
         "而不是 −∞。exp 一个有限的数永远不是 0，所以被挡住的键还留着一点权重；这个数离其他分数越近，留下的越多。"
         "被挡住的分数要填 −∞，softmax 之后它的权重才恰好是 0。",
         "Very close, but the weights the mask blocks are not 0, only small: the blocked scores seem to have been "
-        "set to a finite number (about {value}) instead of −∞. exp of a finite number is never 0, so a blocked "
+        "set to a finite number{about} instead of −∞. exp of a finite number is never 0, so a blocked "
         "key keeps a little weight, the more the closer that number is to the other scores. A blocked score "
         "must be −∞ for its weight after softmax to be exactly 0.",
+    ),
+    "fill_about": ("（约 {value}）", " (about {value})"),
+    "finite_mask_fill": (
+        "被掩码挡住的分数看来填成了一个有限的数{about}，而不是 −∞。exp 一个有限的数永远不是 0，所以被挡住的键"
+        "还留着权重；这个数离其他分数越近，留下的越多。被挡住的分数要填 −∞，softmax 之后它的权重才恰好是 0。",
+        "The blocked scores seem to have been set to a finite number{about} instead of −∞. exp of a finite "
+        "number is never 0, so a blocked key keeps some weight, the more the closer that number is to the other "
+        "scores. A blocked score must be −∞ for its weight after softmax to be exactly 0.",
     ),
     "almost_blocked_not_zero": (
         "非常接近了，但被掩码挡住的位置权重不是 0：例如 {where} 是 {value}。这不是取整造成的。被挡住的分数要是 −∞"
@@ -244,9 +258,25 @@ MESSAGES = {
         "after softmax to be exactly 0.",
     ),
     "almost_near": (
-        "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。中间是不是有数被取整了，或者换成了精度较低的类型？",
-        "Very close: every number is within 0.1 % of the right one, but not equal. Was something rounded "
-        "on the way, or converted to a lower precision?",
+        "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。常见的原因：中间有数被取整了，换成了精度较低的类型，"
+        "或者某一步多加了一个很小的数（比如 softmax 分母里的 ε）。",
+        "Very close: every number is within 0.1 % of the right one, but not equal. The usual causes: something "
+        "rounded on the way, converted to a lower precision, or a small number added in a step (an ε in softmax's "
+        "denominator, say).",
+    ),
+    "almost_rows_scaled": (
+        "非常接近了，但这不是取整造成的：你的每一行都正好是正确的那一行乘以一个接近 1 的数，而且各行乘的数不同。"
+        "softmax 的分母是不是多加了一点什么，比如 + ε？分母就是这一行所有 exp 的和，不用再加别的。",
+        "Very close, but not because of rounding: each of your rows is exactly the right row times a number near 1, "
+        "a different number for each row. Was something added to softmax's denominator, such as + ε? The "
+        "denominator is the sum of the row's exps, nothing more.",
+    ),
+    "almost_near_masked": (
+        "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。被挡住的分数是不是填成了一个有限的负数，而不是 −∞？"
+        "那样被挡住的键还会留下一点权重。也可能是中间有数被取整了，或者换成了精度较低的类型。",
+        "Very close: every number is within 0.1 % of the right one, but not equal. Were the blocked scores set to a "
+        "finite negative number instead of −∞? Then a blocked key keeps a little weight. Or something was rounded "
+        "on the way, or converted to a lower precision.",
     ),
     "hint_reversed_axes": (
         "你的形状正好是要求的形状倒过来：对有三个或更多轴的数组，.T 会把所有轴的顺序都倒过来（三个轴时等于 "
@@ -312,17 +342,17 @@ MESSAGES = {
     ),
     "a_multiple_plain": (
         "{sym} 的形状对了，每个数都正好是正确值的同一个倍数：差一个共同的因子。"
-        "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么。",
+        "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么，或者乘、除的数不对（比如根号下面的数）。",
         "{sym} has the right shape, and every number is exactly the same multiple of the right one (the same "
         "ratio everywhere): they differ by one common factor. Check whether this cell multiplies or divides by "
-        "anything besides what the task asks for.",
+        "anything besides what the task asks for, or by the wrong number (the one under a root, say).",
     ),
     "a_multiple": (
         "{sym} 的形状对了，每个数都正好是正确值的 {factor} 倍：差一个共同的因子。"
-        "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么。",
+        "看看这一格里，除了这道题要求的运算，是不是还乘了或除了什么，或者乘、除的数不对（比如根号下面的数）。",
         "{sym} has the right shape, and every number is exactly {factor} times the right one (the same ratio "
         "everywhere): they differ by one common factor. Check whether this cell multiplies or divides by "
-        "anything besides what the task asks for.",
+        "anything besides what the task asks for, or by the wrong number (the one under a root, say).",
     ),
     "wrong_values": (
         "{sym} 的形状对了，但有的数不对，差得最多的在 {where}。{entry}",

@@ -207,3 +207,79 @@ def test_the_lab_css_and_fonts_are_served_where_the_css_points():
                 if url.endswith((".otf", ".ttf")):
                     body = urllib.request.urlopen(f"{base}/custom/{url}", timeout=10).read()
                     assert body == (fonts.FONT_DIR / url).read_bytes(), url
+
+
+JS_REFERENCES = """el => {
+  // two copies of el's text in el's computed font, laid out now: one in that font (its glyphs, the fonts
+  // loaded), one in DejaVu Sans alone (no hanzi: boxes). Fixed far from the menus, over a white backdrop.
+  const s = getComputedStyle(el);
+  return ['attn-ref-glyphs', 'attn-ref-boxes'].map((id, k) => {
+    const d = document.createElement('div');
+    d.id = id;
+    d.textContent = el.textContent;
+    Object.assign(d.style, {position: 'fixed', left: (700 + 200 * k) + 'px', top: '500px', zIndex: 99999,
+      fontFamily: k ? '"DejaVu Sans"' : s.fontFamily, fontSize: s.fontSize, fontWeight: s.fontWeight,
+      color: s.color, background: s.backgroundColor === 'rgba(0, 0, 0, 0)' ? 'white' : s.backgroundColor,
+      lineHeight: s.lineHeight, letterSpacing: s.letterSpacing, padding: 0, margin: 0, whiteSpace: 'pre'});
+    document.body.appendChild(d);
+    return id;
+  });
+}"""
+
+
+def _ink(png):
+    """The dark pixels of a screenshot, as a boolean array trimmed to their bounding box."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    grey = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
+    ink = grey < grey.max() - 60
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    return ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] if rows.size else ink[:0, :0]
+
+
+def _distance(a, b):
+    """How unlike two trimmed ink masks are: the share of differing pixels over their common box."""
+    import numpy as np
+
+    h, w = max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])
+    pa, pb = np.zeros((h, w), bool), np.zeros((h, w), bool)
+    pa[: a.shape[0], : a.shape[1]], pb[: b.shape[0], : b.shape[1]] = a, b
+    return float((pa ^ pb).mean())
+
+
+def painted_as_boxes(page, locator):
+    """Whether ``locator``'s text is PAINTED as boxes: its screenshot is compared with the same text laid out
+    afresh in the same (loaded) font and in a font without hanzi. The canvas test above asks which font the
+    element names; this sees what the page really drew (Chromium keeps text laid out before a web font
+    loaded as boxes until something re-lays it out)."""
+    shot = _ink(locator.screenshot())
+    ids = locator.evaluate(JS_REFERENCES)
+    glyphs, no_glyphs = (_ink(page.locator(f"#{i}").screenshot()) for i in ids)
+    page.evaluate("ids => ids.forEach(i => document.getElementById(i).remove())", ids)
+    return _distance(shot, no_glyphs) < _distance(shot, glyphs)
+
+
+def test_jupyterlab_menu_bar_and_file_browser_header_are_painted_as_glyphs(bare_browser):
+    """Painted pixels, not the computed font: JupyterLab lays out its menu bar (文件) and the file browser's
+    header (名称, 已修改) before the course's font has arrived; course-fonts.css must make the page draw them
+    again once it has (font-display: block), or they stay boxes on a machine without CJK fonts."""
+    with Lab("zh", kernels=False, extra_args=makefile_flags("LAB_FONTS")) as lab:
+        page = bare_browser.new_page(viewport={"width": 1280, "height": 720})
+        open_saved(page, lab, LESSONS[0], "painted")
+        page.wait_for_timeout(2000)
+        problems = []
+        targets = {
+            "menu bar 文件": page.locator(".lm-MenuBar-itemLabel", has_text="文件").first,
+            "file browser header 名称": page.locator(".jp-DirListing-headerItem", has_text="名称").first,
+            "file browser header 已修改": page.locator(".jp-DirListing-headerItem", has_text="已修改").first,
+        }
+        for what, locator in targets.items():
+            if painted_as_boxes(
+                page, locator.locator("span, div").first if locator.locator("span").count() else locator
+            ):
+                problems.append(what)
+        page.close()
+    assert not problems, f"painted as boxes although the course's font has loaded: {problems}"

@@ -144,6 +144,14 @@ def hold_back_summary(source, lang, predictions=False, lesson=None):
     return "\n\n".join([HELD_BACK_HEADINGS[lang], msg.text(note, lang, lesson=where), *links])
 
 
+def lesson_link(nb):
+    """The link to the exercise's own lesson as its first markdown cell writes it ("[第 4 课](../04_softmax.ipynb)"),
+    or None."""
+    first = next((c.source for c in nb.cells if c.cell_type == "markdown"), "")
+    found = _LESSON_LINK.search(first)
+    return found.group(0) if found else None
+
+
 def has_predictions(nb):
     """Whether a notebook checks a predict task (``answer_kind="number"``) of the registry."""
     from .exercises import TASKS
@@ -159,9 +167,7 @@ def make_student(teacher_nb, src_dir=None, out_dir=None):
     version."""
     nb = copy.deepcopy(teacher_nb)
     predictions = has_predictions(nb)
-    first = next((c.source for c in nb.cells if c.cell_type == "markdown"), "")
-    found = _LESSON_LINK.search(first)
-    lesson = found.group(0) if found else None
+    lesson = lesson_link(nb)
     cells = []
     for index, cell in enumerate(nb.cells, start=1):
         if TEACHER_ONLY in cell.get("metadata", {}).get("tags", []):

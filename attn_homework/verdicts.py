@@ -994,16 +994,47 @@ _COMPARERS = {
 }
 
 
+# names that can hand a value on from inside a print or a comparison (``print(np.copyto(A, ref))``,
+# ``display(globals().update(A=ref))``): a comparison that holds one of them is no comparison
+_HANDS_ON = {
+    "globals",
+    "locals",
+    "vars",
+    "setattr",
+    "exec",
+    "eval",
+    "copyto",
+    "update",
+    "__setitem__",
+    "put",
+    "place",
+    "putmask",
+    "setdefault",
+    "append",
+    "extend",
+    "fill",
+    "itemset",
+}
+
+
+def _hands_on(node):
+    """Whether ``node`` may hand a value on: a walrus, or a name or attribute of ``_HANDS_ON``."""
+    if isinstance(node, ast.NamedExpr):
+        return True
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    return name in _HANDS_ON
+
+
 def _only_compared(tree, answer=""):
     """The ids of the nodes of ``tree`` that only compare (``print(np.allclose(q_rot, rope(q, p)))``, ``a == b``,
     and a name assigned only to be compared: ``ref = rope(q, p)`` read nowhere but in a comparison). Nothing
-    under a walrus (``:=``) counts: it may hand a value on."""
+    that may hand a value on (a walrus, ``np.copyto``, ``globals()``: ``_HANDS_ON``) counts."""
     compared = set()
     for node in ast.walk(tree):
         comparing = isinstance(node, ast.Compare) or (
             isinstance(node, ast.Call) and (_chain(node.func) or [""])[-1] in _COMPARERS
         )
-        if comparing and not any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+        if comparing and not any(_hands_on(n) for n in ast.walk(node)):
             compared |= {id(n) for n in ast.walk(node)}
     reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
     for node in ast.walk(tree):

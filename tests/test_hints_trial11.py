@@ -203,3 +203,15 @@ def test_an_induction_key_after_the_query_is_told_the_causal_reason(lang, shell)
     said = run_cells(shell, "15.2", ["induction_key = 19", 'check("15.2")'])
     assert "❌" in said and words(lang, "因果掩码", "causal") in said, said
     assert words(lang, "编号从 0 数起", "counts from 0") not in said
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "from attn_core import rope\nq_rot = np.zeros(6)\nprint(np.copyto(q_rot, rope(q_new[None], np.array([p]))[0]))",
+        "from attn_core import rope\nprint(globals().update(q_rot=rope(q_new[None], np.array([p]))[0]))",
+    ],
+)
+def test_a_print_that_hands_the_reference_on_is_no_comparison(lang, shell, answer):
+    said = run_cells(shell, "12.3", [answer, 'check("12.3")'])
+    assert said.startswith("❌") and "attn_core.rope" in said, said

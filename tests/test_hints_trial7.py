@@ -276,10 +276,15 @@ def test_a_fix_that_normalises_down_the_columns_gets_4_1s_hint(lang, seed):
     assert words(lang, "每一列加起来为 1", "your columns sum to 1") in d.message
 
 
-@pytest.mark.parametrize("task_id, value", [("4.5", 4), ("4.5", -1), ("15.2", 99)])
+@pytest.mark.parametrize("task_id, value", [("4.5", 4), ("4.5", -1), ("15.2", -1)])
 def test_an_index_outside_the_range_says_the_range(lang, task_id, value):
     d = diagnose_task(task_id, value)
     assert not d.ok and words(lang, "从 0 数起", "counts from 0") in d.message
+
+
+def test_an_induction_key_beyond_the_query_says_the_causal_range(lang):
+    d = diagnose_task("15.2", 99)  # the range's reason is the causal mask, not the counting (trial 11)
+    assert not d.ok and words(lang, "因果掩码", "causal") in d.message and "0" in d.message
 
 
 def test_an_induction_key_counted_from_1_is_told_to_count_from_0(lang):

@@ -103,5 +103,7 @@ def test_nbgrader_generates_the_student_versions(tmp_path, edition):
             else:  # relative links point where each tool puts the notebook
                 lang = student._summary_lang(a)
                 if lang is not None:  # nbgrader keeps the closing summary; the student version holds it back
-                    a.source = student.hold_back_summary(a.source, lang, student.has_predictions(made))
+                    a.source = student.hold_back_summary(
+                        a.source, lang, student.has_predictions(made), student.lesson_link(made)
+                    )
                 assert _links_out(a.source) == _links_out(b.source), (teacher.name, a.get("id"))

@@ -162,7 +162,7 @@ msg = Catalog(
         ),
         "causal_empty_row": (
             "mask 加上 causal=True 之后，第 {row} 行查询{batch}没有任何键可以看（共 {count} 行如此）："
-            "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少留一个位置不在它之后的键，例如查询自己。",
+            "它只能看键 0 到 {row}，而 mask 把它们全挡住了。每行至少要留下一个不在它之后的键，例如查询自己。",
             "mask together with causal=True leaves query row {row}{batch} with no key to attend to "
             "({count} such row(s) in all): it may only see keys 0..{row} and the mask hides all of "
             "them. Allow at least one key per row at or before the query, e.g. the query itself.",
@@ -188,10 +188,10 @@ msg = Catalog(
             "positions must be real numbers (usually the integers 0, 1, 2, …), got dtype {dtype} (type {type}).",
         ),
         "positions_shape": (
-            "positions 的形状是 {shape}，而 X 的形状是 {x_shape}：X 的每一行需要一个位置，positions 的形状应为 {want}"
-            "（例如 np.arange({n})）。",
-            "positions has shape {shape} but X has shape {x_shape}: every row of X needs one position, so positions "
-            "must have shape {want} (e.g. np.arange({n})).",
+            "positions 的形状是 {shape}，而 X 的形状是 {x_shape}：X 的每一行需要一个位置，形状应为 {want}"
+            "（从位置 t 开始的各行：np.arange(t, t + {n})）。",
+            "positions has shape {shape} but X has shape {x_shape}: every row of X needs one position, shape {want} "
+            "(rows from position t on: np.arange(t, t + {n})).",
         ),
         "positions_one_vector": (
             "X 是一个向量（形状 {x_shape}），只需要一个位置，也就是一个数；但得到的 positions 形状是 {shape}。",

@@ -103,6 +103,7 @@ _CROSSED = {
     ("1.3", "1.1"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_V"}),
     ("1.3", "1.2"): ("crossed_wrong_weight", {"used": "W_K", "w": "W_V"}),
     ("1.5", "1.4"): ("crossed_wrong_weight", {"used": "W_Q", "w": "W_V"}),
+    ("1.4", "1.5"): ("crossed_wrong_weight", {"used": "W_V", "w": "W_Q"}),  # both weights are loaded for 1.4
 }
 
 
@@ -234,7 +235,7 @@ def call_function(function, arguments):
             which = which or touched
             changed.append(index)
     calls = FunctionCalls(tuple(arguments), tuple(results), tuple(changed), delegated_to(function), which)
-    return dataclasses.replace(calls, changed_form=form)
+    return dataclasses.replace(calls, changed_form=form, arrays_read=arrays_read(function))
 
 
 def _changed_form(argument, copy):
@@ -291,6 +292,10 @@ def _reference_name(value):
     return f"{module}.{name}"
 
 
+# the instructions that take a name from a module (``from attn_core import rope``, ``attn_core.rope``)
+_TAKEN_FROM_A_MODULE = {"IMPORT_FROM", "LOAD_ATTR", "LOAD_METHOD"}
+
+
 def delegated_to(function, depth=0, seen=None):
     """The attn_core (or attn_homework) functions or modules ``function``'s code uses, looking into the
     functions of the notebook it calls too: their names joined by ", " ("attn_core.attention"); "" if none.
@@ -310,18 +315,20 @@ def delegated_to(function, depth=0, seen=None):
             namespace[name] = cell.cell_contents
         except ValueError:
             pass
-    names, texts = set(), set()
+    names, texts, taken = set(), set(), set()
     stack = [code]
     while stack:  # the code of nested functions and comprehensions too
         c = stack.pop()
         names |= set(c.co_names) | set(c.co_freevars)
         texts |= {k for k in c.co_consts if isinstance(k, str)}
+        taken |= {i.argval for i in dis.get_instructions(c) if i.opname in _TAKEN_FROM_A_MODULE}
         stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
     names -= _imported_never_read(code)
     found = []
     for imported in sorted(n for n in names | texts if n.split(".")[0] in _REFERENCES):
         module = sys.modules.get(imported)  # ``import attn_core`` / ``from attn_core import …`` in the function
-        used = sorted(n for n in names if module is not None and n != imported and hasattr(module, n))
+        # what is imported from it or read as its attribute: not one's own ``softmax`` that shares a name
+        used = sorted(n for n in names & taken if module is not None and n != imported and hasattr(module, n))
         found += [f"{imported}.{u}" for u in used] or [imported]
     for name in sorted(names):
         if name not in namespace:
@@ -340,6 +347,28 @@ def delegated_to(function, depth=0, seen=None):
             inner = delegated_to(value, depth + 1, seen)
             if inner:
                 found += inner.split(", ")
+    return ", ".join(dict.fromkeys(found))
+
+
+def arrays_read(function):
+    """The notebook's global arrays ``function``'s code reads (``K_demo`` where its parameter K belongs),
+    nested functions and comprehensions included, their names joined by ", "; "" if none. Only what the
+    code loads as a global name counts (an attribute such as ``.T`` is no global), and only an array with
+    at least one axis (a number such as ``eps`` is no data)."""
+    code = getattr(function, "__code__", None)
+    namespace = getattr(function, "__globals__", None)
+    if code is None or not isinstance(namespace, dict):
+        return ""
+    found, stack = [], [code]
+    while stack:
+        c = stack.pop()
+        stack.extend(k for k in c.co_consts if hasattr(k, "co_code"))
+        for instruction in dis.get_instructions(c):
+            name = instruction.argval
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(name, str) and name in namespace:
+                value = namespace[name]
+                if isinstance(value, np.ndarray) and value.ndim >= 1:
+                    found.append(name)
     return ", ".join(dict.fromkeys(found))
 
 
@@ -363,9 +392,7 @@ def _imported_never_read(code):
                     "STORE_DEREF",
                     "POP_TOP",
                 ):
-                    if ins[j].opname == "IMPORT_FROM":
-                        bound.append(ins[j].argval)
-                    elif ins[j].opname.startswith("STORE_"):
+                    if ins[j].opname != "POP_TOP":  # the name imported and the name it is bound to
                         bound.append(ins[j].argval)
                     j += 1
                 imports.append((module, bound))
@@ -483,6 +510,90 @@ def _shifts_not_read(t, diagnosis, source=""):
         return diagnosis
     note = msg("shifts_not_read", var=t.var)
     return checker.Diagnosis(True, diagnosis.code, diagnosis.message + note, diagnosis.step)
+
+
+def _division_before_product(t, diagnosis, source=""):
+    """A wrong array answer whose cell assigns it ``a / b @ c``: Python reads that as ``(a / b) @ c`` (``@``
+    binds as tightly as ``/``, left to right), and ``np.exp(S) / np.exp(S) @ ones`` was perhaps meant as
+    ``E / (E @ ones)``. Said as a note after the hint, which stays as it is."""
+    if diagnosis.ok or diagnosis.code not in ("wrong_shape", "wrong_values") or "@" not in source:
+        return diagnosis
+    for value in _assigned_from(source, {t.var}).get(t.var, []):
+        for node in ast.walk(value):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+                if isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Div):
+                    note = msg("division_before_product")
+                    return checker.Diagnosis(False, diagnosis.code, diagnosis.message + note, diagnosis.step)
+    return diagnosis
+
+
+def _mask_of_another_shape(t, diagnosis, source, namespace):
+    """The weights of unmasked scores ("mask_ignored") from a cell that does pass a mask to ``np.where``, one
+    of another shape than the scores' ((4, 1): it broadcasts, and here blocks nothing): its shape named. The
+    mask is read as the variable the cell names (``np.where(mask, …)``) or an expression of the data and numpy
+    (``np.tril(np.ones((4, 4), bool))[:, :1]``), evaluated without builtins; anything else is not read."""
+    if diagnosis.code != "mask_ignored" or t.answer_kind != "array" or "where" not in source:
+        return diagnosis
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return diagnosis
+    wanted = getattr(checker.STEP_TABLE[t.step].givens(t.given()), "mask", None)
+    if wanted is None:
+        return diagnosis
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args and _called_name(node.func) == "where"):
+            continue
+        mask = _plain_value(node.args[0], namespace)
+        if not isinstance(mask, np.ndarray) or mask.dtype.kind not in "biuf" or mask.ndim > 2:
+            continue
+        if mask.shape != wanted.shape:
+            fields = {"got": shape_text(mask.shape), "expected": shape_text(wanted.shape)}
+            return checker.Diagnosis(False, "mask_ignored", msg("mask_of_another_shape", **fields), diagnosis.step)
+    return diagnosis
+
+
+def _called_name(func):
+    """``where`` for ``np.where``, ``numpy.where`` or ``where``: the last name of what a call calls."""
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+_PLAIN_CALLS = {"tril", "triu", "ones", "ones_like", "eye", "astype", "reshape", "logical_not", "array", "asarray"}
+
+
+def _plain_value(node, namespace):
+    """The value of the expression ``node`` when it is made of names, constants, indexing, comparisons and
+    numpy's array-making calls only (``np.tril(np.ones((4, 4), bool))[:, :1]``, ``mask``, ``m == 0``), or None:
+    nothing with effects is run again."""
+    allowed = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Load)
+    allowed += (ast.Compare, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop, ast.cmpop, ast.keyword, ast.Call)
+    names = {"__builtins__": {}, "bool": bool, "int": int, "float": float}
+
+    def run(expression):
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return eval(compile(ast.Expression(expression), "<mask>", "eval"), names, dict(namespace))
+
+    try:
+        for part in ast.walk(node):
+            if not isinstance(part, allowed) or (isinstance(part, ast.Attribute) and part.attr.startswith("_")):
+                return None
+            if isinstance(part, ast.Call):  # numpy's own function or an array's method, of a plain name
+                if _called_name(part.func) not in _PLAIN_CALLS:
+                    return None
+                if not all(isinstance(n, (ast.Name, ast.Attribute, ast.Load)) for n in ast.walk(part.func)):
+                    return None
+                f = run(part.func)
+                if not (isinstance(getattr(f, "__self__", None), np.ndarray) or _of_numpy(f)):
+                    return None
+        return run(node)
+    except Exception:
+        return None
+
+
+def _of_numpy(f):
+    """``f`` is numpy's own function (``np.tril``), not one of the notebook's."""
+    return (getattr(f, "__module__", None) or "").split(".")[0] == "numpy"
 
 
 def right_for_earlier_answer(t, answer, earlier_answer):
@@ -649,6 +760,8 @@ def check(task_id=None, *answer, **unexpected):
             diagnosis = _passes_by_long_double(t, value, diagnosis, _answer_cell(t.var, namespace))
             diagnosis = _shifted_by_another_number(t, diagnosis, _answer_cell(t.var, namespace))
             diagnosis = _shifts_not_read(t, diagnosis, _answer_cell(t.var, namespace))
+            diagnosis = _division_before_product(t, diagnosis, _answer_cell(t.var, namespace))
+            diagnosis = _mask_of_another_shape(t, diagnosis, _answer_cell(t.var, namespace), namespace)
             diagnosis = _fixed_under_the_old_name(t, value, diagnosis, namespace)
         print(line(task_id, diagnosis, _stale_note(str(task_id), value, diagnosis)))
     except Exception as e:  # a check must never show a traceback
@@ -698,7 +811,8 @@ def predicted(task_id=None, *extra, **unexpected):
             return False
         task_id = str(task_id)
         form = diagnose_task(task_id, value)  # NaN, ∞, 2.5 for an index: the check's words, and no reveal
-        if task_id not in _REVEALED and form.code in _NOT_A_PREDICTION_YET:
+        not_yet = form.code in _NOT_A_PREDICTION_YET or _outside_the_range(task(task_id), number)
+        if task_id not in _REVEALED and not_yet:
             print(line(task_id, form))
             return False
         name = delegated_in_cell(_answer_cell(var, namespace), namespace, _handed_out(task_id), var)
@@ -728,8 +842,11 @@ def _record_first_prediction(t, value, diagnosis, namespace):
     """The first number a predict task's check judges is recorded as its prediction, as the reveal cell
     records it, and printed (``📌 top_key = 3 · …``, the line the grader reads): a prediction changed after
     its check said ❌ is not credited, or four tries would find any index. A slip of form (2.5 for an
-    index, text, NaN) is not recorded; nor is a number the answer cell computed with attn_core's reference."""
+    index, text, NaN) is not recorded, nor an index outside the range (top_key = 4 of keys 0 to 3); nor is a
+    number the answer cell computed with attn_core's reference."""
     if t.answer_kind != "number" or t.id in _REVEALED or diagnosis.code in _NOT_A_PREDICTION_YET:
+        return
+    if _outside_the_range(t, _as_number(value)):
         return
     if not _is_one_number(value) or delegated_in_cell(
         _answer_cell(t.var, namespace), namespace, _handed_out(t.id), t.var
@@ -739,17 +856,28 @@ def _record_first_prediction(t, value, diagnosis, namespace):
     print(msg("prediction_checked", var=t.var, value=_number_text(_REVEALED[t.id])))
 
 
+def _outside_the_range(t, number):
+    """``number`` is an index no key or position of predict task ``t`` has (4 or −1 where keys are 0 to 3): like
+    2.5 for an index, no prediction yet, neither recorded nor opening the reveal (for the grader too)."""
+    if number is None or t.answer_kind != "number":
+        return False
+    last = checker.last_index(t.step, **t.given())
+    return last is not None and not 0 <= number <= last
+
+
 RECORDED = re.compile(r"📌 ([A-Za-z_][A-Za-z0-9_]*) = (\S+) ·")  # the line ``predicted`` prints, as data
 
 
 def revealed_predictions(texts):
     """{variable: the number} of the ``📌 var = n ·`` lines in ``texts`` (a saved notebook's outputs): the
-    predictions made before their answers were shown; the first line of each variable counts."""
+    predictions made before their answers were shown; the first line of each variable counts (but an index
+    outside its task's range, which a check no longer records: ``_outside_the_range``)."""
+    predicts = {t.var: t for t in TASKS.values() if t.answer_kind == "number"}
     found = {}
     for text in texts:
         for var, number in RECORDED.findall(text):
             value = _as_number(number)
-            if value is not None:
+            if value is not None and not (var in predicts and _outside_the_range(predicts[var], value)):
                 found.setdefault(var, value)
     return found
 

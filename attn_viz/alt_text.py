@@ -40,6 +40,7 @@ _MATH = (
     (r"\top", "ᵀ"),
     (r"\sqrt", "√"),
     (r"\cdot", "·"),
+    (r"\Delta", "Δ"),
     (r"\times", "×"),
     (r"\neq", "≠"),
     (r"\div", "÷"),
@@ -146,7 +147,8 @@ def _histograms(ax, d, shared) -> str:
 
 
 def _contributions(ax, d, shared) -> str:
-    weights = msg("list_sep").join(f"{fmt(a)} × V[{lab}]" for a, lab in zip(d["weights"], d["value_labels"]))
+    digits = d.get("digits", 2)  # as the legend: 3 decimals where two weights would print alike at 2
+    weights = msg("list_sep").join(f"{fmt(a, digits)} × V[{lab}]" for a, lab in zip(d["weights"], d["value_labels"]))
     return msg("alt_contributions", title=_titled(ax), weights=weights, outputs=_values(d["dim_labels"], d["outputs"]))
 
 

@@ -11,7 +11,11 @@ code; they compute and draw in the page); only the page around them is bigger: t
 (:func:`board_css`) sets the text to ``TEXT_PX`` (questions ``QUESTION_PX``), puts the controls and
 readouts on the left and gives the picture the right ``PICTURE_SHARE`` of the width in a box of fixed
 height (the rest of the screen): the picture scales inside it, so changing a setting never moves the
-page, and nothing runs off the bottom. The README (For teachers, "In class") gives the sizes at 1920×1080.
+page. In Voilà the longest readouts (lesson 14's; in English lessons 6 and 12 too) still end below a
+1280×720 or 1920×1080 screen. The board without Python puts the readouts below controls and picture,
+across the width, so nothing runs off its bottom, and its tab titles on one row
+(tests/browser/test_hosts.py checks both at 1280×720 and 1920×1080). The README (For teachers,
+"In class") gives the sizes at 1920×1080.
 
 In Voilà a language switch on top rebuilds the board in Chinese or English (the explorers keep the
 language they were built in). :func:`standalone_html` carries both languages and switches between them
@@ -90,10 +94,19 @@ BOARD_CLASS = "attn-board"
 FONT_FILE = "NotoSansSC-Subset.otf"  # attn_viz/fonts, copied beside the standalone board
 
 
-def board_css(picture_height: str) -> str:
+def board_css(picture_height: str, readouts_below: bool = False) -> str:
     """The board's style for the in-page explorers (``.attn-explorer-live``): controls and readout lines
-    on the left, the picture on the right in a box ``picture_height`` high (it scales inside: no jump)."""
+    on the left, the picture on the right in a box ``picture_height`` high (it scales inside: no jump).
+    ``readouts_below``: the readout lines go below controls and picture, across the whole width, and the
+    picture takes the height left above them (``picture_height`` "100%" of its row): the board without
+    Python, whose explorer fills the screen's height; in the left column, lesson 14's five controls and
+    its readouts wrapped to a dozen narrow lines ran below a 1280×720 or 1920×1080 screen."""
     b = f".{BOARD_CLASS}"
+    below = f"""
+{b} .attn-explorer-live {{ grid-template-rows: 1fr auto; }}
+{b} .attn-explorer-live .attn-picture {{ grid-row: 1; overflow: hidden; }}
+{b} .attn-explorer-live .attn-lines {{ grid-column: 1 / -1; }}
+"""
     return f"""
 {b} {{ font-size: {TEXT_SIZE}; }}
 {b} .attn-board-title {{ font-size: {_em(TITLE_PX)}; font-weight: bold; margin: 0; }}
@@ -114,7 +127,7 @@ def board_css(picture_height: str) -> str:
 {b} .attn-explorer-live.attn-wide .attn-controls {{ flex-direction: column; flex-wrap: nowrap; }}
 {b} .attn-explorer-live.attn-wide .attn-controls > .attn-control {{ flex: 0 0 auto; }}
 {b} .attn-explorer-live.attn-wide .attn-picture svg {{ max-height: none; }}
-"""
+{below if readouts_below else ""}"""
 
 
 # the picture's inline style (svg.py: height:auto, for a notebook) would size it by its width and push it
@@ -258,6 +271,12 @@ def question_html(station: Station, text: Text) -> str:
 
 
 # ---------------------------------------------------------------- the board without Python (`make board`)
+# its tab titles' size, of the text's: the seven English ones ("Lesson 12 · word order") stay on one row from
+# 1280 px on (measured in Chromium: 1178 of 1243 px at 1280×720, 1730 of 1864 at 1920×1080); a narrower
+# screen scrolls the row sideways rather than wrapping it (its padding leaves room for the focus outline,
+# which the scrolling row would clip). The subscript of d_k keeps the line's height (line-height 0): it
+# raised that tab's label above the others'.
+STANDALONE_TAB_SHARE = 0.8
 STANDALONE_CSS = f"""
 @font-face {{ font-family: "Noto Sans SC"; src: url("fonts/{FONT_FILE}") format("opentype"); }}
 html, body {{ margin: 0; height: 100%; background: #fff; color: #222; }}
@@ -269,8 +288,11 @@ body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans CJ
 .attn-board-switch button, .attn-board-tabs button {{ font: inherit; font-size: 1em; cursor: pointer;
   border: 2px solid #31688e; background: #fff; color: #1d3f57; border-radius: 6px; padding: 0.1em 0.55em; }}
 .attn-board-switch button[aria-pressed="true"] {{ background: #31688e; color: #fff; }}
-.attn-board-tabs {{ display: flex; flex-wrap: wrap; gap: 8px; margin: 0.3em 0 0.25em; }}
-.attn-board-tabs button {{ line-height: 1.4; }}
+.attn-board-tabs {{ display: flex; flex: none; flex-wrap: nowrap; overflow-x: auto; gap: 8px; padding: 6px;
+  margin: calc(0.3em - 6px) -6px calc(0.25em - 6px); }}
+.attn-board-tabs button {{ flex: none; white-space: nowrap; line-height: 1.4; font-size: {STANDALONE_TAB_SHARE}em;
+  padding: 0.1em 0.4em; }}
+.attn-board-tabs sub {{ line-height: 0; }}
 .attn-board-tabs button[aria-selected="true"] {{ background: #31688e; color: #fff; }}
 .attn-board :focus-visible {{ outline: 4px solid #c05a00; outline-offset: 2px; }}
 .attn-board-edition {{ flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }}
@@ -378,7 +400,7 @@ def standalone_html(lang: str | None = None) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(titles[first])}</title>
-<style>{STANDALONE_CSS}{board_css("100%")}</style>
+<style>{STANDALONE_CSS}{board_css("100%", readouts_below=True)}</style>
 </head>
 <body>
 <main class="{BOARD_CLASS}" data-titles="{titles_attr}">

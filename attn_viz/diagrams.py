@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core import causal_mask, get_lang, multi_head_attention
+from attn_core import causal_mask, examples, get_lang, multi_head_attention
 from attn_core.examples import four_words
 
 from . import svg as draw
@@ -200,10 +200,15 @@ def steps(current=None, example=None, lang=None):
                 sw=1.5,
                 dash="5 4",
             )
-        cx = (x1 + x2) / 2
+        # the step's number and name over the box it produces (step 2 over QKᵀ, not over the arrow into it,
+        # lesson 02's "2 score" read as naming Q and K); the arrow into that box carries the operation
+        bx = col(k) + box_w / 2
         name_top = top - 16 - 20 * (name_rows - 1)
-        svg.text(cx, name_top - 22, str(k), size=18, anchor="middle", fill=LIT_INK if lit else draw.INK, bold=True)
-        _lines(svg, cx, name_top, names[k - 1], size=16, fill=LIT_INK if lit else draw.INK, bold=lit, gap=20)
+        svg.text(bx, name_top - 22, str(k), size=18, anchor="middle", fill=LIT_INK if lit else draw.INK, bold=True)
+        _lines(svg, bx, name_top, names[k - 1], size=16, fill=LIT_INK if lit else draw.INK, bold=lit, gap=20)
+        if k > 1:  # a short stem from the name down to its box (step 1's Q, K, V start right under it)
+            svg.line(bx, top - 4, bx, mid - box_h / 2 - 6, stroke=LIT_STROKE if lit else BOX_STROKE, sw=1.5)
+        cx = (x1 + x2) / 2
         svg.text(cx, mid - 10 if k != 2 else mid + 28, ops[k - 1], size=16, anchor="middle", fill=draw.MUTED)
     return _diagram(svg, lang)
 
@@ -440,18 +445,42 @@ def encoder_block(n=4, d_model=8, d_ff=32, n_heads=2, lang=None):
 # ---------------------------------------------------------------- 5. the causal mask and the shift
 
 
+# the English gloss of every token of the running examples (我 → I), as plots.GLOSSES
+GLOSSES = {
+    token: gloss
+    for example in (examples.four_words(), examples.coreference(), examples.coreference_wide())
+    for token, gloss in zip(example.tokens, example.gloss)
+}
+
+
+def _glosses(tokens, lang):
+    """The English edition's second line under each token (“I” under 我), as the explorers and the English
+    heatmaps write them; None in Chinese, or when a token is no example word."""
+    if (lang or get_lang()) != "en" or not all(t in GLOSSES for t in tokens):
+        return None
+    return [f"“{GLOSSES[t]}”" for t in tokens]
+
+
 def causal(tokens=None, lang=None):
     """The causal mask ``attn_core.causal_mask(n)`` as a grid (True = may look; False: the score becomes −∞ and
-    its weight 0) beside the training shift: the input at position i is word i, its target word i + 1."""
+    its weight 0) beside the training shift: the input at position i is word i, its target word i + 1. In the
+    English edition every token has its gloss on a line under it (我 over “I”), as in every other English figure."""
     tokens = list(tokens or four_words().tokens)
     n = len(tokens)
     M = causal_mask(n)
-    cell, left, top = 60, 12, 96
-    label_w = max([draw.text_width(t, 16) for t in tokens] + [draw.text_width(_text("dg_mask_queries", lang), 15)]) + 16
+    glosses = _glosses(tokens, lang)
+    lift = 20 if glosses else 0  # the columns' glosses take a line under their tokens
+    cell, left, top = 60, 12, 96 + lift
+    cw = cell  # a column's width: in English as wide as the widest gloss (“language”), with air
+    if glosses:
+        cw = max(cell, round(max(draw.text_width(g, 14) for g in glosses)) + 10)
+    words = [draw.text_width(t, 16) for t in tokens] + [draw.text_width(g, 14) for g in glosses or ()]
+    label_w = max(words + [draw.text_width(_text("dg_mask_queries", lang), 15)]) + 16
     gx = left + label_w
-    grid_w = cell * n
+    grid_w = cw * n
     sx = gx + grid_w + 120  # the shift panel
-    slot = 84
+    box_h, box_w = (52, max(68, max(draw.text_width(g, 14) for g in glosses) + 12)) if glosses else (36, 68)
+    slot = max(84, box_w + 16)
     shift_heading = _text("dg_shift_heading", lang)
     width = max(sx + slot * (n - 1) + 40, sx - 100 + draw.text_width(shift_heading, 15) + 12)
     height = top + cell * n + 84
@@ -464,39 +493,47 @@ def causal(tokens=None, lang=None):
     )
     svg = draw.Svg(width, height, title=_text("dg_mask_title", lang), description=description)
     svg.text(left, 24, _text("dg_mask_heading", lang), size=17, bold=True)
-    svg.text(gx, top - 36, _text("dg_mask_keys", lang), size=15, fill=draw.MUTED)
+    svg.text(gx, top - 36 - lift, _text("dg_mask_keys", lang), size=15, fill=draw.MUTED)
     svg.text(left, top - 10, _text("dg_mask_queries", lang), size=15, fill=draw.MUTED)
     for j, tok in enumerate(tokens):
-        svg.text(gx + cell * (j + 0.5), top - 10, tok, size=16, anchor="middle")
+        svg.text(gx + cw * (j + 0.5), top - 10 - lift, tok, size=16, anchor="middle")
+        if glosses:
+            svg.text(gx + cw * (j + 0.5), top - 10, glosses[j], size=14, anchor="middle", fill=draw.MUTED)
     for i, tok in enumerate(tokens):
         y = top + cell * i
-        svg.text(gx - 8, y + cell / 2 + 6, tok, size=16, anchor="end")
+        if glosses:  # the token over its gloss, both inside the row's height
+            svg.text(gx - 8, y + cell / 2 - 2, tok, size=16, anchor="end")
+            svg.text(gx - 8, y + cell / 2 + 16, glosses[i], size=14, anchor="end", fill=draw.MUTED)
+        else:
+            svg.text(gx - 8, y + cell / 2 + 6, tok, size=16, anchor="end")
         for j in range(n):
-            x = gx + cell * j
+            x = gx + cw * j
             if M[i, j]:
-                svg.rect(x, y, cell, cell, fill=ALLOWED, stroke="#ffffff", sw=2)
-                svg.text(x + cell / 2, y + cell / 2 + 6, "True", size=15, anchor="middle")
+                svg.rect(x, y, cw, cell, fill=ALLOWED, stroke="#ffffff", sw=2)
+                svg.text(x + cw / 2, y + cell / 2 + 6, "True", size=15, anchor="middle")
             else:
-                svg.rect(x, y, cell, cell, fill=draw.MASKED, stroke="#ffffff", sw=2)
-                svg.text(x + cell / 2, y + cell / 2 + 6, "False", size=15, anchor="middle", fill=draw.MASKED_INK)
-    ly = top + grid_w + 30
+                svg.rect(x, y, cw, cell, fill=draw.MASKED, stroke="#ffffff", sw=2)
+                svg.text(x + cw / 2, y + cell / 2 + 6, "False", size=15, anchor="middle", fill=draw.MASKED_INK)
+    ly = top + cell * n + 30
     svg.rect(gx, ly - 14, 18, 18, fill=ALLOWED, stroke=BOX_STROKE)
     svg.text(gx + 26, ly, _text("dg_mask_true", lang), size=14)
     svg.rect(gx, ly + 12, 18, 18, fill=draw.MASKED, stroke=BOX_STROKE)
     svg.text(gx + 26, ly + 26, _text("dg_mask_false", lang), size=14, fill=draw.MASKED_INK)
     # the shift: position i reads word i and is trained to predict word i + 1
-    svg.text(sx - 100, top - 36, shift_heading, size=15, fill=draw.MUTED)
-    row_in, row_out = top + 40, top + 150
+    svg.text(sx - 100, top - 36 - lift, shift_heading, size=15, fill=draw.MUTED)
+    row_in, row_out = (top + 48, top + 158) if glosses else (top + 40, top + 150)
+    word_y = 0 if not glosses else -8  # the token's baseline, from the box's row line (its gloss under it)
     svg.text(sx - 10, top + 6, _text("dg_shift_position", lang), size=14, anchor="end", fill=draw.MUTED)
     svg.text(sx - 10, row_in + 6, _text("dg_shift_input", lang), size=15, anchor="end")
     svg.text(sx - 10, row_out + 6, _text("dg_shift_target", lang), size=15, anchor="end")
     for i in range(n - 1):
         cx = sx + 40 + slot * i
         svg.text(cx, top + 6, str(i), size=14, anchor="middle", fill=draw.MUTED)
-        svg.rect(cx - 34, row_in - 20, 68, 36, fill=BOX, stroke=BOX_STROKE)
-        svg.text(cx, row_in + 6, tokens[i], size=16, anchor="middle")
-        _arrow(svg, cx, row_in + 20, cx, row_out - 24)
-        svg.rect(cx - 34, row_out - 20, 68, 36, fill=LIT, stroke=LIT_STROKE)
-        svg.text(cx, row_out + 6, tokens[i + 1], size=16, anchor="middle")
+        for row, k, fill, stroke in ((row_in, i, BOX, BOX_STROKE), (row_out, i + 1, LIT, LIT_STROKE)):
+            svg.rect(cx - box_w / 2, row - box_h / 2 - 2, box_w, box_h, fill=fill, stroke=stroke)
+            svg.text(cx, row + 6 + word_y, tokens[k], size=16, anchor="middle")
+            if glosses:
+                svg.text(cx, row + 6 + word_y + 18, glosses[k], size=14, anchor="middle", fill=draw.MUTED)
+        _arrow(svg, cx, row_in + box_h / 2, cx, row_out - box_h / 2 - 6)
     _lines(svg, sx - 100, row_out + 56, _text("dg_shift_note", lang), size=14, anchor="start", fill=draw.MUTED, gap=20)
     return _diagram(svg, lang)

@@ -54,7 +54,7 @@ msg = Catalog(
         "not_a_number": ("{name} 必须是一个数，得到的是 {value!r}。", "{name} must be a number, got {value!r}."),
         "not_whole": ("{name} 必须是整数，得到的是 {value!r}。", "{name} must be a whole number, got {value!r}."),
         "outside_range": (
-            "{name}={value!r} 超出了滑块的范围 {low} … {high}。",
+            "{name}={value!r} 超出了滑块的范围 {low} 到 {high}。",
             "{name}={value!r} is outside the slider's range {low} … {high}.",
         ),
         "not_an_example": (
@@ -239,7 +239,7 @@ msg = Catalog(
             "step {t} ({token}): the cache K becomes {K}, the new q gets 1×{scores} scores, recomputing {grid}",
         ),
         "dgd_kv_note": (
-            "第 t 步：用缓存算 t 个分数，重算算 t×t 个（倍数恰好是 t，第 3 节）。\n"
+            "第 t 步：用缓存算 t 个分数，每步重算要算 t×t 个（倍数恰好是 t，第 3 节）。\n"
             "多层模型没有缓存时，除最后一层外每层都要重算所有行：下一层的 k、v 来自这一层每个位置的输出。",
             "Step t: the cache scores t keys, recomputing t×t scores (t times as many, section 3).\n"
             "Without a cache every layer but the last recomputes every row: the next layer's k, v come from "
@@ -276,7 +276,7 @@ msg = Catalog(
             "the number of query heads and the shapes of the weights A and the output O stay the same.",
         ),
         "dg_shift_note": (
-            "位置 i 看得见第 0…i 个词；\n它的答案是第 i+1 个词，正是被挡住的第一个",
+            "位置 i 看得见第 0 到 i 个词；\n它的答案是第 i+1 个词，正是被挡住的第一个",
             "Position i sees words 0…i;\nits answer is word i+1, the first one masked",
         ),
         "dg_mask_desc": (
@@ -357,6 +357,11 @@ msg = Catalog(
             "最关注“{favourite}”（{weight}）；这一行之和 {total}",
             "attends most to {favourite} ({weight}); row sum {total}",
         ),
+        "pipeline_favourite_tied": (
+            "最关注的词并列：{tied}（都是 {weight}）；这一行之和 {total}",
+            "attends most to {tied}, tied ({weight} each); row sum {total}",
+        ),
+        "pipeline_tied_word": ("“{word}”", "{word}"),
         "pipeline_desc": (
             "热力图：{n}×{n} 的注意力权重 A，行是查询（谁在问），列是键（被问的词），颜色越亮权重越大；黑框标出“{query}”这一行：{weights}。右边的条形图画出同一行（括号里是键的倍数），虚线框是键都 ×1 时：{ghost}",
             "Heatmap: the {n}×{n} attention weights A, rows = queries (who asks), columns = keys (who is asked), brighter = larger; a black outline marks the row of “{query}”: {weights}. The bars on the right show the same row (key multipliers in brackets), dashed outlines with every key ×1: {ghost}",
@@ -467,16 +472,16 @@ msg = Catalog(
         ),
         "pos_control_order": ("打乱成", "reorder to"),
         "pos_heading_none": (
-            "不加位置：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
-            "no positions: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
+            "不加位置：“{query}”在原句的位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "no positions: “{query}” asks at i = {i} in the sentence, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_sinusoidal": (
-            "正弦位置编码：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
-            "sinusoidal: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
+            "正弦位置编码：“{query}”在原句的位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "sinusoidal: “{query}” asks at i = {i} in the sentence, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_heading_rope": (
-            "RoPE：“{query}”在位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
-            "RoPE: “{query}” asks at i = {i}, “{key_word}” answers at j = {j} (from 0)",
+            "RoPE：“{query}”在原句的位置 i = {i} 提问，“{key_word}”在 j = {j}（从 0 数起）",
+            "RoPE: “{query}” asks at i = {i} in the sentence, “{key_word}” answers at j = {j} (from 0)",
         ),
         "pos_curve_title": (
             "q·k（未缩放）：“{query}”在 i + s，“{key_word}”在 j + s",
@@ -505,16 +510,16 @@ msg = Catalog(
             "“{query}” at position {i}, “{key_word}” at {j} (j − i = {offset}): q·k = {score}",
         ),
         "pos_shift_none": (
-            "两个位置一起后移 0 … {shifts} 步，分数一直是 {score}：不加位置，分数和位置毫无关系。",
+            "两个位置一起后移 0 到 {shifts} 步，分数一直是 {score}：不加位置，分数和位置毫无关系。",
             "Moving both positions on by 0 … {shifts}, the score stays {score}: without positions it ignores them.",
         ),
         "pos_shift_sinusoidal": (
-            "两个位置一起后移 0 … {shifts} 步，分数在 {low} 与 {high} 之间变：正弦编码加在投影之前，q·k 不只取决于 j − i。",
+            "两个位置一起后移 0 到 {shifts} 步，分数在 {low} 与 {high} 之间变：正弦编码加在投影之前，q·k 不只取决于 j − i。",
             "Moving both positions on by 0 … {shifts}, the score goes between {low} and {high}: the encoding is added "
             "before the projections, so q·k depends on more than j − i.",
         ),
         "pos_shift_rope": (
-            "两个位置一起后移 0 … {shifts} 步，分数一直是 {score}：RoPE 让 q·k 只取决于 j − i。",
+            "两个位置一起后移 0 到 {shifts} 步，分数一直是 {score}：RoPE 让 q·k 只取决于 j − i。",
             "Moving both positions on by 0 … {shifts}, the score stays {score}: with RoPE, q·k depends only on j − i.",
         ),
         "pos_reorder_same": (
@@ -551,7 +556,7 @@ msg = Catalog(
             "{model}，改动：{kv_heads_text}（原为 {own}），{tokens}（上限 {max}）",
             "{model}, changed: {kv_heads_text} (own {own}), {tokens} (max {max})",
         ),
-        "kv_cache_panel": ("一个序列 {tokens}的缓存", "the cache of one sequence of {tokens}"),
+        "kv_cache_panel": ("一个序列（{tokens}）的缓存", "the cache of one sequence of {tokens}"),
         "kv_heads_mha": ("{kv_heads} 个 K/V 头（多头）", "{kv_heads} K/V heads (multi-head)"),
         "kv_heads_gqa": ("{kv_heads} 个 K/V 头（GQA）", "{kv_heads} K/V heads (GQA)"),
         "kv_heads_mqa": ("1 个 K/V 头（MQA）", "1 K/V head (MQA)"),
@@ -563,7 +568,7 @@ msg = Catalog(
         "kv_assumption": (
             "假设：带宽 {bandwidth} GB/s、峰值 {peak} TFLOP/s（{source}），计算和访存完全重叠；\n"
             "只计注意力层：用缓存时读四个投影的权重和缓存各一次；重算时读权重一次、不读缓存，\n"
-            "K、V 由所有词元的激活重新乘出来（激活的读写、前馈网络、归一化、嵌入和 softmax 都不计，所以真实的一步更慢）。",
+            "K、V 由所有词元的激活值重新乘出来（激活值的读写、前馈网络、归一化、嵌入和 softmax 都不计，所以真实的一步更慢）。",
             "Assumed: {bandwidth} GB/s, {peak} TFLOP/s ({source}), overlapping perfectly;\n"
             "attention layers only: with the cache, the four projections' weights and the cache read once each; recomputing,\n"
             "the weights read once and no cache: K and V are multiplied again from every token's activations (activations, feed-forward, norms, embeddings, softmax not counted, so a real step is slower).",
@@ -595,17 +600,17 @@ msg = Catalog(
             "under this model the two lower bounds are within 5% (recomputing {ratio}× as long): at this context the cache saves little",
         ),
         "kv_speedup_unknown": (
-            "按 Roofline 模型估算，重算受内存带宽限制，而它的字节数没有计入激活的读写，所以按这个估算判断不了哪个更快",
+            "按 Roofline 模型估算，重算受内存带宽限制，而它的字节数没有计入激活值的读写，所以按这个估算判断不了哪个更快",
             "under this model recomputing is memory-bound, and its bytes leave out the activations it reads, so this model cannot tell which is faster",
         ),
         "kv_speedup_slower": (
             "按 Roofline 模型估算，重算反而更快（时间下界是用缓存的 {ratio} 倍）：按假设的带宽读缓存，比按假设的峰值重新乘出 K、V 还慢；"
-            "重算要读写的激活没有计入",
+            "重算要读写的激活值没有计入",
             "under this model recomputing is faster ({ratio}× the cached time): reading the cache at the assumed bandwidth takes "
             "longer than multiplying K and V again at the assumed peak; the activations recomputing reads are not counted",
         ),
         "kv_desc": (
-            "上面的条形图：一个序列 {tokens}的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
+            "上面的条形图：一个序列（{tokens}）的缓存，按 K/V 头数：{caches}（橙色是选中的）。下面：生成一个词元的时间下界，用缓存 {cached}，每步重算 {recompute}。",
             "Bars on top: the cache of one sequence of {tokens} by K/V heads: {caches} (orange: the chosen one). Below: a lower bound on one token's time, {cached} with the cache, {recompute} recomputing.",
         ),
         "kv_not_divisor": (
@@ -620,7 +625,7 @@ msg = Catalog(
         ),
         "board_kv_name": ("KV 缓存", "KV cache"),
         "board_kv_question": (
-            "把 K/V 头从 32 减到 8：缓存变成几分之一？把上下文拉长，用缓存的时间为什么主要跟着读的字节走？",
+            "把 K/V 头从 32 减到 8：缓存变成几分之一？把上下文拉长，用缓存的时间为什么主要取决于要读的字节数？",
             "Cut the K/V heads from 32 to 8: what fraction of the cache is left? Lengthen the context: why does the cached time follow the bytes read?",
         ),
         # ================================================================ the classroom board (board.py)
@@ -670,6 +675,7 @@ msg = Catalog(
         "plot_query_axis": ("查询（谁在问）", "query (who asks)"),
         "plot_key_axis": ("键（被问的词）", "key (who is asked)"),
         "plot_std": ("标准差", "std"),
+        "plot_std_lines": ("虚线：± 实测标准差", "dashed lines: ± the measured std"),
         "plot_count": ("次数", "count"),
         "plot_dot_product": (r"点积 $q \cdot k$", r"dot product $q \cdot k$"),
         "plot_dimension": ("第 {d} 个分量", "dim {d}"),
@@ -694,7 +700,7 @@ msg = Catalog(
         "plot_position_rows": ("位置 p（从 0 数起）", "position p (counted from 0)"),
         "plot_position_value": ("编码的值", "value"),
         "plot_position_highlight": (
-            "highlight={highlight} 超出范围：只有位置 0 … {last}。",
+            "highlight={highlight} 超出范围：只有位置 0 到 {last}。",
             "highlight={highlight} is out of range: the positions are 0 … {last}.",
         ),
         # ---------------------------------------------------------------- plots.py: colour scales and masks
@@ -884,7 +890,7 @@ msg = Catalog(
         ),
         "plot_logx": ("logx=True 需要正的 x 值。", "logx=True needs positive x values."),
         "plot_mark_x": (
-            "marks 里的 x = {x} 不在 xs 里（{first} … {last}）：只能标出画了的点。",
+            "marks 里的 x = {x} 不在 xs 里（{first} 到 {last}）：只能标出画了的点。",
             "marks: x = {x} is not one of xs ({first} … {last}): only a drawn point can be marked.",
         ),
     }

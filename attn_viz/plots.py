@@ -107,25 +107,67 @@ GLOSSES = {
 }
 
 
+_BARE = []  # non-empty while a figure is drawn with its tokens alone, to measure the Chinese edition's cells
+
+
+def _glossing():
+    return get_lang() == "en" and not _BARE
+
+
 def _glossed(labels):
     """The tick labels as the English edition writes the example's tokens: with their gloss (我 “I”), as
     the explorers' rows (``_fit_ticks`` slants the columns' when they do not fit). The Chinese edition, and
     labels that are no example token (English words, numbers), stay as they are."""
-    if get_lang() != "en":
+    if not _glossing():
         return list(labels)
-    return [f"{t} “{GLOSSES[t]}”" if t in GLOSSES else t for t in labels]
+    return [_one_line(t) if t in GLOSSES else t for t in labels]
+
+
+def _one_line(token):
+    """A token with its gloss on one line: 我 “I”; a punctuation mark with its name, ， (comma)."""
+    gloss = GLOSSES[token]
+    if gloss in PUNCTUATION_GLOSSES:
+        return f"{token} ({PUNCTUATION_GLOSSES[gloss]})"
+    return f"{token} “{_short_gloss(gloss)}”"
 
 
 def _glossed_below(labels):
     """As ``_glossed``, the gloss on a line under its token (a bar is narrower than a heatmap's row)."""
-    if get_lang() != "en":
+    if not _glossing():
         return list(labels)
-    return [f"{t}\n{GLOSSES[t]}" if t in GLOSSES else t for t in labels]
+    return [f"{t}\n{_short_gloss(GLOSSES[t])}" if t in GLOSSES else t for t in labels]
+
+
+# a punctuation token is glossed by its name: lesson 08's comma read ，“，” (a quoted comma beside a comma)
+PUNCTUATION_GLOSSES = {",": "comma", ".": "full stop", "?": "question mark", "!": "exclamation mark"}
+
+
+def _short_gloss(gloss):
+    """A gloss as a tick label writes it: a punctuation mark's name in brackets, (comma); a gloss without its
+    note in brackets ("that (classifier)" → "that": lesson 08's widest label, its map's room)."""
+    if gloss in PUNCTUATION_GLOSSES:
+        return f"({PUNCTUATION_GLOSSES[gloss]})"
+    return gloss.split(" (")[0]
 
 
 def _fmt(value, fmt):
     """A number as shown on a figure: −∞ for masked scores, a true minus sign for negatives."""
     return NEG_INF if np.isneginf(value) else fmt.format(value).replace("-", "\u2212")
+
+
+def _distinct_digits(values, digits=2, most=3):
+    """Decimals enough (from ``digits``, up to ``most``) that values which differ are not printed alike:
+    lesson 05's legend gave 0.35 for both 喜欢 (0.347) and 语言 (0.354), under a title that calls 语言's the
+    highest."""
+    values = np.asarray(values, dtype=float).ravel()
+    while digits < most:
+        shown = {}
+        for v in values[np.isfinite(values)]:
+            shown.setdefault(f"{v:.{digits}f}", set()).add(float(v))
+        if all(len(vs) == 1 for vs in shown.values()):
+            break
+        digits += 1
+    return digits
 
 
 def _contrast(rgba):
@@ -301,19 +343,21 @@ def _emphasise(ticks, indices):
 def _colour_key(fig, im, axes, scale):
     """The colour bar of a weight or score map; a reach map (two colours) gets a two-entry legend instead."""
     if scale["kind"] != REACH:
-        bar = fig.colorbar(im, ax=axes, shrink=0.85)
+        bar = fig.colorbar(im, ax=axes, shrink=COLOUR_BAR_SHRINK)
         bar.set_label(scale["label"], labelpad=COLOUR_BAR_LABEL_PAD)  # clear of the tick labels
         if scale["kind"] == WEIGHTS:  # every weight bar alike: 0.0, 0.2, … 1.0, however short the bar
             bar.set_ticks(np.linspace(0, 1, 6))
             bar.ax.yaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda v, _: f"{v:.1f}"))
-        return
+        return bar
     patches = [
         mpl.patches.Patch(facecolor=colour, edgecolor=HATCH_COLOUR, label=text)
         for colour, text in zip(reversed(REACH_COLOURS), scale["labels"])
     ]
     fig.legend(handles=patches, loc="outside lower center", ncols=2, frameon=False)
+    return None
 
 
+COLOUR_BAR_SHRINK = 0.85  # a colour bar's length, of the height laid out for its maps (before _match_colour_bars)
 COLOUR_BAR_LABEL_PAD = 10  # points between a colour bar's tick labels and its label
 PANEL_PAD = 0.2  # inches around each panel of a constrained figure holding several heatmaps
 
@@ -324,6 +368,128 @@ def _apart(fig):
     engine = fig.get_layout_engine()
     if isinstance(engine, mpl.layout_engine.ConstrainedLayoutEngine):
         engine.set(w_pad=max(PANEL_PAD, engine.get()["w_pad"]))
+
+
+def _cell_px(ax):
+    """The side of a drawn matrix's cell in pixels (the shorter one, for cells wider than tall)."""
+    n_q, n_k = ax._attn_shape
+    return min(ax.bbox.width / n_k, ax.bbox.height / n_q)
+
+
+def _has_glosses(ax):
+    rows, cols = ax._attn_tick_labels
+    return any(label in GLOSSES for label in (*rows, *cols))
+
+
+GROWTH_SLACK = 0.97  # an English cell within 3 % of the Chinese one is as large
+
+
+def _as_large_as_chinese(fig, rebuild, nrows, ncols):
+    """The English edition's figure of matrices, redrawn larger (``rebuild(figsize)``) while its cells are
+    smaller than the same figure's with the tokens alone (the Chinese edition's layout): the glosses take
+    their room from the figure, not from the map (lesson 08's 10×10 heads were half the Chinese ones'). Up to
+    MAX_WIDTH × MAX_HEIGHT (a notebook shows a wider figure scaled down, its text smaller)."""
+    ax = fig.axes[0]
+    if not _glossing() or not _has_glosses(ax):
+        return fig
+    _BARE.append(True)
+    try:
+        bare = rebuild(None)
+    finally:
+        _BARE.pop()
+    target = _cell_px(bare.axes[0])
+    plt.close(bare)
+    n_q, n_k = ax._attn_shape
+    for _ in range(2):
+        cell = _cell_px(fig.axes[0])
+        if cell >= GROWTH_SLACK * target:
+            break
+        w, h = fig.get_size_inches()
+        more = (target - cell) / fig.dpi
+        size = (min(max(w, MAX_WIDTH), w + ncols * n_k * more), min(max(h, MAX_HEIGHT), h + nrows * n_q * more))
+        if size[0] < w + 0.05 and size[1] < h + 0.05:
+            break
+        plt.close(fig)
+        fig = rebuild(size)
+    return fig
+
+
+def _bare_cell(fig, ax):
+    """The cell ``ax`` gets in its (the caller's) figure with the tokens alone, its glossed labels put back."""
+    if not _glossing() or not _has_glosses(ax):
+        return None
+    rows, cols = ax._attn_tick_labels
+    ax.set_xticks(range(len(cols)), labels=cols)
+    ax.set_yticks(range(len(rows)), labels=rows)
+    fig.draw_without_rendering()
+    cell = _cell_px(ax)
+    ax.set_xticks(range(len(cols)), labels=_glossed(cols))
+    ax.set_yticks(range(len(rows)), labels=_glossed(rows))
+    return cell
+
+
+def _grow_caller(fig, ax, target):
+    """A panel of the caller's figure (lesson 04's pair) whose glossed labels leave it smaller cells than
+    the tokens alone: the figure grows by the difference, up to MAX_WIDTH × MAX_HEIGHT."""
+    if target is None or ax.get_subplotspec() is None:
+        return False
+    nrows, ncols = ax.get_subplotspec().get_gridspec().get_geometry()
+    n_q, n_k = ax._attn_shape
+    cell = _cell_px(ax)
+    if cell >= GROWTH_SLACK * target:
+        return False
+    w, h = fig.get_size_inches()
+    more = (target - cell) / fig.dpi
+    size = (min(max(w, MAX_WIDTH), w + ncols * n_k * more), min(max(h, MAX_HEIGHT), h + nrows * n_q * more))
+    if size[0] < w + 0.05 and size[1] < h + 0.05:
+        return False
+    fig.set_size_inches(*size)
+    fig.draw_without_rendering()
+    return True
+
+
+def _reset_ticks(ax):
+    """A drawn matrix's tick labels as ``_draw_matrix`` wrote them (glossed, one line, upright), to be
+    fitted again; a y axis lent to a neighbour (no labels) stays blank."""
+    rows, cols = ax._attn_tick_labels
+    ax.tick_params(axis="x", labelrotation=0)
+    ax.set_xticks(range(len(cols)), labels=_glossed(cols), fontsize=TOKEN_SIZE)
+    for t in ax.get_xticklabels():
+        t.set_horizontalalignment("center")
+        t.set_verticalalignment("top")
+        t.set_rotation_mode("default")
+    if any(t.get_text() for t in ax.get_yticklabels()):
+        ax.set_yticks(range(len(rows)), labels=_glossed(rows), fontsize=TOKEN_SIZE)
+
+
+def _same_title_size(fig):
+    """Side-by-side panels' titles at one size, the smallest any needs (lesson 04's right title was set
+    smaller than the left one)."""
+    axes = [ax for ax in fig.axes if hasattr(ax, "_attn_shape")]
+    for ax in axes:
+        _narrow_title(fig, ax)
+    sizes = [ax.title.get_fontsize() for ax in axes if ax.title.get_text()]
+    for ax in axes:
+        ax.title.set_fontsize(min(sizes, default=ax.title.get_fontsize()))
+
+
+def _match_colour_bars(fig):
+    """Each colour bar as tall as the maps it belongs to: constrained layout makes it a share of the height
+    laid out for them, twice the map's height where a map is narrower than its room is tall (lesson 04)."""
+    for _ in range(2):
+        fig.draw_without_rendering()
+        for cax in fig.axes:
+            info = getattr(cax, "_colorbar_info", None)
+            parents = [p for p in (info or {}).get("parents", ()) if hasattr(p, "_attn_shape")]
+            if not parents:
+                continue
+            room = [p.get_position(original=True) for p in parents]
+            drawn = [p.get_position(original=False) for p in parents]
+            tall = max(b.y1 for b in room) - min(b.y0 for b in room)
+            shown = max(b.y1 for b in drawn) - min(b.y0 for b in drawn)
+            if tall > 0:
+                info["shrink"] = min(1.0, shown / tall)
+    fig.draw_without_rendering()
 
 
 def _extent(ticks, size, along, renderer):
@@ -351,9 +517,13 @@ def _fit_ticks(fig, axes):
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     gap = 0.5 * MIN_TICK_SIZE * fig.dpi / 72  # between neighbouring labels, in pixels
-    for ax in axes:
-        rows, cols = ax._attn_tick_labels
-        for labels, axis, along in ((cols, ax.xaxis, "width"), (rows, ax.yaxis, "height")):
+    # every panel's rows first: their glosses on a second line leave the columns wider, which then fit theirs
+    for along in ("height", "width"):
+        if along == "width":
+            fig.draw_without_rendering()
+        for ax in axes:
+            rows, cols = ax._attn_tick_labels
+            labels, axis = (rows, ax.yaxis) if along == "height" else (cols, ax.xaxis)
             ticks = axis.get_ticklabels()
             written = [k for k, t in enumerate(ticks) if t.get_text()]
             if not written:
@@ -362,9 +532,19 @@ def _fit_ticks(fig, axes):
             spacing = min(np.diff(written), default=len(labels))  # cells from one written label to the next
 
             size = max(MIN_TICK_SIZE, ticks[0].get_fontsize())
-            if along == "width":  # rows keep one line: two would crowd a row (lesson 07's padding pair)
+            if along == "width":
                 _gloss_below(axis, ticks, labels, size, spacing * room, gap, renderer)
-                ticks = axis.get_ticklabels()
+                if [t.get_text() for t in axis.get_ticklabels()] == _glossed(labels) and size > MIN_TICK_SIZE:
+                    # two lines at the smallest size rather than slanted at the larger (lesson 04's pair)
+                    _gloss_below(axis, axis.get_ticklabels(), labels, MIN_TICK_SIZE, spacing * room, gap, renderer)
+                    if [t.get_text() for t in axis.get_ticklabels()] != _glossed(labels):
+                        size = MIN_TICK_SIZE
+            else:  # a row's gloss under its token where two lines fit the row (not lesson 07's padding pair),
+                # as high as the layout gives it: the one-line labels' width may be what makes it lower
+                laid_out = ax.get_position(original=True).height * fig.bbox.height / len(labels)
+                if _gloss_below_rows(axis, ticks, labels, size, spacing * max(room, laid_out), gap, renderer):
+                    room = max(room, laid_out)  # checked again once laid out: _rows_on_one_line_where_crowded
+            ticks = axis.get_ticklabels()
             if _extent(ticks, size, along, renderer) + gap > spacing * room:
                 size = MIN_TICK_SIZE
             shown, rotation = [t.get_text() for t in ticks], 0
@@ -389,6 +569,28 @@ def _fit_ticks(fig, axes):
                     t.set_verticalalignment("center" if rotation == 90 else "top")
                     t.set_rotation_mode("anchor")
     fig.draw_without_rendering()
+    _rows_on_one_line_where_crowded(fig)
+
+
+def _rows_on_one_line_where_crowded(fig):
+    """Rows whose two-line labels (token over gloss) came out taller than their drawn row (the layout
+    gave less than it promised, or a neighbouring panel took room since): back on one line."""
+    renderer = fig.canvas.get_renderer()
+    changed = False
+    for ax in fig.axes:
+        if not hasattr(ax, "_attn_shape"):
+            continue
+        rows = ax._attn_tick_labels[0]
+        ticks = ax.yaxis.get_ticklabels()
+        texts = [t.get_text() for t in ticks]
+        if not any(texts) or texts != _glossed_below(rows) or texts == list(rows):
+            continue
+        gap = 0.5 * MIN_TICK_SIZE * fig.dpi / 72
+        if max(t.get_window_extent(renderer).height for t in ticks) + gap / 2 > ax.bbox.height / len(rows):
+            ax.yaxis.set_ticks(range(len(rows)), labels=_glossed(rows), fontsize=ticks[0].get_fontsize())
+            changed = True
+    if changed:
+        fig.draw_without_rendering()
 
 
 def _gloss_below(axis, ticks, labels, size, room, gap, renderer):
@@ -406,6 +608,24 @@ def _gloss_below(axis, ticks, labels, size, room, gap, renderer):
     axis.set_ticks(range(len(labels)), labels=below if fits else one_line, fontsize=size)
     for t in axis.get_ticklabels():
         t.set_linespacing(1.0)
+
+
+def _gloss_below_rows(axis, ticks, labels, size, room, gap, renderer):
+    """In the English edition, a row's token over its gloss (我 over I) where the two lines fit the row's
+    height with air: the one-line 语言 “language” took a third of lesson 04's panel and left its 4×4 map
+    38 px a cell. Rows too low for two lines keep one."""
+    below = _glossed_below(labels)
+    if below == list(labels) or [t.get_text() for t in ticks] != _glossed(labels):
+        return False
+    one_line = [t.get_text() for t in ticks]
+    for t, text in zip(ticks, below):
+        t.set_text(text)
+        t.set_linespacing(1.0)
+    fits = _extent(ticks, size, "height", renderer) + gap <= room
+    axis.set_ticks(range(len(labels)), labels=below if fits else one_line, fontsize=size)
+    for t in axis.get_ticklabels():
+        t.set_linespacing(1.0)
+    return fits
 
 
 def _fits_cell(t, renderer, pad, room_w, room_h):
@@ -530,6 +750,7 @@ def heatmap(
     row_title=None,
     col_title=None,
     highlight=None,
+    figsize=None,
 ):
     """A score or weight matrix (n_q × n_k; rectangular for cross-attention) with the tokens on the axes.
     Row i = who asks, column j = who is asked.
@@ -557,7 +778,15 @@ def heatmap(
     ``kind="reach"``: a 0/1 map (1 = reachable) in two colours with a two-entry legend ("reachable" /
     "not reachable", or ``label=(yes, no)``) instead of a colour bar, and no numbers in the cells.
     ``highlight``: cells [(row, col), ...] (labels or indices) outlined in the highlight colour, their row
-    and column labels coloured (e.g. a pronoun's row at its candidate referents)."""
+    and column labels coloured (e.g. a pronoun's row at its candidate referents).
+
+    ``figsize``: the figure's size in inches (default: from the matrix's shape). In the English edition a
+    figure whose glossed labels (我 “I”) would leave smaller cells than the Chinese edition's grows (up to
+    MAX_WIDTH × MAX_HEIGHT; in a caller's figure too), the map never shrinks for its labels; the colour bar
+    is as tall as the map."""
+    args = dict(M=M, row_labels=row_labels, col_labels=col_labels, title=title, annotate=annotate, fmt=fmt)
+    args.update(kind=kind, mask=mask, label=label, vmin=vmin, vmax=vmax, row_title=row_title, col_title=col_title)
+    args.update(highlight=highlight)
     M = _array(M, "M", 2)
     n_q, n_k = M.shape
     row_labels = _labels(row_labels, n_q, "row_labels", "rows")
@@ -568,7 +797,7 @@ def heatmap(
     width, height = min(MAX_WIDTH, max(5.0, 2.8 + 0.8 * n_k)), max(4.0, 1.8 + 0.7 * n_q)
     flat = height > MAX_HEIGHT and ax is None  # many rows: cells wider than tall, the labels keep their room
     beside = ax is not None  # a panel of the caller's figure: its colour bar may have a neighbour
-    fig, ax = _axes(ax, (width, min(height, MAX_HEIGHT)))
+    fig, ax = _axes(ax, figsize or (width, min(height, MAX_HEIGHT)))
     size = ANNOTATION_SIZE if n_k <= 8 else 12
     annotate = annotate and scale["kind"] != REACH
     if masked is not None:
@@ -582,7 +811,8 @@ def heatmap(
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=HIGHLIGHT_COLOUR, linewidth=3.5))
     if title:
         ax.set_title(title)
-    _colour_key(fig, im, ax, scale)
+    bar = _colour_key(fig, im, ax, scale)
+    ax._attn_colour_bar = bar
     if beside:
         _apart(fig)
     shown = np.where(masked, -np.inf, M) if masked is not None and scale["kind"] == SCORES else M
@@ -599,12 +829,29 @@ def heatmap(
         masked=masked if masked is not None else np.isneginf(M),
         highlight=cells,
     )
+    ax._attn_emphasis = ({i for i, _ in cells}, {j for _, j in cells})
+    # a panel beside earlier ones (lesson 04's pair): their labels were fitted before this one took its room,
+    # so every panel's are fitted again, together, after the figure has grown for the glosses
+    panels = [a for a in fig.axes if hasattr(a, "_attn_emphasis")] if beside else [ax]
+    for a in panels[:-1]:
+        _reset_ticks(a)
+    target = _bare_cell(fig, ax) if beside else None
     _fit_titles(fig, [ax])
-    _fit_ticks(fig, [ax])
+    _fit_ticks(fig, panels)
+    if beside and _grow_caller(fig, ax, target):
+        for a in panels:
+            _reset_ticks(a)
+        _fit_ticks(fig, panels)
     _narrow_title(fig, ax)
+    if beside:
+        _same_title_size(fig)
     _fit_masked(fig, [ax])
-    _emphasise(ax.get_yticklabels(), {i for i, _ in cells})
-    _emphasise(ax.get_xticklabels(), {j for _, j in cells})
+    for a in panels:
+        _emphasise(a.get_yticklabels(), a._attn_emphasis[0])
+        _emphasise(a.get_xticklabels(), a._attn_emphasis[1])
+    _match_colour_bars(fig)
+    if not beside and figsize is None:  # (a redrawn one is given its size: it is not redrawn again)
+        fig = _as_large_as_chinese(fig, lambda size: heatmap(**args, figsize=size), 1, 1)
     return fig
 
 
@@ -624,6 +871,7 @@ def heatmaps(
     row_title=None,
     col_title=None,
     dropped_rows=None,
+    figsize=None,
 ):
     """Several small heatmaps side by side on one colour scale (e.g. one per attention head), with one
     colour bar. ``kind``, ``label``, ``vmin`` and ``vmax`` as in ``heatmap``: weights (every matrix's rows
@@ -631,7 +879,11 @@ def heatmaps(
     around 0 that covers all the matrices. ``masks``: one mask per matrix (True = may attend; None for an
     unmasked one), drawn as in ``heatmap``; ``kind="reach"`` as in ``heatmap`` (two colours, a legend).
     ``dropped_rows``: rows (indices or labels) whose output is thrown away, e.g. a padding token's query
-    row: greyed in every panel, their weights still written (they are computed, only never used)."""
+    row: greyed in every panel, their weights still written (they are computed, only never used).
+    ``figsize`` and the English edition's larger figure as in ``heatmap``."""
+    args = dict(Ms=Ms, titles=titles, row_labels=row_labels, col_labels=col_labels, ncols=ncols, suptitle=suptitle)
+    args.update(kind=kind, masks=masks, label=label, vmin=vmin, vmax=vmax, row_title=row_title, col_title=col_title)
+    args.update(dropped_rows=dropped_rows)
     Ms = [_array(M, f"Ms[{k}]", 2) for k, M in enumerate(Ms)]
     if not Ms:
         raise ValueError(msg("plot_no_matrices"))
@@ -656,7 +908,8 @@ def heatmaps(
     nrows = math.ceil(len(Ms) / ncols)
     panel = min(max(2.6, 0.55 * n_k + 1.0), (MAX_WIDTH - 1.2) / ncols)
     height = nrows * (panel * max(0.4, n_q / n_k) + 0.6) + (0.6 if suptitle else 0.2)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(panel * ncols + 1.2, height), layout="constrained", squeeze=False)
+    size = figsize or (panel * ncols + 1.2, height)
+    fig, axes = plt.subplots(nrows, ncols, figsize=size, layout="constrained", squeeze=False)
     cell = panel / n_k  # inches per cell: small cells get smaller text and no numbers
     for ax in axes.flat[len(Ms) :]:
         ax.remove()
@@ -697,7 +950,9 @@ def heatmaps(
             ax.set_ylabel(row_title if row_title is not None else msg("plot_query_axis"))
         if k >= len(Ms) - ncols:
             ax.set_xlabel(col_title if col_title is not None else msg("plot_key_axis"))
-    _colour_key(fig, im, list(axes.flat[: len(Ms)]), scale)
+    bar = _colour_key(fig, im, list(axes.flat[: len(Ms)]), scale)
+    for ax in axes.flat[: len(Ms)]:
+        ax._attn_colour_bar = bar
     if dropped:
         veil = mpl.patches.Patch(facecolor=DROPPED_COLOUR, edgecolor=HATCH_COLOUR, label=msg("plot_dropped_rows"))
         fig.legend(handles=[veil], loc="outside lower center", frameon=False)
@@ -710,13 +965,20 @@ def heatmaps(
         ticks = ax.get_yticklabels()
         for i in dropped:
             ticks[i].set_color(DROPPED_INK)
-    return fig
+    _match_colour_bars(fig)
+    if figsize is not None:  # given, or a redrawn figure: not redrawn again
+        return fig
+    return _as_large_as_chinese(fig, lambda size: heatmaps(**args, figsize=size), nrows, ncols)
 
 
-def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt="{:.2f}", ylabel=None):
+def bars(
+    values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt="{:.2f}", ylabel=None, highlight_label=None
+):
     """One query's weights (or scores, which may be negative or −∞) as labelled bars.
     ``highlight`` is the index (or label) of the bar to emphasise, or a list of them (e.g. a pronoun's
-    candidate referents, emphasised alike). Weights (non-negative, summing to 1) get the course's 0 … 1
+    candidate referents, emphasised alike); ``highlight_label`` says in a legend what the highlight colour
+    means (e.g. "the two candidate referents": without it lesson 06's orange read as "most attention").
+    Weights (non-negative, summing to 1) get the course's 0 … 1
     axis, as every weight heatmap, and the y label "attention weight" unless ``ylim``/``ylabel`` say
     otherwise."""
     values = _array(values, "values", 1)
@@ -748,6 +1010,9 @@ def bars(values, labels, *, ax=None, title=None, ylim=None, highlight=None, fmt=
         ax.set_yticks(np.linspace(0, 1, 6))  # 0 … 1; the room above 1 is for a full bar's number
     ax.set_xticks(range(values.size), labels=_glossed_below(labels), fontsize=TOKEN_SIZE)
     _emphasise(ax.get_xticklabels(), highlighted)
+    if highlight_label and highlighted:
+        key = mpl.patches.Patch(facecolor=HIGHLIGHT_COLOUR, label=highlight_label)
+        ax.legend(handles=[key], loc="upper right", frameon=False)
     if ylabel:
         ax.set_ylabel(ylabel)
     if title:
@@ -774,11 +1039,11 @@ def _bar_indices(highlight, labels):
     return sorted(set(out))
 
 
-def compared_bars(rows, labels, titles, *, highlight=None, fmt="{:.2f}", ylabel=None):
+def compared_bars(rows, labels, titles, *, highlight=None, fmt="{:.2f}", ylabel=None, highlight_label=None):
     """Rows of bars to compare (e.g. one query's weights before and after a change), one panel each,
     stacked, on one shared y range (0 … 1.2 × the largest value, or from the lowest when one is negative),
     with room between a panel's labels and the next title. ``highlight`` as in ``bars``, the same bars in
-    every panel."""
+    every panel; ``highlight_label`` as in ``bars``, in the first panel's legend."""
     rows = [_array(r, f"rows[{k}]", 1) for k, r in enumerate(rows)]
     if not rows:
         raise ValueError(msg("plot_no_matrices"))
@@ -792,8 +1057,19 @@ def compared_bars(rows, labels, titles, *, highlight=None, fmt="{:.2f}", ylabel=
     width = min(MAX_WIDTH, max(5.0, 1.0 + 0.9 * rows[0].size))
     fig, axes = plt.subplots(len(rows), 1, figsize=(width, 3.9 * len(rows)), layout="constrained")
     fig.get_layout_engine().set(h_pad=0.12, hspace=0.08)
-    for ax, values, title in zip(np.atleast_1d(axes), rows, titles):
-        bars(values, labels, ax=ax, title=title, ylim=ylim, highlight=highlight, fmt=fmt, ylabel=ylabel)
+    for k, (ax, values, title) in enumerate(zip(np.atleast_1d(axes), rows, titles)):
+        key = highlight_label if k == 0 else None
+        bars(
+            values,
+            labels,
+            ax=ax,
+            title=title,
+            ylim=ylim,
+            highlight=highlight,
+            fmt=fmt,
+            ylabel=ylabel,
+            highlight_label=key,
+        )
     return fig
 
 
@@ -845,6 +1121,9 @@ def dot_product_histograms(samples, *, bins=60):
             ax.set_ylabel(msg("plot_count"))
         if k >= len(items) - ncols:
             ax.set_xlabel(msg("plot_dot_product"))
+    # what the orange dashed lines are (the trial read them as ±√d_k)
+    key = mpl.lines.Line2D([], [], color=HIGHLIGHT_COLOUR, linestyle="--", linewidth=1.5, label=msg("plot_std_lines"))
+    fig.legend(handles=[key], loc="outside lower center", frameon=False)
     alt_text.remember(list(axes.flat[: len(items)]), "histograms", stds=[(d_k, x.std()) for d_k, x in items])
     return fig
 
@@ -869,6 +1148,7 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
     )
     C = a[:, None] * V
     O = C.sum(axis=0)
+    digits = _distinct_digits(a)  # one precision for the whole legend: 3 decimals when two weights tie at 2
     colours = PALETTE[:4] + PALETTE[5:] if a.size <= len(PALETTE) - 1 else None  # black is the sum's
     if colours is None:
         colours = mpl.colormaps["viridis"](np.linspace(0, 0.95, a.size))
@@ -883,7 +1163,7 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
             color=colours[j],
             edgecolor="white",
             linewidth=0.6,
-            label=f"{_fmt(a[j], '{:.2f}')} × V[{value_labels[j]}]",
+            label=f"{_fmt(a[j], '{:.' + str(digits) + 'f}')} × V[{value_labels[j]}]",
         )
     at = left + (a.size + 0.3) * width
     ax.bar(at, O, width=width, color="black", label=msg("plot_output"))
@@ -905,7 +1185,9 @@ def contributions(weights, V, value_labels, *, dim_labels=None, title=None, ax=N
     ax.set_ylabel(msg("plot_contribution"))
     ax.set_title(title if title is not None else msg("plot_contributions_title"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
-    alt_text.remember(ax, "contributions", weights=a, value_labels=value_labels, dim_labels=dim_labels, outputs=O)
+    alt_text.remember(
+        ax, "contributions", weights=a, digits=digits, value_labels=value_labels, dim_labels=dim_labels, outputs=O
+    )
     return fig
 
 
@@ -955,10 +1237,25 @@ def line(
     if logx and (xs <= 0).any():
         raise ValueError(msg("plot_logx"))
     fig, ax = _axes(ax, (6.8, 4.6))
+    covered = _covered(curves, logy)
     for k, (label, ys) in enumerate(curves):
         # each later curve thinner and on top: one that runs on an earlier one leaves it visible beneath
         width = max(1.2, 3.2 - 0.8 * k)
-        ax.plot(xs, ys, marker="osD^v"[k % 5], linestyle=("-", "--", "-.", ":")[k % 4], linewidth=width, label=label)
+        style = {}
+        if k in covered:  # a later curve runs on this one (lesson 09's memory under its (n/256)² line): wider,
+            # its markers large and hollow, so that it shows around the later one's
+            width += 2.0
+            style = dict(markersize=13, markerfacecolor="white", markeredgewidth=2.5)
+        ax.plot(
+            xs,
+            ys,
+            marker="osD^v"[k % 5],
+            linestyle=("-", "--", "-.", ":")[k % 4],
+            linewidth=width,
+            label=label,
+            zorder=2 + k,
+            **style,
+        )
     if logx:
         ax.set_xscale("log")
     if logy:
@@ -1020,6 +1317,23 @@ def line(
         spread=spread,
     )
     return fig
+
+
+COINCIDE = 0.05  # curves within 5 % of each other (of the axis's range; a log axis: in decades) run on each other
+
+
+def _covered(curves, logy):
+    """The indices of curves that a later curve runs on at most of their points (within COINCIDE)."""
+    values = [np.log10(ys) if logy else ys for _, ys in curves]
+    finite = np.concatenate([v[np.isfinite(v)] for v in values])
+    span = float(finite.max() - finite.min()) if finite.size else 0.0
+    out = set()
+    for k, a in enumerate(values):
+        for b in values[k + 1 :]:
+            both = np.isfinite(a) & np.isfinite(b)
+            if span > 0 and both.sum() >= 2 and np.mean(np.abs(a[both] - b[both]) <= COINCIDE * span) >= 0.5:
+                out.add(k)
+    return out
 
 
 # points from the marked point to its label: beside it first, then above or below it, then further out

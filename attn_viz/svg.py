@@ -274,8 +274,10 @@ def bars(
             svg.rect(cx - bar_w / 2 - 4, g0, bar_w + 8, g1 - g0, stroke=GHOST, sw=2, dash="6 4")
         if val < 0:
             label_y = y1 + 18
-        else:
-            label_y = min(y0, ypos(ghost[j]) if ghost is not None and ghost[j] > 0 else y0) - 7
+        else:  # above the bar itself, inside a taller ghost; above a ghost's edge it would cross
+            label_y = y0 - 7
+            if ghost is not None and ghost[j] > 0 and y0 - 24 < ypos(ghost[j]) <= y0:
+                label_y = ypos(ghost[j]) - 7
         if val > vmax:  # off the top of a fixed axis: the value still shows
             label_y = max(label_y, top + 14)
         if val < vmin:
@@ -410,7 +412,8 @@ def masked_cell(svg, cx, cy, cell, size):
         svg.line(cx + 3, cy + cell * f - 3 + 3 * f, cx + cell * f - 3 + 3 * f, cy + 3, stroke=HATCH, sw=1)
     label = "−∞ → 0" if cell >= 60 else "−∞"
     w = text_width(label, size)
-    svg.rect(cx + cell / 2 - w / 2 - 3, cy + cell / 2 - size / 2 - 3, w + 6, size + 6, fill=MASKED)
+    pad = 6  # the hatching stops clear of the label (the font may draw it a little wider than text_width)
+    svg.rect(cx + cell / 2 - w / 2 - pad, cy + cell / 2 - size / 2 - 3, w + 2 * pad, size + 6, fill=MASKED)
     svg.text(cx + cell / 2, cy + cell / 2 + 5, label, size=size, anchor="middle", fill=MASKED_INK)
 
 

@@ -3,6 +3,7 @@
 
 import copy
 import math
+import re
 
 import numpy as np
 import pytest
@@ -102,7 +103,8 @@ def leaked_numbers(message, expected):
         if not np.isfinite(x) or abs(x - round(x)) < 1e-9:
             continue  # 0, 1, −∞ (masks, masked weights) are not answers a learner could copy
         for text in (f"{x:.2f}", f"{x:.3f}", f"{x:.4f}", f"{x:.6g}", repr(float(x)), f"{x:.2e}", f"{abs(x):.2f}"):
-            if text in message and not (text in HALF_UNITS and ("四舍五入" in message or "round" in message)):
+            shown = re.search(r"(?<![\d.])" + re.escape(text) + r"(?!\d)", message)  # "0.00" is not in "0.005"
+            if shown and not (text in HALF_UNITS and ("四舍五入" in message or "round" in message)):
                 found.append(text)
     return found
 
@@ -380,7 +382,9 @@ def test_none_is_said_to_be_none_not_unanswered(step):
     ],
 )
 def test_what_is_not_an_array_of_numbers_is_wrong_type(step, answer):
-    assert_says(diagnose(step, answer, **GIVEN[step]), "wrong_type", ["数字数组"], expected_of(step, GIVEN[step]))
+    complex_numbers = isinstance(answer, np.ndarray) and answer.dtype.kind == "c"  # numbers, but not real ones
+    said = ["实数数组" if complex_numbers else "数字数组"]
+    assert_says(diagnose(step, answer, **GIVEN[step]), "wrong_type", said, expected_of(step, GIVEN[step]))
 
 
 @pytest.mark.parametrize("step", list(GIVEN))

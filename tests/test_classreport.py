@@ -158,7 +158,7 @@ def test_medians_and_spreads_match_the_final_percentages(graded):
         assert (float(row["q1"]), float(row["q3"])) == pytest.approx((q1, q3), abs=0.051)
         assert (float(row["min"]), float(row["max"])) == (min(values), max(values))
     page = html.unescape((out / classreport.HTML_NAME).read_text(encoding="utf-8"))
-    assert "interquartile range (25th–75th percentile, linear interpolation)" in page
+    assert "middle half of the marks (25th–75th percentile, linear interpolation)" in page
 
 
 @pytest.mark.kernel

@@ -330,3 +330,42 @@ def test_the_strips_text_is_at_least_16px_and_nothing_follows_the_root_sign_with
     pulled = f'<tspan letter-spacing="-{16 * draw.RADICAL_PULL:.1f}">√</tspan>'
     assert pulled + "3" in diagram.svg and pulled + "d<tspan" in diagram.svg
     assert "S = QKᵀ/√d_k" in words(diagram) and "÷√3" in words(diagram)
+
+
+# ---------------------------------------------------------------- newcomer trial 2
+
+
+def test_the_english_causal_mask_glosses_its_tokens_in_the_grid_and_the_shift():
+    """en07 c11: 我 / 喜欢 / 学习 / 语言 had no English gloss, where every other English figure has one."""
+    ex = four_words()
+    shown = [text for *_, text in texts(diagrams.causal(lang="en"))]
+    for token, gloss in zip(ex.tokens, ex.gloss):
+        # a column header, a row label, and (but the last) an input box; (but the first) a predicted box
+        assert shown.count(f"“{gloss}”") == 2 + (token != ex.tokens[-1]) + (token != ex.tokens[0]), gloss
+    zh = [text for *_, text in texts(diagrams.causal(lang="zh"))]
+    assert not any(text.startswith("“") for text in zh)
+
+
+def test_the_english_causal_masks_glosses_do_not_run_into_each_other():
+    """“study”“language” touched over the 60-px columns: a column is as wide as its widest gloss."""
+    ex = four_words()
+    headers = [
+        (x, text) for x, y, size, anchor, fill, text in texts(diagrams.causal(lang="en")) if text.startswith("“")
+    ]
+    headers = headers[: len(ex.tokens)]  # the columns' glosses come first
+    widest = max(draw.text_width(text, 14) for _, text in headers)
+    xs = [x for x, _ in headers]
+    assert min(b - a for a, b in zip(xs, xs[1:])) >= widest + 6
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_steps_number_and_name_sit_over_the_box_it_produces(lang):
+    """zh02 c03: "2 打分" sat over the arrow, left of the highlighted QKᵀ box it names."""
+    d = diagrams.steps(current=2, lang=lang)
+    shown = texts(d)
+    boxes = {text: x for x, y, size, anchor, fill, text in shown if text in ("QKᵀ", "S", "A", "O") and size == 20}
+    numbers = {text: x for x, y, size, anchor, fill, text in shown if text in {"2", "3", "4", "5"} and size == 18}
+    assert boxes["QKᵀ"] == numbers["2"] and boxes["S"] == numbers["3"]
+    assert boxes["A"] == numbers["4"] and boxes["O"] == numbers["5"]
+    name = msg.text("dg_step_2", lang)
+    assert [x for x, *_, text in shown if text == name] == [numbers["2"]]

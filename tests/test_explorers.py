@@ -255,7 +255,8 @@ def test_set_errors_speak_the_explorers_language():
     with pytest.raises(ValueError, match=r"padding=1.5 is not one of the choices \[0, 1, 2, 3, 4\]"):
         ex.set(padding=1.5)
     ex.set(mode="padding", padding=len(TOKENS))  # no key left: said in the picture, in the explorer's language
-    assert ex.error is None and "every key of these rows is masked" in ex.svg
+    words = " ".join(re.sub(r"<[^>]+>", " ", ex.svg).split())  # the notice is wrapped beside the grid
+    assert ex.error is None and "every key of these rows is masked" in words
     ex.close()
 
 
@@ -396,6 +397,25 @@ def test_course_exercise_enlarge_one_key_twofold():
     ex.close()
 
 
+def test_a_shrunk_weights_number_sits_on_its_bar_not_on_the_dashed_default():
+    # newcomer trial 2: with 我 and 喜欢 at ×3, 语言's "0.10" stood at its ghost's height (0.35)
+    ex = key_explorer()
+    ex.set(我=3.0, 喜欢=3.0)
+    w = ex.readouts["weight[语言]"]
+    assert 0.05 < w < ex.state["default"][3] - 0.15  # the bar far below its dashed default
+
+    def bar_tops(svg):  # the bars' rects (filled, no stroke): their top edges by x centre
+        rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="[^n]', svg)
+        return {round(float(x) + float(wd) / 2): float(y) for x, y, wd, h in rects}
+
+    tops = bar_tops(ex.svg)
+    labels = re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*font-weight="bold"[^>]*>([\d.]+)</text>', ex.svg)
+    spots = {text: (round(float(x)), float(y)) for x, y, text in labels}
+    x, y = spots[draw.fmt(w)]
+    assert tops[x] - 24 <= y <= tops[x]  # just above its own bar
+    ex.close()
+
+
 # ---------------------------------------------------------------- 3. pipeline
 
 
@@ -407,6 +427,32 @@ def test_pipeline_starts_at_the_example_numbers():
     assert ex.readouts["weight[学习]"] == pytest.approx(A[0, 2])
     assert ex.labels["favourite"] in TOKENS
     ex.close()
+
+
+@pytest.mark.parametrize("english", [False, True])
+def test_pipeline_names_its_favourite_with_the_decimals_that_tell_it_from_the_runner_up(english):
+    # newcomer trial 2: 最关注“语言”(0.35) while 喜欢 also showed 0.35
+    from attn_core import set_lang
+    from attn_viz.explorers.pipeline import telling_digits
+
+    set_lang("en" if english else "zh")
+    try:
+        ex = pipeline_explorer()
+        ex.set(query="喜欢")  # 喜欢 0.338, 语言 0.337: both 0.34 at two decimals
+        assert "0.338" in ex.lines[0] and "0.337" in ex.lines[0] and "0.338" in ex.lines[1]
+        ex.set(query="学习")  # 语言 0.354, 喜欢 0.347: both 0.35
+        assert "0.354" in ex.lines[1] and "0.347" in ex.lines[0]
+        ex.set(query="我")
+        assert re.search(r"\d\.\d\d(?!\d)", ex.lines[1])  # no tie: two decimals, as the picture
+        ex.close()
+    finally:
+        set_lang("zh")
+    assert telling_digits([0.25] * 4) == (4, [0, 1, 2, 3])  # equal at any precision: all of them, tied
+    assert telling_digits([0.5, 0.2, 0.3]) == (2, [0])
+    text = pipeline_explorer().text
+    assert text("pipeline_favourite_tied", tied="“我”、“喜欢”", weight="0.5000", total="1.00").startswith(
+        "最关注的词并列"
+    )
 
 
 def test_pipeline_d_k_scaling_and_shape_table():

@@ -491,6 +491,19 @@ def test_the_heading_gives_the_models_own_context_limit():
     gpt2.close()
 
 
+def test_the_context_slider_reaches_the_limit_the_heading_names():
+    # newcomer trial 2: the slider stopped at 4,096 under a heading saying "上限 8,192"
+    from attn_viz.explorers.kv import MODELS, kv_cache_explorer
+
+    ex = kv_cache_explorer()
+    assert ex.values["context"] == 4096  # lesson 14's numbers to start with
+    assert "上限 8,192" in ex.svg and max(ex.controls["context"].options) == 8192
+    assert max(ex.controls["context"].options) >= max(m[5] for m in MODELS.values())
+    ex.set(context=8192)
+    assert ex.error is None and ex.readouts["cache_bytes"] == 2**30 and "8,192" in ex.svg
+    ex.close()
+
+
 def test_the_heading_says_when_the_kv_heads_are_not_the_models_own():
     ex = english_kv_explorer()
     assert "Llama 3 8B: 32 query heads, 8 K/V heads" in ex.svg
@@ -656,6 +669,31 @@ def test_the_position_explorer_outlines_the_query_key_cell_the_lesson_talks_abou
     draw.heatmap(plain, 0, 0, np.eye(2), ["a", "b"], ["a", "b"])
     draw.heatmap(marked, 0, 0, np.eye(2), ["a", "b"], ["a", "b"], highlight_cell=(1, 0))
     assert draw.ACCENT not in "".join(plain.parts) and "".join(marked.parts).count(draw.ACCENT) == 1
+
+
+def test_the_position_explorers_heatmaps_follow_the_sliders(built):
+    # newcomer trial 2: with i at 6 the heatmaps still said 学习（2） and outlined the weight at position 2
+    from attn_core.core import attention
+    from attn_viz.explorers import position_explorer
+
+    ex = built(position_explorer)
+    wide = with_even_width(four_words())
+    W = (wide.W_q, wide.W_k, wide.W_v)
+    start = ex.state["A"].copy()
+    np.testing.assert_allclose(start, attention_with_positions(wide.X, *W, "rope").A)  # i, j = 2, 3: the sentence
+    ex.set(i=6, j=3)
+    assert "学习（6）" in ex.svg and "学习（2）" not in ex.svg and "语言（3）" in ex.svg
+    want = attention(*positioned_qkv(wide.X, *W, np.array([0, 1, 6, 3]), "rope")).A
+    np.testing.assert_allclose(ex.state["A"], want)
+    assert abs(ex.state["A"][2, 3] - start[2, 3]) > 0.01  # the outlined 学习 → 语言 weight moved with i
+    assert ex.readouts["weight[语言]"] == pytest.approx(want[2, 3])
+    # the reordering shuffles the words over the same positions: 语言 学习 喜欢 我 puts 喜欢 in 学习's slot, at 6
+    ex.set(order="语言 学习 喜欢 我")
+    assert "喜欢（6）" in ex.svg and "语言（0）" in ex.svg and "学习（1）" in ex.svg
+    reordered = attention(*positioned_qkv(wide.X[[3, 2, 1, 0]], *W, np.array([0, 1, 6, 3]), "rope")).A
+    np.testing.assert_allclose(ex.state["A_by_word"], reordered[np.ix_([3, 2, 1, 0], [3, 2, 1, 0])])
+    ex.set(encoding="none")  # without positions nothing moves, wherever the sliders are
+    np.testing.assert_allclose(ex.state["A"], four_words().attention().A, atol=1e-15)
 
 
 def test_the_english_edition_glosses_the_tokens(built):

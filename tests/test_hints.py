@@ -347,7 +347,7 @@ def _codes_the_checker_gives():
         codes |= {m.code for m in step.mistakes} | {r.code for r in step.rules}
     for step in FUNCTION_STEPS.values():
         codes |= {bug.code for bug in step.bugs} | ({step.family.code} if step.family else set())
-    return codes | {"function_raised", "hard_coded", "finite_fill"}
+    return codes | {"function_raised", "hard_coded", "finite_fill", "arguments_swapped"}
 
 
 def _codes_tested():
@@ -365,6 +365,9 @@ def _codes_tested():
     from .test_hints_trial8_more import CODES_OF_THE_EIGHTH_TRIAL_MORE
     from .test_hints_trial9 import CODES_OF_THE_NINTH_TRIAL
     from .test_hints_trial11 import CODES_OF_THE_ELEVENTH_TRIAL
+    from .test_hints_trial12 import CODES_OF_THE_TWELFTH_TRIAL
+    from .test_hints_trial12b import CODES_OF_THE_TWELFTH_TRIAL_B
+    from .test_hints_trial13 import CODES_OF_THE_THIRTEENTH_TRIAL
 
     tested = {row[0] for row in EVIDENCE} | {row[3] for row in MISTAKES}
     tested |= {code for row in TRIAL for code in row[2]}
@@ -381,6 +384,9 @@ def _codes_tested():
     tested |= CODES_OF_THE_EIGHTH_TRIAL_MORE  # test_hints_trial8_more, likewise
     tested |= CODES_OF_THE_NINTH_TRIAL  # test_hints_trial9, likewise
     tested |= CODES_OF_THE_ELEVENTH_TRIAL  # test_hints_trial11, likewise
+    tested |= CODES_OF_THE_TWELFTH_TRIAL  # test_hints_trial12, likewise
+    tested |= CODES_OF_THE_TWELFTH_TRIAL_B  # test_hints_trial12b, likewise
+    tested |= CODES_OF_THE_THIRTEENTH_TRIAL  # test_hints_trial13, likewise
     return tested | {"wrong_values", "wrong_prediction", "wrong_type"}  # test_check, test_check_lessons
 
 

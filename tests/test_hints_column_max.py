@@ -404,7 +404,7 @@ def test_on_2_by_2_scores_the_column_max_and_k_q_transposed_are_both_named(lang)
     for answer in (_column_max(S), _softmax_rows(K @ Q.T / np.sqrt(2))):
         d = diagnose("weights", answer, Q=Q, K=K)
         assert d.code == "max_axis_or_transposed", d.message
-        assert words(lang, "两种来历", "Two mistakes") in d.message
+        assert words(lang, "有两种写法会得到", "Two mistakes") in d.message
         assert words(lang, "K 乘以 Q 的转置", "K times Q transposed") in d.message
         assert ".max(axis=-1, keepdims=True)" in d.message
         assert not leaked_numbers(d.message, _softmax_rows(S))
@@ -425,7 +425,7 @@ def test_where_exp_leaves_one_entry_per_column_both_axes_are_named(lang):
     for answer in (_column_max(S), down):
         d = diagnose("softmax", answer, S=S)
         assert d.code == "max_axis_or_softmax_axis", d.message
-        assert words(lang, "两种来历", "Two mistakes") in d.message
+        assert words(lang, "有两种写法会得到", "Two mistakes") in d.message
         assert ".sum(axis=-1, keepdims=True)" in d.message and ".max(axis=-1, keepdims=True)" in d.message
     assert diagnose("softmax", _softmax_rows(S), S=S).ok
 

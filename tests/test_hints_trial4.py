@@ -91,7 +91,7 @@ def test_half_the_cache_bytes_says_k_only_and_two_bytes_a_number_alike(lang, gue
 def test_a_quarter_of_the_cache_bytes_says_numbers_or_a_smaller_factor(lang, guess):
     d = diagnose_task("14.2", guess)
     assert d.code == "wrong_prediction" and "d_head" in d.message, d.message
-    assert words(lang, "两种来历", "Two reasonings") in d.message
+    assert words(lang, "有两种写法会得到", "Two reasonings") in d.message
 
 
 def _rope_step_without_rope(q, k, v, K_cache, V_cache):  # the student's: rope removed entirely

@@ -200,5 +200,6 @@ def _induction(A, start, length):
     ids=["rounded", "times_2", "plus_0.01"],
 )
 def test_one_step_too_many_in_a_function_is_named_on_every_call(lang, function, code, said):
-    d = diagnose_task("15.3", function)
+    # fixed probes: on about 2 % of random ones every induction score rounds to 0.00, which shows no rounding
+    d = diagnose_task("15.3", function, rng=np.random.default_rng(0))
     assert d.code == code and words(lang, *said) in d.message and "0.01" not in d.message

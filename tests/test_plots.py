@@ -593,12 +593,13 @@ def test_the_english_edition_glosses_the_example_tokens_on_both_axes(english):
     A = np.full((4, 4), 0.25)
     for fig in (plots.heatmap(A, tokens, tokens), plots.heatmaps([A, A], ["a", "b"], tokens, tokens)):
         ax = draw(fig).axes[0]
-        rows = [t.get_text() for t in ax.get_yticklabels()]
-        cols = [t.get_text() for t in ax.get_xticklabels()]
-        assert rows == cols == [f"{t} “{g}”" for t, g in zip(ex.tokens, ex.gloss)]
+        one_line = [f"{t} “{g}”" for t, g in zip(ex.tokens, ex.gloss)]
+        two_lines = [f"{t}\n{g}" for t, g in zip(ex.tokens, ex.gloss)]  # the gloss under its token
+        for axis in (ax.get_yticklabels(), ax.get_xticklabels()):
+            assert [t.get_text() for t in axis] in (one_line, two_lines)
     co = coreference()
     ax = draw(plots.heatmaps([np.full((10, 10), 0.1)] * 2, ["a", "b"], co.tokens, co.tokens)).axes[0]
-    assert "它 “it”" in [t.get_text() for t in ax.get_xticklabels()]
+    assert {"它 “it”", "它\nit"} & {t.get_text() for t in ax.get_xticklabels()}
     words = ["the", "cat"]  # no example token: as given
     ax = draw(plots.heatmap(np.eye(2), words, words)).axes[0]
     assert [t.get_text() for t in ax.get_yticklabels()] == words
@@ -696,3 +697,130 @@ def test_masked_cells_labels_stay_inside_their_cells_in_both_editions(lang):
         plt.close(fig)
     finally:
         set_lang(before)
+
+
+# ---------------------------------------------------------------- newcomer trial 2: English sizes, legends
+
+
+def cell_px(ax):
+    n_q, n_k = ax.images[0].get_array().shape
+    return min(ax.bbox.width / n_k, ax.bbox.height / n_q)
+
+
+def in_chinese(build):
+    from attn_core.lang import get_lang, set_lang
+
+    before = get_lang()
+    set_lang("zh")
+    try:
+        return draw(build())
+    finally:
+        set_lang(before)
+
+
+@pytest.mark.parametrize("example", [four_words, coreference])
+def test_english_heatmaps_are_as_large_as_the_chinese_ones(english, example):
+    """en08 c29's 10×10 heads and en04 c10's map were much smaller than the Chinese ones: the glossed labels
+    took their room from the map. The figure grows instead (up to MAX_WIDTH)."""
+    ex = example()
+    n = len(ex.tokens)
+    A = np.full((n, n), 1 / n)
+    for build in (
+        lambda: plots.heatmap(A, ex.tokens, ex.tokens),
+        lambda: plots.heatmaps([A, A], ["head 1", "head 2"], ex.tokens, ex.tokens),
+    ):
+        en = draw(build())
+        zh = in_chinese(build)
+        assert en.get_size_inches()[0] <= max(plots.MAX_WIDTH, zh.get_size_inches()[0]) + 1e-6
+        # ten glossed words beside a second panel at MAX_WIDTH: the figure cannot grow wider, so a little less
+        share = 0.9 if n <= 4 else 0.75
+        assert cell_px(images(en)[0]) >= share * cell_px(images(zh)[0]), (
+            cell_px(images(en)[0]),
+            cell_px(images(zh)[0]),
+        )
+        plt.close("all")
+
+
+def test_lesson_04s_english_pair_keeps_its_titles_clear_of_the_colour_bars_at_one_size(english):
+    """en04 c15: "each row sums to 1" ran into the colour bar, the right title was set smaller, and each 4×4
+    map was 38 px a cell beside a colour bar twice its height."""
+    ex = four_words()
+    A = ex.attention().A
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 4.6), layout="constrained")
+    plots.heatmap(A, ex.tokens, ex.tokens, ax=left, title="By row (correct): each row sums to 1")
+    plots.heatmap(A.T, ex.tokens, ex.tokens, ax=right, title="By column (wrong): each column sums to 1", kind="weights")
+    draw(fig)
+    renderer = fig.canvas.get_renderer()
+    bars = [ax for ax in fig.axes if not ax.images]
+    assert left.title.get_fontsize() == right.title.get_fontsize()
+    for ax in (left, right):
+        assert cell_px(ax) >= 55
+        bar = min(bars, key=lambda b: abs(b.get_window_extent(renderer).x0 - ax.get_window_extent(renderer).x1))
+        title = ax.title.get_window_extent(renderer)
+        assert title.x1 <= bar.get_window_extent(renderer).x0  # clear of its colour bar
+        assert abs(bar.get_window_extent(renderer).height - ax.get_window_extent(renderer).height) <= 4
+
+
+def test_a_colour_bar_is_as_tall_as_its_map():
+    ex = four_words()
+    fig = draw(plots.heatmap(ex.attention().A, ex.tokens, ex.tokens, title="A"))
+    renderer = fig.canvas.get_renderer()
+    heat, bar = fig.axes[0], fig.axes[1]
+    assert abs(bar.get_window_extent(renderer).height - heat.get_window_extent(renderer).height) <= 4
+
+
+def test_a_punctuation_tokens_gloss_is_its_name_not_a_quoted_mark(english):
+    """en08 c29: the comma token read ，“，”."""
+    co = coreference()
+    fig = draw(plots.heatmaps([np.full((10, 10), 0.1)] * 2, ["a", "b"], co.tokens, co.tokens))
+    shown = {t.get_text() for ax in images(fig) for t in (*ax.get_xticklabels(), *ax.get_yticklabels())}
+    comma = co.tokens[co.gloss.index(",")]
+    assert f"{comma} “,”" not in shown and not any("“,”" in t for t in shown)
+    assert {f"{comma} (comma)", f"{comma}\n(comma)"} & shown
+
+
+def test_a_contributions_legend_tells_weights_apart_that_round_alike():
+    """zh05 c23: 0.35 × V[喜欢] and 0.35 × V[语言] (0.347 and 0.354) under a title calling 语言's the highest."""
+    a = np.array([0.1, 0.347, 0.199, 0.354])
+    V = np.ones((4, 3))
+    ax = draw(plots.contributions(a, V, list(four_words().tokens))).axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[1].startswith("0.347") and legend[3].startswith("0.354")
+    assert "0.347" in plots.alt_text.describe_figure(ax.figure)
+    apart = np.array([0.1, 0.3, 0.2, 0.4])  # apart at 2 decimals: 2 decimals
+    ax = draw(plots.contributions(apart, V, list(four_words().tokens))).axes[0]
+    assert ax.get_legend().get_texts()[1].get_text().startswith("0.30 ")
+
+
+def test_highlighted_bars_say_what_the_highlight_means():
+    """zh06 c48/c57: 动物 and 街 in orange with no legend read as "most attention"."""
+    a = np.array([0.1, 0.4, 0.2, 0.3])
+    tokens = list(four_words().tokens)
+    ax = draw(plots.bars(a, tokens, highlight=[0, 2], highlight_label="候选")).axes[0]
+    (text,) = ax.get_legend().get_texts()
+    assert text.get_text() == "候选"
+    patch = ax.get_legend().legend_handles[0]
+    assert matplotlib.colors.to_hex(patch.get_facecolor()) == plots.HIGHLIGHT_COLOUR.lower()
+    assert draw(plots.bars(a, tokens, highlight=[0, 2])).axes[0].get_legend() is None
+    fig = draw(plots.compared_bars([a, a[::-1]], tokens, ["x", "y"], highlight=[0], highlight_label="候选"))
+    assert fig.axes[0].get_legend() is not None and fig.axes[1].get_legend() is None
+
+
+def test_the_histograms_say_what_the_dashed_lines_are():
+    """zh03 c05: the orange dashed lines (± the measured std) were read as ±√d_k."""
+    rng = np.random.default_rng(0)
+    fig = draw(plots.dot_product_histograms({4: rng.normal(0, 2, 500), 16: rng.normal(0, 4, 500)}))
+    texts = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert texts == [plots.msg("plot_std_lines")]
+
+
+def test_a_curve_that_another_runs_on_stays_visible():
+    """zh09 c15: the measured memory (×4 per doubling) lay under its reference line (n/256)²."""
+    ns = np.array([256, 512, 1024, 2048])
+    ref = (ns / 256) ** 2
+    fig = draw(plots.line(ns, {"time": ref * 2, "memory": ref * 0.98, "reference": ref}, logx=True, logy=True))
+    lines = [ln for ln in fig.axes[0].get_lines() if ln.get_label() in ("memory", "reference")]
+    memory, reference = lines
+    assert memory.get_markersize() > reference.get_markersize() + 3
+    assert memory.get_linewidth() > reference.get_linewidth()
+    assert reference.get_zorder() > memory.get_zorder()

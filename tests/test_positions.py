@@ -208,7 +208,7 @@ def test_sinusoidal_in_attention_adds_pe_before_the_projections():
     [
         (lambda: sinusoidal_positions(4, 3), ValueError, ["d = 3", "odd", "even, e.g. 4", "with_even_width"]),
         (lambda: rope(np.ones((4, 5)), np.arange(4)), ValueError, ["d = 5", "odd"]),
-        (lambda: rope(np.ones((4, 6)), np.arange(3)), ValueError, ["shape (3,)", "(4, 6)", "np.arange(4)"]),
+        (lambda: rope(np.ones((4, 6)), np.arange(3)), ValueError, ["shape (3,)", "(4, 6)", "np.arange(t, t + 4)"]),
         (lambda: rope(np.ones((4, 6)), 2), ValueError, ["shape ()", "every row of X needs one position"]),
         (lambda: rope(np.ones(6), [1, 2]), ValueError, ["shape (6,)", "one vector", "a single number", "(2,)"]),
         (lambda: rope(np.ones((2, 6)), [0.0, np.nan]), ValueError, ["positions", "NaN"]),

@@ -56,9 +56,9 @@ import numpy as np
 
 from ..messages import msg
 from . import evidence, functions, torch_port
-from .compare import ATOL, RTOL, close, largest_difference, nearly, read_numbers, same, same_prediction
+from .compare import ATOL, RTOL, close, largest_difference, nearly, read_numbers, rounded_within, same, same_prediction
 from .functions import FUNCTION_STEPS, CallFailed, FunctionCalls
-from .givens import LABELS
+from .givens import LABELS, MATRICES
 from .mistakes import Made
 from .steps import STEP_TABLE
 from .wording import factor_text as _factor_text
@@ -179,11 +179,17 @@ def _judge(name, step, g, answer):
     a = reading.array
     if a is None:
         hint = msg(_type_hint(step, answer)) if step.answer.type_hint else ""
-        return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(step.answer.kind), hint=hint)
+        kind = step.answer.kind
+        if _complex(answer) and kind in ("kind_numbers", "kind_number"):  # numbers, but not the real ones asked for
+            kind, hint = f"{kind}_real", msg("complex_not_real")
+        return verdict("wrong_type", "wrong_type", got=reading.got, kind=msg(kind), hint=hint)
     if close(a, g.expected, whole=step.answer.whole):
         fill = None if step.answer.single else evidence.finite_fill(a, g)
         if fill is not None:  # within the tolerance, but the blocked keys keep a weight: −∞ is what a mask is
             return verdict("finite_fill", "almost_finite_mask", **evidence.fill_fields(fill))
+        decimals = None if step.answer.single or step.answer.whole else rounded_within(a, g.expected)
+        if decimals is not None:  # within the tolerance by luck of the numbers: rounding told wherever it shows
+            return verdict("almost_right", "almost_rounded_within", decimals=decimals)
         return verdict("ok", "ok_number" if step.answer.single else "ok", shape=shape_text(a.shape))
     if step.answer.single and not np.isfinite(a).all():  # a prediction is a number worked out, not NaN or ∞
         return verdict("not_finite", "prediction_not_finite", got=str(float(a)))
@@ -243,7 +249,7 @@ def _judge(name, step, g, answer):
             expected=shape_text(g.expected.shape),
             got=shape_text(a.shape),
             axes=_axes_text(step, g.expected.ndim),
-            hint=msg(_shape_hint(step, g, a), **labels, want=g.expected.ndim, have=a.ndim),
+            hint=msg(_shape_hint(step, g, a), **labels, want=g.expected.ndim, have=a.ndim, **_lengths(g, a)),
         )
     for rule in step.rules:
         index = rule.broken_at(a, g)
@@ -262,6 +268,18 @@ def _judge(name, step, g, answer):
     return verdict(
         "wrong_values", "wrong_values", where=where(index, a.shape), entry=msg(step.entry, **row_and_column, **labels)
     )
+
+
+def _complex(answer):
+    """``answer`` is complex numbers (an array or list of them, or one): numbers, but not real ones."""
+    if isinstance(answer, complex):
+        return True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return isinstance(answer, (np.ndarray, np.generic, list, tuple)) and np.asarray(answer).dtype.kind == "c"
+    except Exception:
+        return False
 
 
 def _type_hint(step, answer):
@@ -323,7 +341,48 @@ def _shape_hint(step, g, a):
             continue
         if hint.made is None or any(same(a, np.asarray(made.answer)) for made in _made(hint.made, g)):
             return hint.message
-    return "fewer_axes" if a.ndim < expected.ndim else "more_axes" if a.ndim > expected.ndim else step.shape_hint
+    if a.ndim != expected.ndim:
+        return "fewer_axes" if a.ndim < expected.ndim else "more_axes"
+    shorter = [axis for axis, (n, want) in enumerate(zip(a.shape, expected.shape)) if n != want]
+    if len(shorter) == 1 and a.shape[shorter[0]] < expected.shape[shorter[0]]:
+        axis = shorter[0] - a.ndim
+        if _cut_from(a, expected, shorter[0]):  # X[:3]: rows of the right answer left out, no product
+            return {-1: "hint_fewer_columns" if a.ndim > 1 else "hint_fewer_entries", -2: "hint_fewer_rows"}.get(
+                axis, "hint_shorter_axis"
+            )
+        if step.shape_hint != "shape":  # a step without a matrix product (softmax, a table): its own words
+            return step.shape_hint
+        if a.ndim >= 2 and axis == -1:  # A @ Q: a product by another matrix, perhaps, or a slice
+            return "hint_fewer_columns_as_wide" if _as_wide(g, a.shape[-1]) else "hint_fewer_columns_unsliced"
+        if a.ndim >= 2 and axis == -2:
+            return "hint_fewer_rows_unsliced"
+        return step.shape_hint
+    if a.ndim >= 3 and sorted(a.shape) == sorted(expected.shape):  # .transpose(1, 0, 2): the axes in another order
+        return "hint_axes_permuted"
+    return step.shape_hint
+
+
+def _lengths(g, a):
+    """The one axis where ``a`` is shorter than the right answer: its number from 0 and both lengths (and the
+    given matrices as wide as ``a``, ``names``)."""
+    shorter = [axis for axis, (n, want) in enumerate(zip(a.shape, g.expected.shape)) if n != want]
+    if a.ndim != g.expected.ndim or len(shorter) != 1:
+        return {}
+    names = msg("list_separator").join(_as_wide(g, a.shape[-1])) if a.ndim >= 2 else ""
+    return {"axis": shorter[0], "length": a.shape[shorter[0]], "wanted": g.expected.shape[shorter[0]], "names": names}
+
+
+def _cut_from(a, right, axis):
+    """Every slice of ``a`` along ``axis`` is one of the right answer's (``X_new @ W[:, :1]``, a range that
+    stops early): the evidence of a slice, not of a product by another matrix."""
+    parts = list(np.moveaxis(right, axis, 0))
+    return all(any(same(x, y) for y in parts) for x in np.moveaxis(a, axis, 0))
+
+
+def _as_wide(g, width):
+    """The names of the given matrices ``width`` columns wide (``A @ Q`` has Q's width)."""
+    given = {name: getattr(g, name, None) for name in MATRICES}
+    return [name for name, m in given.items() if isinstance(m, np.ndarray) and m.ndim == 2 and m.shape[-1] == width]
 
 
 def _made(make, g):
@@ -368,6 +427,7 @@ def _judge_function(name, step, answer, given):
     code, key, fields = functions.judge(
         step, answer, lambda s, value, g: _diagnose(s, value, g), lambda s, value, g: _codes_made(s, value, g)
     )
+    fields = {k: v.text(**labels) if isinstance(v, functions.Said) else v for k, v in fields.items()}
     return _verdict(code, name, key, **labels, **fields)
 
 

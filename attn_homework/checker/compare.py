@@ -179,6 +179,20 @@ def rounded_to(a, right):
     return None
 
 
+def rounded_within(a, right):
+    """The decimals (2–4) ``a`` was rounded to when it is right within the tolerance only so: ``right``
+    rounded (``rounded_to``) and moved by it somewhere, by more than a tenth of that place. None for an
+    answer that is the right numbers as computed: exact, or a right answer that has few decimals itself
+    (whole numbers, 0.5), which rounding does not move; or rounded to other than 2–4 decimals, or one number."""
+    a, right = np.asarray(a), np.asarray(right)
+    if a.dtype.kind not in "fiu" or right.dtype.kind not in "fiu":
+        return None
+    decimals = rounded_to(a, right)
+    if decimals is None or not 2 <= decimals <= 4:
+        return None
+    return decimals if np.abs(a - right).max() > 0.1 * 10.0**-decimals else None
+
+
 def largest_difference(a, right):
     """Index of the largest difference between two arrays of the same shape (the first, if tied)."""
     if a.dtype == bool:

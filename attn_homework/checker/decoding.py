@@ -142,6 +142,13 @@ def cached_divided_by_root_d_v(g):
     return _root_of_d_v(g, g.q, K, V)
 
 
+def cached_no_softmax(g):
+    """The scores times the values, softmax left out (scaled or not)."""
+    K, V = _cached(g)
+    S = g.q @ K.T
+    return [S / np.sqrt(g.q.shape[-1]) @ V, S @ V]
+
+
 def cached_softmax_down_the_column(g):
     """softmax along axis 0 of the (1, t + 1) row of scores: every weight is 1, o the sum of all values."""
     K, V = _cached(g)
@@ -183,6 +190,20 @@ def kv_heads_tiled(g):
     """The K/V heads repeated as a whole (np.tile): query head h reads K/V head h mod n_kv_heads."""
     reps = g.Q_heads.shape[0] // g.K_heads.shape[0]
     return unless_right(g.expected, _grouped(g, np.tile(g.K_heads, (reps, 1, 1)), np.tile(g.V_heads, (reps, 1, 1))))
+
+
+def v_heads_tiled(g):
+    """K's heads repeated in place (right), V's repeated as a whole (np.tile): the values of the wrong group."""
+    reps = g.Q_heads.shape[0] // g.K_heads.shape[0]
+    K, _ = _gqa_shared(g)
+    return unless_right(g.expected, _grouped(g, K, np.tile(g.V_heads, (reps, 1, 1))))
+
+
+def k_heads_tiled(g):
+    """V's heads repeated in place (right), K's repeated as a whole (np.tile): the keys of the wrong group."""
+    reps = g.Q_heads.shape[0] // g.K_heads.shape[0]
+    _, V = _gqa_shared(g)
+    return unless_right(g.expected, _grouped(g, np.tile(g.K_heads, (reps, 1, 1)), V))
 
 
 def gqa_divided_by_d_k(g):
@@ -359,6 +380,28 @@ def rope_softmax_down_the_column(q, k, v, K_cache, V_cache):
     q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
     K, V = np.vstack([K_cache, k]), np.vstack([V_cache, v])
     return _softmax_mix(q, K, V, np.sqrt(q.shape[-1]), axis=0)
+
+
+def rope_turned_backwards(q, k, v, K_cache, V_cache):
+    """q and k turned at −t: the rotation the wrong way round (the cached keys were turned at +r)."""
+    t = len(K_cache)
+    return _rope_step(q, k, v, K_cache, V_cache, -t, -t)
+
+
+def rope_key_one_ahead(q, k, v, K_cache, V_cache):
+    """q turned at t, the new k at t + 1: the one token at two positions."""
+    t = len(K_cache)
+    return _rope_step(q, k, v, K_cache, V_cache, t, t + 1)
+
+
+def rope_scaled_by_root_d_v(q, k, v, K_cache, V_cache):
+    """Turned right, but the scores divided by √d_v, the width of the values, instead of √d_k (the right
+    result on a call where d_k = d_v)."""
+    t = len(K_cache)
+    q, k = rope(q, np.array([float(t)])), rope(k, np.array([float(t)]))
+    S = q @ np.vstack([K_cache, k]).T / np.sqrt(v.shape[-1])
+    E = np.exp(S - S.max(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True) @ np.vstack([V_cache, v])
 
 
 def rope_unscaled(q, k, v, K_cache, V_cache):

@@ -74,13 +74,14 @@ def _softmax_of(a, g, S, max_axis=-1):
 
 def _nan_in_the_mask(a, g, scores, keep):
     """The message key when ``a`` is the task's masked softmax with NaN where the mask is: the blocked scores
-    filled with np.nan ("mask_nan_fill"), or a mask of 0/1 multiplied by −∞, whose 0·(−∞) = NaN lands on the
-    kept scores ("mask_zero_times_inf"); None otherwise."""
+    filled with +∞ or np.nan ("mask_inf_or_nan_fill"), or a mask of 0/1 multiplied by −∞, whose 0·(−∞) = NaN
+    lands on the kept scores ("mask_zero_times_inf"); None otherwise."""
     keep = np.broadcast_to(keep, scores.shape)
     if keep.all():
         return None
     if _softmax_of(a, g, np.where(keep, scores, np.nan)):
-        return "mask_nan_fill"
+        # +∞ gives these NaN too (the blocked score the row's largest, ∞ − ∞): the message names both
+        return "mask_inf_or_nan_fill"
     if _softmax_of(a, g, scores + np.where(keep, np.nan, -np.inf)):
         return "mask_zero_times_inf"
     return None
@@ -144,7 +145,7 @@ def almost(reading, a, g):
     if reading.dtype is not None and reading.dtype == np.float16:
         return "almost_float16", {}
     if rows_scaled(a, g.expected):
-        return "almost_rows_scaled", {}
+        return ("almost_rows_low_precision" if rows_at_lower_precision(a, g) else "almost_rows_scaled"), {}
     if g.mask is not None and g.stage in (Stage.WEIGHTS, Stage.OUTPUT):
         return "almost_near_masked", {}
     return "almost_near", {}
@@ -193,6 +194,28 @@ def rows_scaled(a, expected):
     if not np.allclose(a, c[..., None] * expected, rtol=1e-9, atol=1e-12):
         return False
     return not np.allclose(c, 1.0, rtol=0, atol=1e-12) and float(np.ptp(c)) > 1e-12
+
+
+def rows_at_lower_precision(a, g):
+    """Whether each row of ``a`` (``rows_scaled``) is the right row of exps divided by its sum held in float16 or
+    float32 (``E / E.sum(…).astype(np.float16)``), the maximum subtracted or not: every row's denominator is then
+    a number that type holds exactly. An ε added to the sum gives no such numbers."""
+    scores = _scores_of(g)
+    if scores is None:
+        return False
+    expected = g.expected
+    with np.errstate(all="ignore"):
+        c = (a * expected).sum(axis=-1) / (expected * expected).sum(axis=-1)  # the right row times c
+        S = np.asarray(scores, dtype=np.float64)
+        for E in (np.exp(S - S.max(axis=-1, keepdims=True)), np.exp(S)):
+            denominators = E.sum(axis=-1) / c
+            if not np.isfinite(denominators).all():
+                continue
+            for low in (np.float16, np.float32):
+                held = denominators.astype(low).astype(np.float64)
+                if np.all(np.abs(held - denominators) <= 1e-9 * np.abs(denominators)):
+                    return True
+    return False
 
 
 def blocked_weight(a, g):

@@ -26,7 +26,7 @@ from attn_core import core, multihead
 
 from ..messages import msg
 from . import decoding, evidence, learned
-from .compare import close, largest_difference, read_numbers, rounded_to, same
+from .compare import close, largest_difference, read_numbers, rounded_to, rounded_within, same
 from .mistakes import softmax_rows
 from .wording import factor_text, place, shape_text
 
@@ -53,6 +53,20 @@ class FunctionCalls:
     delegates: str = ""  # the reference function it calls ("attn_core.softmax"), if it calls one
     changed_arguments: tuple = ()  # which arguments (their indices) the first of those calls changed
     changed_form: bool = False  # that call changed an argument's shape or dtype (``M.shape = …``), not its numbers
+    arrays_read: str = ""  # the notebook's global arrays its code reads ("K_demo"), where a parameter belongs
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message field that is itself a message, said once the labels (``{sym}``) are known: a bug's words
+    inside another message."""
+
+    key: str
+    fields: dict | None = None
+
+    def text(self, **labels):
+        fields = {k: v.text(**labels) if isinstance(v, Said) else v for k, v in (self.fields or {}).items()}
+        return msg(self.key, **labels, **fields)
 
 
 @dataclass(frozen=True)
@@ -274,7 +288,7 @@ FUNCTION_STEPS = {
         ("Q", "K"),
         (
             Bug("missing_transpose", scores_k_not_transposed, "bug_k_not_transposed"),
-            Bug("transposed", scores_k_q, "transposed_qk"),
+            Bug("transposed", scores_k_q, "fn_scores_transposed"),  # K·Qᵀ, or def fixed_scores(K, Q)
             Bug("scaled_not_asked", scores_scaled, "scaled_not_asked"),
         ),
         "axes_S",
@@ -356,6 +370,9 @@ FUNCTION_STEPS = {
             Bug("rope_query_not_turned", decoding.rope_query_not_turned, "bug_rope_query_not_turned"),
             Bug("used_keys_not_values", decoding.rope_keys_as_values, "used_keys"),
             Bug("softmax_axis", decoding.rope_softmax_down_the_column, "softmax_axis"),
+            Bug("rope_negative_angle", decoding.rope_turned_backwards, "bug_rope_turned_backwards"),
+            Bug("rope_key_one_ahead", decoding.rope_key_one_ahead, "bug_rope_key_one_ahead"),
+            Bug("scaled_wrong_width", decoding.rope_scaled_by_root_d_v, "bug_scaled_by_root_d_v"),
         ),
         "axes_cached_o",
         may_call=("attn_core.rope", "attn_core.positions.rope", "attn_core.positions"),  # lesson 12's rope
@@ -388,6 +405,13 @@ FUNCTION_STEPS = {
             Bug("induction_every_pair", learned.induction_every_pair, "bug_induction_every_pair"),
         ),
         "axes_induction_score",
+        family=BugFamily(
+            "induction_fixed_place",
+            learned.induction_at_fixed_place,
+            learned.FIXED_PLACES,
+            "bug_induction_fixed_place",
+            lambda A, start, length: f"({start}, {length})",
+        ),
     ),
 }
 
@@ -431,6 +455,73 @@ def _reproduces(makes, calls):
             return False
         ran = True
     return ran
+
+
+def _exchanged(function, i, j):
+    """``function`` with its arguments ``i`` and ``j`` exchanged."""
+
+    def made(*arguments):
+        order = list(arguments)
+        order[i], order[j] = order[j], order[i]
+        return function(*order)
+
+    return made
+
+
+NUMBER_AS_ARRAY = re.compile(
+    r"'(int|float)' object (has no attribute|is not subscriptable)|type '(int|float)' has no len"
+)
+
+
+def _arguments_swapped(step, calls):
+    """(code, key, fields) when the evidence is that the learner's function takes its arguments in another
+    order than the call's (``def fixed_attention(Q, V, K)``, or ``buggy_attention(Q, V, K)`` passed on), else
+    None. The evidence: its results are the right function's (or a known bug's) with two arguments exchanged,
+    on every call (failing where that fails, and running at least once); or every call fails on a product
+    whose sides are two arguments' widths and the right function with two arguments exchanged fails on every
+    call too (which two is not told: the parameters' order is asked about); or every call treats a number
+    argument as an array (``'int' object has no attribute 'shape'``: ``def fixed_split_heads(n_heads, M)``)."""
+    names = step.parameters
+    if len(calls.arguments[0]) != len(names) or len(names) < 2:
+        return None
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    parameters = msg("list_separator").join(names)
+    for i, j in pairs:
+        fields = {"names": msg("fn_two_names", a=names[i], b=names[j]), "parameters": parameters, "also": ""}
+        if _reproduces(_exchanged(step.right, i, j), calls):
+            return "arguments_swapped", "fn_arguments_swapped", fields
+        for bug in step.bugs:
+            if _reproduces(_exchanged(bug.makes, i, j), calls):
+                also = Said("fn_and_then", {"said": Said(bug.message)})
+                return "arguments_swapped", "fn_arguments_swapped", fields | {"also": also}
+    failures = [r for r in calls.results if isinstance(r, CallFailed)]
+    if len(failures) != len(calls.results):
+        return None
+    first = describe(step, calls.arguments[0])
+    if all(_a_product_of_two_widths(failed, arguments) for failed, arguments in zip(failures, calls.arguments)):
+        if any(
+            all(isinstance(_run(_exchanged(step.right, i, j), arguments), CallFailed) for arguments in calls.arguments)
+            for i, j in pairs
+        ):
+            return "arguments_swapped", "fn_arguments_in_another_order", {"call": first, "parameters": parameters}
+    numbers = [k for k, value in enumerate(calls.arguments[0]) if not _is_array(value)]
+    if numbers and all(
+        f.type_name in ("AttributeError", "TypeError") and NUMBER_AS_ARRAY.search(f.message) for f in failures
+    ):
+        fields = {"call": first, "parameters": parameters, "error": failures[0].type_name, "number": names[numbers[0]]}
+        return "arguments_swapped", "fn_number_as_array", fields | {"detail": failures[0].message[:160]}
+    return None
+
+
+def _a_product_of_two_widths(failed, arguments):
+    """``failed`` is numpy's "matmul: … mismatch" whose two sizes are the widths (last axes) of two of the
+    call's arguments, of different widths: one array where the other belongs, perhaps."""
+    found = MATMUL_SIZES.search(failed.message) if failed.type_name == "ValueError" else None
+    if not found:
+        return False
+    widths = [int(np.shape(a)[-1]) for a in arguments if _is_array(a) and np.ndim(a) >= 2]
+    left, right = int(found.group(2)), int(found.group(1))
+    return left != right and left in widths and right in widths
 
 
 def _right(reading, right, step, arguments):
@@ -521,24 +612,86 @@ def _matmul_sizes(failed):
 BROADCAST_SHAPES = re.compile(r"operands could not be broadcast together with shapes ((?:\([0-9, ]*\) ?)+)")
 
 
-def _broadcast_sizes(failed, arguments):
-    """A hint for numpy's "could not be broadcast" ("" when there is none to give): one shape the other
-    without its last axis is a row sum or maximum taken without keepdims; a size none of the arguments has
-    is one written into the function (``np.ones((4, 4))`` called with 5 positions)."""
+def _broadcast_shapes(failed):
+    """The shapes numpy's "could not be broadcast" names, or [] for any other error."""
     found = BROADCAST_SHAPES.search(failed.message) if failed.type_name == "ValueError" else None
     if not found:
-        return ""
-    shapes = [tuple(int(n) for n in s.split(",") if n.strip()) for s in re.findall(r"\(([0-9, ]*)\)", found.group(1))]
+        return []
+    return [tuple(int(n) for n in s.split(",") if n.strip()) for s in re.findall(r"\(([0-9, ]*)\)", found.group(1))]
+
+
+def _foreign_size(failed, arguments):
+    """The size of an n × n array in a broadcast error beside one of the call's positions, when no argument has
+    that many positions (``np.ones((4, 4))`` called with 5), or None."""
+    shapes = _broadcast_shapes(failed)
+    sizes = {int(np.shape(x)[-2]) for x in arguments if _is_array(x) and np.ndim(x) >= 2}  # positions (rows)
+    square = {s[0] for s in shapes if len(s) == 2 and s[0] == s[1]}  # an n × n mask beside the n × n scores
+    foreign = sorted(square - sizes)
+    return foreign[0] if foreign and square & sizes else None
+
+
+def _size_taken_from(step, calls):
+    """The axes of the arguments ("V.shape[1]") whose length is the foreign size (``_foreign_size``) on every
+    call that failed with one and the number of positions on every call that did not fail, and that is not the
+    same on every call: the size taken from another array or axis (``n = V.shape[1]``), not written in (a
+    written-in 4 does not follow an axis from call to call). [] when no axis does."""
+    wanted = []  # per call: the length the axis must have, or None (a call that failed otherwise)
+    for arguments, result in zip(calls.arguments, calls.results):
+        positions = [int(np.shape(x)[-2]) for x in arguments if _is_array(x) and np.ndim(x) >= 2]
+        if isinstance(result, CallFailed):
+            wanted.append(_foreign_size(result, arguments))
+        else:
+            wanted.append(positions[0] if positions else None)
+    if not any(isinstance(r, CallFailed) and w is not None for r, w in zip(calls.results, wanted)):
+        return []
+    found = []
+    for k, name in enumerate(step.parameters):
+        ndims = {np.ndim(arguments[k]) for arguments in calls.arguments if k < len(arguments)}
+        if len(ndims) != 1 or not all(k < len(arguments) and _is_array(arguments[k]) for arguments in calls.arguments):
+            continue
+        for i in range(ndims.pop()):
+            lengths = [int(np.shape(arguments[k])[i]) for arguments in calls.arguments]
+            fits = all(w is None or n == w for n, w in zip(lengths, wanted))
+            if fits and len(set(lengths)) > 1:
+                found.append(f"{name}.shape[{i}]")
+    return found
+
+
+def _broadcast_sizes(failed, arguments, taken_from=()):
+    """A hint for numpy's "could not be broadcast" ("" when there is none to give): one shape the other
+    without its last axis is a row sum or maximum taken without keepdims; a size no argument has as its
+    number of positions is one written into the function (``np.ones((4, 4))`` called with 5 positions) or,
+    when the same axis of an argument holds it on every such call (``taken_from``), taken from that axis
+    (``n = V.shape[1]``): both are then said."""
+    shapes = _broadcast_shapes(failed)
     for a in shapes:
         for b in shapes:
             if len(a) >= 2 and b == a[:-1]:
                 return msg("fn_broadcast_keepdims", full=shape_text(a), flat=shape_text(b))
-    sizes = {int(np.shape(x)[-2]) for x in arguments if _is_array(x) and np.ndim(x) >= 2}  # positions (rows)
-    square = {s[0] for s in shapes if len(s) == 2 and s[0] == s[1]}  # an n × n mask beside the n × n scores
-    foreign = sorted(square - sizes)
-    if foreign and square & sizes:
-        return msg("fn_broadcast_fixed_size", size=foreign[0])
-    return ""
+    size = _foreign_size(failed, arguments)
+    if size is None:
+        return ""
+    if taken_from:
+        return msg("fn_broadcast_size_of", size=size, names=msg("list_separator").join(taken_from))
+    return msg("fn_broadcast_fixed_size", size=size)
+
+
+RESHAPE_SIZES = re.compile(r"cannot reshape array of size (\d+) into shape (\([^)]*\))")
+
+
+def _reshape_sizes(failed, step):
+    """A hint for numpy's "cannot reshape array of size N into shape (…)" ("" for any other error): the
+    checker's calls have other shapes than the notebook's, so a size written into the reshape (2 heads, a
+    head width of 3) or read from another array no longer fits; the sizes come from the parameters."""
+    found = RESHAPE_SIZES.search(failed.message) if failed.type_name == "ValueError" else None
+    if not found:
+        return ""
+    return msg(
+        "fn_reshape_sizes",
+        size=found.group(1),
+        shape=found.group(2).replace("newaxis", "-1").replace(",", ", ").replace(",  ", ", "),
+        parameters=msg("list_separator").join(step.parameters),
+    )
 
 
 def _a_float_where_an_int_belongs(failed):
@@ -677,6 +830,9 @@ def judge(step, calls, diagnose_value=None, codes_made=None):
             d = diagnose_value(step.step, r.array, step.givens(*arguments))
             if d.code == "finite_fill":  # right within the tolerance, but a blocked key keeps a weight (−20)
                 return d.code, "fn_mistake", {"call": describe(step, arguments), "said": d.message}
+        rounded = {rounded_within(r.array, right) for r, right in zip(readings, rights)}
+        if len(rounded) == 1 and None not in rounded:  # within the tolerance on every call only by luck
+            return "almost_right", "fn_rounded", {"decimals": rounded.pop()}
         return "ok", "fn_ok", {"count": len(rights)}
     for bug in step.bugs:
         if _reproduces(bug.makes, calls):
@@ -686,6 +842,16 @@ def judge(step, calls, diagnose_value=None, codes_made=None):
         if _reproduces(family.makes(value), calls):
             sizes = msg("list_separator").join(family.sizes(*arguments) for arguments in calls.arguments)
             return family.code, family.message, {"value": value, "sizes": sizes}
+    swapped = _arguments_swapped(step, calls)
+    if swapped is not None:
+        return swapped
+    if calls.arrays_read:  # K_demo where K belongs: the notebook's data, not the checker's
+        names = msg("list_separator").join(calls.arrays_read.split(", "))
+        return (
+            "uses_global",
+            "fn_uses_global",
+            {"names": names, "parameters": msg("list_separator").join(step.parameters)},
+        )
     for arguments, result, reading, right in zip(calls.arguments, calls.results, readings, rights):
         call = describe(step, arguments)
         if isinstance(result, CallFailed) and result.type_name in STOPPED:
@@ -703,7 +869,9 @@ def judge(step, calls, diagnose_value=None, codes_made=None):
             hint = (
                 msg("fn_float_size")
                 if _a_float_where_an_int_belongs(result)
-                else _matmul_sizes(result) or _broadcast_sizes(result, arguments)
+                else _matmul_sizes(result)
+                or _broadcast_sizes(result, arguments, _size_taken_from(step, calls))
+                or _reshape_sizes(result, step)
             )
             fields = {"call": call, "error": result.type_name, "detail": detail, "hint": hint}
             return "function_raised", "fn_raised", fields

@@ -21,7 +21,7 @@ MATRICES = (
     *("F", "H", "W1", "W2"),  # the Transformer block (lesson 11): a sublayer's output, the FFN
 )
 VECTORS = ("b1", "b2")
-COUNTS = ("n", "n_heads", "d_model")  # positive integers
+COUNTS = ("n", "n_heads", "d_model", "d_v")  # positive integers
 INDICES = ("row", "key")  # a row or a key, counting from 0
 LABELS = ("name", "tokens")  # taken by every step: they only label the messages
 
@@ -41,7 +41,8 @@ class Givens:
 
     ``d_k`` defaults to the width of Q (or K; 1 without either), ``scaled`` to True (the scores steps fix it),
     ``eps`` to 1e-5 (LayerNorm), ``tokens`` to ``()``: given, they name the rows and columns in the
-    messages. ``d_model`` only labels a mistake (dividing by √d_model instead of √d_k)."""
+    messages. ``d_model`` (and ``d_v`` where V is not given) only labels a mistake (dividing by √d_model
+    instead of √d_k)."""
 
     X: np.ndarray | None = None
     W: np.ndarray | None = None
@@ -62,6 +63,7 @@ class Givens:
     heads: np.ndarray | None = None  # the heads' outputs (h, n, d_head), to be merged
     n_heads: int | None = None
     d_model: int | None = None
+    d_v: int | None = None  # the values' width where V is not given (6.3's weights): it only labels a mistake
     # the online softmax: scores and values of two blocks of keys
     S1: np.ndarray | None = None
     S2: np.ndarray | None = None

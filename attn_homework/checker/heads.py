@@ -141,6 +141,12 @@ def scaled_by_d_model(g):
     return _layer(g, root=np.sqrt(g.X.shape[-1])) if g.n_heads > 1 else None
 
 
+def scaled_by_n_heads(g):
+    """Every head's scores divided by √n_heads (the number of heads) instead of √d_head."""
+    d_head = g.W_q.shape[-1] // g.n_heads if g.n_heads else 0
+    return _layer(g, root=np.sqrt(g.n_heads)) if g.n_heads > 1 and g.n_heads != d_head else None
+
+
 def layer_unscaled(g):
     """Every head's scores not divided at all."""
     return _layer(g, root=1.0)

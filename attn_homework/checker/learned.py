@@ -152,6 +152,20 @@ def induction_score(A, start, length):
     return _score(A, start, length, 1)
 
 
+def induction_at_fixed_place(place):
+    """A bug of a family: the score of one typed-in copy, (start, length) = ``place`` (the notebook's
+    start_demo, length_demo, say), whatever the call's start and length."""
+
+    def score(A, start, length):
+        return _score(A, *place, 1)
+
+    return score
+
+
+# the (start, length) a function may have typed in or read from the notebook
+FIXED_PLACES = tuple((start, length) for start in range(9) for length in range(1, 9))
+
+
 def induction_at_occurrence(A, start, length):
     """The bug the notebook shows: the weight on the earlier occurrence itself."""
     return _score(A, start, length, 0)

@@ -125,6 +125,11 @@ def answer_transposed(g):
 # ---------------------------------------------------------------- projection X·W
 
 
+def x_unprojected(g):
+    """X handed in as it is, the weight matrix never applied (``V = X``)."""
+    return g.X if g.X is not None and g.expected.shape == g.X.shape else None
+
+
 def weight_transposed(g):
     """X times W transposed (possible only when W is square)."""
     return g.X @ np.swapaxes(g.W, -1, -2)
@@ -175,7 +180,7 @@ def divided_by_another_width(g):
     sizes = {
         "n_q": g.Q.shape[-2],
         "n_k": g.K.shape[-2],
-        "d_v": None if g.V is None else g.V.shape[-1],
+        "d_v": g.d_v if g.V is None else g.V.shape[-1],
         "d_model": g.d_model,
     }
     by_value = {}
@@ -196,12 +201,19 @@ def divided_by_a_fixed_width(g):
     task or the notebook's example, typed as a number): one ``Made`` per c from 2 to 16."""
     if not g.scaled:
         return None
-    sizes = {g.d_k, g.Q.shape[-2], g.K.shape[-2], g.d_model, None if g.V is None else g.V.shape[-1]}
+    sizes = {g.d_k, g.Q.shape[-2], g.K.shape[-2], g.d_model, g.d_v if g.V is None else g.V.shape[-1]}
     return [
         Made(_carried_from_scores(g, _hidden(g, _qkt(g) / np.sqrt(c))), {"root": f"√{c}", "d_k": f"{g.d_k:g}"})
         for c in range(2, 17)
         if c not in sizes
     ]
+
+
+def floor_divided(g):
+    """QKᵀ // √d_k: the floor division rounds every scaled score down to a whole number."""
+    if not g.scaled:
+        return None
+    return _carried_from_scores(g, _hidden(g, np.floor(_qkt(g) / _divisor(g))))
 
 
 def scaled_though_not_asked(g):
@@ -422,9 +434,15 @@ def exp_over_row_max(g):
 
 
 def divided_by_total(g):
-    """exp of the scores divided by the sum of the whole matrix instead of each row's sum."""
-    E = np.exp(_right_scores(g) - _right_scores(g).max())
-    return _carried_from_weights(g, E / E.sum(axis=(-1, -2), keepdims=True))
+    """exp of the scores divided by the sum of the whole matrix instead of each row's sum, the whole matrix's
+    maximum subtracted (or none: the same numbers) or each row's own (4.3's stable softmax, then ``E.sum()``)."""
+    S = _right_scores(g)
+    made = []
+    with np.errstate(all="ignore"):
+        for shift in (S.max(), S.max(axis=-1, keepdims=True)):
+            E = np.exp(S - shift)
+            made.append(_carried_from_weights(g, E / E.sum(axis=(-1, -2), keepdims=True)))
+    return made
 
 
 def overflowed(g):
@@ -506,6 +524,69 @@ def scaled_after_softmax(g):
 def used_keys_as_values(g):
     """The weights times K instead of V."""
     return None if g.K is None else right_weights(g) @ g.K
+
+
+def _before_the_change(g):
+    """4.4's Q and K as they were before key ``g.key`` was multiplied by ``g.factor`` (the givens hold K after
+    it), or None when the task changes no key."""
+    if g.key is None or g.factor is None or g.Q is None or g.K is None or g.mask is not None or not g.factor:
+        return None
+    K = np.array(g.K, dtype=float)
+    K[g.key] /= g.factor
+    return np.array(g.Q, dtype=float), K
+
+
+def _weights_of(g, Q, K):
+    return softmax_rows(Q @ np.swapaxes(K, -1, -2) / _divisor(g))
+
+
+def another_key_scaled(g):
+    """Another key than ``g.key`` multiplied by the factor (a row number counted from 1). One ``Made`` per key,
+    naming it."""
+    before = _before_the_change(g)
+    if before is None:
+        return None
+    Q, K = before
+    made = []
+    for j in range(len(K)):
+        if j != g.key:
+            changed = K.copy()
+            changed[j] *= g.factor
+            word = msg("token", token=g.tokens[j]) if len(g.tokens) == len(K) else ""
+            made.append(Made(_weights_of(g, Q, changed), {"j": j, "word": word}))
+    return made
+
+
+def key_scaled_by_another_factor(g):
+    """Key ``g.key`` multiplied by another factor than the task's (×3 for ×2). One ``Made`` per factor, naming it."""
+    before = _before_the_change(g)
+    if before is None:
+        return None
+    Q, K = before
+    made = []
+    for factor in (3.0, 4.0, 0.5, 1.5, 10.0, -2.0):
+        if factor != g.factor:
+            changed = K.copy()
+            changed[g.key] *= factor
+            made.append(Made(_weights_of(g, Q, changed), {"f": f"{factor:g}"}))
+    return made
+
+
+def query_scaled_instead(g):
+    """Query ``g.key`` multiplied by the factor instead of the key of that row."""
+    before = _before_the_change(g)
+    if before is None:
+        return None
+    Q, K = before
+    Q[g.key] *= g.factor
+    return _weights_of(g, Q, K)
+
+
+def keys_and_values_swapped(g):
+    """K and V swapped throughout: softmax(QVᵀ/√d_k)·K (possible only when d_v = d_k and the masks fit)."""
+    if g.K is None or g.V is None or g.V.shape[-1] != g.Q.shape[-1] or g.mask is not None:
+        return None
+    return softmax_rows(g.Q @ np.swapaxes(g.V, -1, -2) / _divisor(g)) @ g.K
 
 
 def used_scores_as_weights(g):

@@ -234,6 +234,18 @@ def max_of_both_blocks(g):
     return np.maximum(_row_max(g.S1), _row_max(g.S2))
 
 
+def sum_with_both_blocks_max(g):
+    """l1 measured against the maximum over both blocks (m2): block 2's scores used before they are seen."""
+    if g.S2 is None:
+        return None
+    return np.exp(g.S1 - max_of_both_blocks(g)).sum(axis=-1, keepdims=True)
+
+
+def softmax_down_the_columns(g):
+    """Dense attention over both blocks with softmax along axis 0 (each column of weights sums to 1)."""
+    return softmax_rows(np.concatenate([g.S1, g.S2], axis=-1), axis=-2) @ np.concatenate([g.V1, g.V2], axis=-2)
+
+
 def blocks_added(g):
     """Each block's attention computed on its own and the two outputs added."""
     return softmax_rows(g.S1) @ g.V1 + softmax_rows(g.S2) @ g.V2

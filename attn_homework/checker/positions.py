@@ -215,6 +215,33 @@ def reordered_by_root_d_model(g):
     return Made(_reordered_with(g, divisor=np.sqrt(d_model)), fields)
 
 
+def reordered_by_root_d_v(g):
+    """The scores divided by √d_v (the width of the values) instead of √d_k: one ``Made`` naming that size."""
+    d_v, d_k = g.W_v.shape[-1], g.W_q.shape[-1]
+    if d_v == d_k:
+        return None
+    fields = {"root": f"√{d_v}", "what": msg("size_d_v"), "d_k": f"{d_k}"}
+    return Made(_reordered_with(g, divisor=np.sqrt(d_v)), fields)
+
+
+def reordered_keys_times_queries(g):
+    """K·Qᵀ / √d_k instead of Q·Kᵀ (the shuffled sentence's scores transposed), softmax along the rows."""
+    Xs = g.X[g.order]
+    Q, K, V = Xs @ g.W_q, Xs @ g.W_k, Xs @ g.W_v
+    S = K @ Q.T / np.sqrt(Q.shape[-1])
+    if np.allclose(S, S.T):
+        return None
+    E = np.exp(S - S.max(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True) @ V
+
+
+def reordered_no_softmax(g):
+    """The scaled scores times V: softmax left out."""
+    Xs = g.X[g.order]
+    Q, K, V = Xs @ g.W_q, Xs @ g.W_k, Xs @ g.W_v
+    return Q @ K.T / np.sqrt(Q.shape[-1]) @ V
+
+
 def reordered_softmax_down_the_columns(g):
     """softmax along axis 0 (each column sums to 1)."""
     return _reordered_with(g, axis=0)

@@ -51,6 +51,16 @@ def without_its_column(g):
     return g.expected.shape[:-1]
 
 
+def of_block_1(g):
+    """One number per score of block 1 (n_q × n_k): a column maximum or sum broadcast against a column."""
+    return g.S1.shape
+
+
+def of_block_2(g):
+    """One number per score of block 2 (n_q × n_k)."""
+    return g.S2.shape
+
+
 # ---------------------------------------------------------------- what the mistake behind a shape makes
 
 

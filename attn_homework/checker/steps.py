@@ -110,6 +110,7 @@ QK_AND_SCALING = (
     Mistake("scale_multiplied", m.multiplied_by_sqrt_d_k, "scale_multiplied"),
     Mistake("scaled_wrong_width", m.divided_by_another_width, "scaled_by_a_root_of"),
     Mistake("scaled_fixed_width", m.divided_by_a_fixed_width, "scaled_fixed_width"),
+    Mistake("floor_division", m.floor_divided, "floor_division"),
     Mistake("scaled_not_asked", m.scaled_though_not_asked, "scaled_not_asked"),
     Mistake("scaled_not_asked", m.divided_by_d_k_though_not_asked, "scaled_not_asked"),
 )
@@ -151,6 +152,9 @@ WEIGHTS_MISTAKES = (
     Mistake("no_softmax", m.no_softmax, "no_softmax"),
     Mistake("no_softmax", m.masked_scores_as_weights, "no_softmax"),
     Mistake("no_softmax", m.no_softmax_nor_scaling, "no_softmax"),
+    Mistake("changed_another_row", m.another_key_scaled, "scaled_another_key"),
+    Mistake("changed_another_row", m.key_scaled_by_another_factor, "key_scaled_by_another_factor"),
+    Mistake("changed_another_row", m.query_scaled_instead, "query_scaled_instead"),
 )
 OUTPUT_MISTAKES = (
     *(
@@ -167,9 +171,11 @@ OUTPUT_MISTAKES = (
     Mistake("used_scores_not_weights", m.used_scores_as_weights, "used_scores"),
     Mistake("used_scores_not_weights", m.used_unscaled_scores_as_weights, "used_scores"),
     Mistake("used_keys_not_values", m.used_keys_as_values, "used_keys"),
+    Mistake("used_keys_not_values", m.keys_and_values_swapped, "keys_and_values_swapped"),
     Mistake("not_normalized", m.weights_not_normalized, "not_normalized_O"),
     Mistake("transposed", m.output_of_transposed_weights, "transposed_A"),
     Mistake("scale_on_output", m.scaled_after_softmax, "scale_on_output"),
+    Mistake("not_weighted", m.values_themselves, "output_is_V_no_attention"),
 )
 
 SCORES_SHAPES = (
@@ -255,6 +261,7 @@ STEP_TABLE = {
         mistakes=(
             Mistake("transposed", m.answer_transposed, "transposed_XW"),
             Mistake("weight_transposed", m.weight_transposed, "weight_transposed"),
+            Mistake("not_projected", m.x_unprojected, "x_not_projected"),
         ),
         shape_hints=(
             ShapeHint(shapes.transposed, "hint_transposed_XW"),
@@ -320,7 +327,7 @@ STEP_TABLE = {
         finite_hint="finite_A",
         shape_hint="shape_kept",
     ),
-    "weights": _weights_step(needs=("Q", "K"), optional=("mask", "d_k", "scaled", "d_model")),
+    "weights": _weights_step(needs=("Q", "K"), optional=("mask", "d_k", "scaled", "d_model", "d_v", "key", "factor")),
     "masked_weights": _weights_step(needs=("Q", "K", "mask"), optional=("d_k", "scaled", "d_model")),
     "weighted_sum": Step(
         needs=("A", "V"),
@@ -414,6 +421,7 @@ STEP_TABLE |= {
         mistakes=(
             Mistake("no_W_O", heads.no_W_o, "no_W_O"),
             Mistake("scaled_by_d_model", heads.scaled_by_d_model, "scaled_by_d_model"),
+            Mistake("scaled_wrong_width", heads.scaled_by_n_heads, "scaled_by_n_heads"),
             Mistake("unscaled", heads.layer_unscaled, "unscaled_heads"),
             Mistake("max_axis", heads.layer_column_max, "max_down_columns"),
             Mistake("split_no_transpose", heads.layer_split_by_reshape, "layer_split_by_reshape"),
@@ -446,7 +454,12 @@ STEP_TABLE |= {
 
 # ---------------------------------------------------------------- lesson 9: the online softmax over two blocks of keys
 
-_ONLINE_SHAPES = (ShapeHint(shapes.without_its_column, "hint_keepdims_column"),)
+_ONLINE_SHAPES = (
+    ShapeHint(shapes.without_its_column, "hint_keepdims_column"),
+    ShapeHint(shapes.transposed, "hint_transposed_column"),
+    ShapeHint(shapes.of_block_1, "hint_one_per_score"),
+    ShapeHint(shapes.of_block_2, "hint_one_per_score"),
+)
 
 STEP_TABLE |= {
     "block_max": Step(
@@ -470,6 +483,7 @@ STEP_TABLE |= {
     ),
     "block_sum": Step(
         needs=("S1",),
+        optional=("S2",),
         right_answer=online.first_sum,
         symbol="l1",
         axes="axes_running",
@@ -480,6 +494,7 @@ STEP_TABLE |= {
             Mistake("max_whole_block", online.sum_with_block_max, "sum_with_block_max"),
             Mistake("sum_axis", online.sum_down_columns, "sum_axis"),
             Mistake("keepdims", online.sum_without_keepdims, "keepdims_running"),
+            Mistake("max_both_blocks", online.sum_with_both_blocks_max, "sum_with_both_blocks_max"),
         ),
         shape_hints=_ONLINE_SHAPES,
         shape_hint="shape_reduced",
@@ -538,6 +553,7 @@ STEP_TABLE |= {
             Mistake("blocks_averaged", online.blocks_added, "blocks_added"),
             Mistake("old_sums_dropped", online.last_block_only, "last_block_only"),
             Mistake("new_block_forgotten", online.first_block_only, "first_block_only"),
+            Mistake("softmax_axis", online.softmax_down_the_columns, "softmax_axis", via_weights=True),
         ),
         columns_are_keys=False,
     ),
@@ -755,6 +771,9 @@ STEP_TABLE |= {
             Mistake("unscaled", pos.reordered_unscaled, "unscaled"),
             Mistake("max_axis", pos.reordered_column_max, "max_down_columns"),
             Mistake("scaled_wrong_width", pos.reordered_by_root_d_model, "scaled_by_a_root_of", via_weights=True),
+            Mistake("scaled_wrong_width", pos.reordered_by_root_d_v, "scaled_by_a_root_of", via_weights=True),
+            Mistake("transposed", pos.reordered_keys_times_queries, "transposed_qk", via_weights=True),
+            Mistake("no_softmax", pos.reordered_no_softmax, "no_softmax", via_weights=True),
             Mistake("softmax_axis", pos.reordered_softmax_down_the_columns, "softmax_axis", via_weights=True),
             Mistake("mask_not_asked", pos.reordered_causal, "mask_not_asked"),
         ),
@@ -879,6 +898,7 @@ STEP_TABLE |= {
             Mistake("max_axis", dec.cached_column_max, "max_down_columns_one_row"),
             Mistake("cached_key_as_query", dec.cached_key_as_query, "cached_key_as_query"),
             Mistake("cached_first_key_only", dec.cached_first_key_only, "cached_first_key_only"),
+            Mistake("no_softmax", dec.cached_no_softmax, "no_softmax", via_weights=True),
         ),
         columns_are_keys=False,
     ),
@@ -904,6 +924,8 @@ STEP_TABLE |= {
         entry="entry_gqa",
         mistakes=(
             Mistake("kv_heads_tiled", dec.kv_heads_tiled, "kv_heads_tiled"),
+            Mistake("kv_heads_tiled", dec.v_heads_tiled, "v_heads_tiled"),
+            Mistake("kv_heads_tiled", dec.k_heads_tiled, "k_heads_tiled"),
             Mistake("unscaled", dec.gqa_unscaled, "unscaled"),
             Mistake("max_axis", dec.gqa_column_max, "max_down_columns"),
             Mistake("scaled_by_dk", dec.gqa_divided_by_d_k, "gqa_scaled_by_dk", via_weights=True),

@@ -71,7 +71,9 @@ TASKS = (
         title_zh="把“语言”的键放大到 2 倍后的权重",
         title_en="Weights after doubling the key of 语言",
         inputs=four_word_inputs("Q", "K"),
-        given_from=with_tokens(lambda d: {"Q": d["Q"], "K": doubled(d["K"], YUYAN), "d_k": 3, "scaled": True}),
+        given_from=with_tokens(
+            lambda d: {"Q": d["Q"], "K": doubled(d["K"], YUYAN), "d_k": 3, "scaled": True, "key": YUYAN, "factor": 2.0}
+        ),
     ),
     Task(
         "4.5",

@@ -42,6 +42,7 @@ TASKS = (
             "d_k": 3,
             "scaled": True,
             "d_model": d["X_new"].shape[-1],
+            "d_v": d["W_v_new"].shape[-1],  # labels √d_v, as 6.4 names it
         },
     ),
     Task(
@@ -56,6 +57,7 @@ TASKS = (
             "Q": d["X_new"] @ d["W_q_new"],
             "K": d["X_new"] @ d["W_k_new"],
             "V": d["X_new"] @ d["W_v_new"],
+            "d_model": d["X_new"].shape[-1],  # labels √d_model, as 6.3 names it
         },
         builds_on=BuildsOn("6.3", "weighted_sum", lambda d, A_x: {"A": A_x, "V": d["X_new"] @ d["W_v_new"]}),
     ),

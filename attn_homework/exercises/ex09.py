@@ -26,7 +26,7 @@ TASKS = (
         title_zh="第 1 块之后的分母 l1",
         title_en="The denominator l1 after block 1",
         inputs=two_blocks,
-        given_from=lambda d: {"S1": d["S1"]},
+        given_from=lambda d: {"S1": d["S1"], "S2": d["S2"]},  # S2: the evidence of a maximum over both blocks
     ),
     Task(
         "9.3",

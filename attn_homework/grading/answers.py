@@ -90,13 +90,20 @@ def __attn_core_dump(names, probes, limit, call_seconds):
         except Exception:
             return ""
 
+    def arrays_read(function):
+        try:
+            from attn_homework.verdicts import arrays_read
+            return str(arrays_read(function))[:80]
+        except Exception:
+            return ""
+
     out = {}
     for name in names:
         if name not in g:
             out[name] = {"kind": "missing"}
         elif name in probes and callable(g[name]):
             out[name] = {"kind": "calls", "results": [call(g[name], spec) for spec in probes[name]],
-                         "delegates": delegates(g[name])}
+                         "delegates": delegates(g[name]), "arrays_read": arrays_read(g[name])}
         else:
             out[name] = encode(g[name])
     return _json.dumps(out)
@@ -188,4 +195,8 @@ def decode_calls(entry, arguments):
             decoded.append(decode(result))
     delegates = entry.get("delegates")
     delegates = delegates[:80] if isinstance(delegates, str) else ""
-    return FunctionCalls(tuple(arguments), tuple(decoded), tuple(changed), delegates, which, changed_form=form)
+    read = entry.get("arrays_read")
+    read = read[:80] if isinstance(read, str) else ""
+    return FunctionCalls(
+        tuple(arguments), tuple(decoded), tuple(changed), delegates, which, changed_form=form, arrays_read=read
+    )

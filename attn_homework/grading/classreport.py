@@ -183,7 +183,7 @@ class ExerciseStats:
 
 
 def percent(count, n):
-    return f"{rounded(100.0 * count / n)} %" if n else "–"
+    return msg("cr_percent", value=rounded(100.0 * count / n)) if n else "–"
 
 
 def student_label(student):
@@ -345,7 +345,7 @@ def rates_svg(stats):
     for tick in (0, 50, 100):
         x = left + bar_w * tick / 100
         s.line(x, top - 4, x, top + row_h * len(rows), stroke=kit.GRID)
-        s.text(x, top + row_h * len(rows) + 20, f"{tick} %", size=14, anchor="middle", fill=kit.MUTED)
+        s.text(x, top + row_h * len(rows) + 20, msg("cr_percent", value=tick), size=14, anchor="middle", fill=kit.MUTED)
     for i, t in enumerate(rows):
         y = top + i * row_h
         share = t.right / t.n if t.n else 0.0

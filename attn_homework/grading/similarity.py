@@ -338,7 +338,7 @@ def _code_hints(cd, exercise, texts, forced):
             continue
         overlap, shares, slices = cd.compare_files(fa, fb)
         if overlap >= MIN_OVERLAP and max(shares) >= MIN_SIMILARITY:
-            pa, pb = (f"{100 * s:.0f} %" for s in shares)
+            pa, pb = (msg("cr_percent", value=f"{100 * s:.0f}") for s in shares)
             hints.append(
                 Hint(
                     "code",
@@ -538,7 +538,7 @@ def html_page(hints, evidence_missing, has_copydetect):
     if has_copydetect:
         import copydetect
 
-        similarity = f"{100 * MIN_SIMILARITY:.0f} %"
+        similarity = msg("cr_percent", value=f"{100 * MIN_SIMILARITY:.0f}")
         version = copydetect.__version__
         how = msg(
             "sm_how", version=version, k=K, window=WINDOW, tokens=MIN_OVERLAP, similarity=similarity, lines=MIN_LINES

@@ -47,9 +47,11 @@ MESSAGES = {
         "Use .sum(axis=-1, keepdims=True).",
     ),
     "grad_unscaled": (
-        "忘了 1/√d_k：前向时 S = QKᵀ/√d_k，所以反向传到 Q、K 时也要乘以 1/√d_k。",
-        "The factor 1/√d_k is missing: the forward pass has S = QKᵀ/√d_k, so the gradient flowing back to Q "
-        "and K is scaled by 1/√d_k too.",
+        "你的结果正好是少乘 1/√d_k 时的数：前向时 S = QKᵀ/√d_k，所以反向传到 Q、K 时也要乘以 1/√d_k。"
+        "如果你乘过了，看看是不是有一项算了两次。",
+        "Your result is what you get without the factor 1/√d_k: the forward pass has S = QKᵀ/√d_k, so the "
+        "gradient flowing back to Q and K is scaled by 1/√d_k too. If you did scale it, check whether a term "
+        "was counted twice.",
     ),
     # The gradient mistakes are said by their reasoning, never by the right formula (the task's answer).
     "dV_A_not_transposed": (

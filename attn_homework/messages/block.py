@@ -10,16 +10,16 @@ MESSAGES = {
         "axis=0); LayerNorm normalises each row (one position's features, axis=-1) on its own.",
     ),
     "eps_forgotten": (
-        "你的结果和根号里不加 ε 时一样，题目给的是 ε = {task_eps}。三种写法都会得到这些数：根号里没有 ε；ε 的大小"
-        "不对，比题目的小得多（如 1e-10、1e-12，在这些数上和没有 ε 看不出区别）；或者做了两次层归一化（对已经"
-        "归一化的结果又归一化了一次，第二次几乎抵消了第一次的 ε）。一行的数几乎相等时方差几乎是 0，ε 太小就挡不住"
-        "除以 √方差 放大噪声（全相等时是 0/0 = NaN）。每一行只归一化一次，ε 加在根号里：√(方差 + ε)。",
-        "Your numbers are those with no ε under the square root, while the task gives ε = {task_eps}. Three "
-        "things give them: no ε under the root; ε has the wrong size, far smaller than the task's (1e-10 or "
-        "1e-12 cannot be told from none on these numbers); or LayerNorm applied twice (normalised twice: the "
-        "second pass almost cancels the first one's ε). When a row's numbers are nearly equal, its variance "
-        "is nearly 0 and too small an ε does not stop dividing by √variance from blowing up the noise (0/0 = "
-        "NaN if they are all equal). Normalise each row once, with ε under the root: √(variance + ε).",
+        "你的结果和根号里不加 ε 时一样，题目给的是 ε = {task_eps}。可能是：根号里没有 ε；ε 的大小不对，比题目的小得多"
+        "（如 1e-10，在这些数上和没有 ε 看不出区别）；或者做了两次层归一化（第二次几乎抵消了第一次的 ε）。"
+        "一行的数几乎相等时方差接近 0，ε 太小就会把噪声放大（全相等时是 0/0 = NaN）。"
+        "每一行只归一化一次，ε 加在根号里：√(方差 + ε)。",
+        "Your numbers are those with no ε under the square root, while the task gives ε = {task_eps}. It may be "
+        "no ε under the root; ε has the wrong size, far smaller than the task's (1e-10 cannot be told from none on these "
+        "numbers); or LayerNorm applied twice (normalised twice: the second pass almost cancels the first one's ε). When a row's "
+        "numbers are nearly equal its variance is nearly 0, and too small an ε lets the division blow up the "
+        "noise (0/0 = NaN if they are all equal). Normalise each row once, with ε under the root: "
+        "√(variance + ε).",
     ),
     "eps_value": (
         "ε 的大小不对：你用的 ε 是 {eps}，题目给的是 ε = {task_eps}。这一行的方差和 ε 差不多大，ε 取多少在这里看得出来。",

@@ -45,7 +45,7 @@ MESSAGES = {
     "cr_conflict_lms": ("LMS 里是 {student} 交的", "{student} handed it in on the LMS"),
     "cr_conflict_moved": ("review.csv 把它改到 {student} 名下", "review.csv files it under {student}"),
     "cr_teacher_mark": (
-        "；分数是把它当作学生的提交批出来的（没有学号格，按学号生成数据的题按没填学号批）",
+        "；分数是把它当作学生的提交批出来的（它没有学号格；按学号生成数据的题，按未填学号的情形批改）",
         "; its mark is what grading it as a student's gives (it has no ID cell, so tasks on per-student data "
         "are graded as without a number)",
     ),
@@ -71,10 +71,11 @@ MESSAGES = {
     "cr_col_count": ("人数", "Students"),
     "cr_exercises": ("各练习", "Exercises"),
     "cr_exercise_summary": (
-        "{n} 份提交。最终得分：中位数 {median}，四分位距（第 25–75 百分位，线性插值）{q1}–{q3}，最低–最高 {low}–{high}。",
-        "{n} submissions. Final percentage: median {median}, interquartile range (25th–75th percentile, linear "
-        "interpolation) {q1}–{q3}, min–max {low}–{high}.",
+        "{n} 份提交。最终得分：中位数 {median}，中间一半的得分（第 25 到第 75 百分位，线性插值）{q1}–{q3}，最低–最高 {low}–{high}。",
+        "{n} submissions. Final percentage: median {median}, middle half of the marks (25th–75th "
+        "percentile, linear interpolation) {q1}–{q3}, min–max {low}–{high}.",
     ),
+    "cr_percent": ("{value}%", "{value} %"),
     "cr_right_of": ("{right}/{n}（{percent}）", "{right}/{n} ({percent})"),
     "cr_share": ("{code}：{count} 人（{percent}）", "{code}: {count} ({percent})"),
     "cr_all_right": ("全对", "all right"),

@@ -52,14 +52,14 @@ MESSAGES = {
         "bytes_per_value bytes: multiply these factors. The query q is not cached.",
     ),
     "predict_k_only_or_half_bytes": (
-        "这个数有两种来历，得到的数一样：只算了 K（缓存里还有同样多的 V），或者每个数按 2 个字节（float16）算了。"
+        "有两种写法会得到同一个数：只算了 K（缓存里还有同样多的 V），或者每个数按 2 个字节（float16）算了。"
         "缓存里 K 和 V 都要存，而这个模型每个数占 bytes_per_value 个字节。",
         "Two reasonings give this number: K counted alone (the cache holds as many numbers of V), or each number "
         "counted at 2 bytes (float16). The cache stores both K and V, and this model stores each number in "
         "bytes_per_value bytes.",
     ),
     "predict_numbers_or_a_smaller_factor": (
-        "这个数有两种来历：缓存里数的个数（没有乘上每个数的字节数），或者某一个因子只取了应有值的 1/bytes_per_value"
+        "有两种写法会得到这个数：缓存里数的个数（没有乘上每个数的字节数），或者某一个因子只取了应有值的 1/bytes_per_value"
         "（比如 d_head 取错）。每个数要占 bytes_per_value 个字节；再把每个因子和这个模型的大小对一遍。",
         "Two reasonings give this number: the count of the numbers cached (their bytes not counted), or a count with "
         "one factor bytes_per_value times too small (a different d_head, say). Each number takes bytes_per_value "
@@ -92,6 +92,20 @@ MESSAGES = {
         "neighbouring query heads share one K/V head: repeat each K/V head in place (as np.repeat along the "
         "heads axis does), the order of PyTorch's repeat_interleave and enable_gqa.",
     ),
+    "v_heads_tiled": (
+        "K 头分对了，V 头却分错了：V 头是整组轮流重复的（像 np.tile），查询头 h 用了 V 头 h mod n_kv_heads，"
+        "和它的键不是同一组。V 头要和 K 头一样连着重复：每个查询头的键和值来自同一个 K/V 头。",
+        "The K heads are shared right, the V heads are not: the whole set of V heads was repeated in turn (as "
+        "np.tile does), so query head h used V head h mod n_kv_heads, not the group of its keys. Repeat the V "
+        "heads in place, as the K heads: each query head's keys and values come from the same K/V head.",
+    ),
+    "k_heads_tiled": (
+        "V 头分对了，K 头却分错了：K 头是整组轮流重复的（像 np.tile），查询头 h 用了 K 头 h mod n_kv_heads，"
+        "和它的值不是同一组。K 头要和 V 头一样连着重复：每个查询头的键和值来自同一个 K/V 头。",
+        "The V heads are shared right, the K heads are not: the whole set of K heads was repeated in turn (as "
+        "np.tile does), so query head h used K head h mod n_kv_heads, not the group of its values. Repeat the K "
+        "heads in place, as the V heads: each query head's keys and values come from the same K/V head.",
+    ),
     "softmax_across_heads": (
         "softmax 沿着头的轴（轴 0）算了：每个头、每个查询的权重要各自沿键的方向（最后一个轴）加起来为 1，"
         "不同的头之间互不相干。",
@@ -111,32 +125,27 @@ MESSAGES = {
     ),
     "max_down_columns_one_row": (
         "{sym} 正好是所有值向量（V_cache 的各行和新的 v）的平均：每个键分到的权重都一样。"
-        "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：这里只有一行查询，每一列的最大值就是这一列唯一的分数，"
-        "减去之后每个分数都成了 0。如果你是这样写的，原因在于：从一整行减去同一个数，这一行的 softmax 不变，"
-        "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
-        "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
+        "沿列取最大值（axis=0 或 axis=-2）会这样：只有一行查询时，每列的最大值就是该列唯一的分数，减去后分数全是 0。"
+        "如果你是这样写的：一整行减去同一个数，softmax 不变；每列减去不同的数，分数之间的差别就没了。"
+        "请写 .max(axis=-1, keepdims=True)。",
         "{sym} is exactly the mean of all the values (the rows of V_cache and the new v): every key got the same "
-        "weight. A maximum taken down the columns (axis=0 or axis=-2) gives this: with one query row, each "
-        "column's maximum is that column's only score, so subtracting it turns every score into 0. If that is "
-        "what you wrote: subtracting one number from a whole row leaves that row's softmax unchanged, which is "
-        "why the maximum may be subtracted at all (it only keeps exp from overflowing); a different number for "
-        "each column wipes out every difference between the scores. Write .max(axis=-1, keepdims=True): the "
-        "row then subtracts its own maximum.",
+        "weight. A maximum taken down the columns (axis=0 or axis=-2) does this: with one query row, each "
+        "column's maximum is that column's only score, so every score becomes 0. If that is what you wrote: "
+        "one number subtracted from a whole row leaves its softmax unchanged; a different number for each "
+        "column wipes out the differences between the scores. Write .max(axis=-1, keepdims=True).",
     ),
     # ---------------------------------------------------------------- find the bug: RoPE with a cache
     "bug_max_down_columns": (
-        "q 和 k 转对了，可你的函数返回的正好是所有值向量（缓存里的和新的 v）的平均：每个键分到的权重都一样。"
-        "沿列取最大值（axis=0 或 axis=-2）就会得到这个结果：q 只有一行，每一列的最大值就是这一列唯一的分数，"
-        "减去之后每个分数都成了 0。如果你是这样写的，原因在于：从一整行减去同一个数，这一行的 softmax 不变，"
-        "所以减去最大值只为防止 exp 溢出；每一列减去各自的数，就把分数之间的差别全抹掉了。"
-        "写 .max(axis=-1, keepdims=True)，这一行减去它自己的最大值。",
+        "q 和 k 转对了，但函数返回的正好是所有值向量（缓存里的和新的 v）的平均：每个键分到的权重都一样。"
+        "沿列取最大值（axis=0 或 axis=-2）会这样：q 只有一行，每列的最大值就是该列唯一的分数，减去后分数全是 0。"
+        "如果你是这样写的：一整行减去同一个数，softmax 不变；每列减去不同的数，分数之间的差别就没了。"
+        "请写 .max(axis=-1, keepdims=True)。",
         "q and k are turned right, but your function returns exactly the mean of all the values (the cached ones "
         "and the new v): every key got the same weight. A maximum taken down the columns (axis=0 or axis=-2) "
-        "gives this: q has one row, so each column's maximum is that column's only score, and subtracting it "
-        "turns every score into 0. If that is what you wrote: subtracting one number from a whole row leaves "
-        "that row's softmax unchanged, which is why the maximum may be subtracted at all (it only keeps exp "
-        "from overflowing); a different number for each column wipes out every difference between the scores. "
-        "Write .max(axis=-1, keepdims=True): the row then subtracts its own maximum.",
+        "does this: q has one row, so each column's maximum is that column's only score, and every score "
+        "becomes 0. If that is what you wrote: one number subtracted from a whole row leaves its softmax "
+        "unchanged; a different number for each column wipes out the differences between the scores. "
+        "Write .max(axis=-1, keepdims=True).",
     ),
     "bug_rope_zero_or_none": (
         "你的函数算出的是 q、k 都没有转过时的结果，所以你的解码相当于没有位置编码，只有第一个词元碰巧是对的。"
@@ -161,6 +170,22 @@ MESSAGES = {
         "接上之后再读，就多了新词元自己。",
         "The new token's position is one too many: read the cache's length before appending the new k, when it "
         "is the number of tokens before the new one; read after, it counts the new token too.",
+    ),
+    "bug_rope_turned_backwards": (
+        "q 和 k 转反了方向：你按位置的负数转（转过 −p·ω_k），而缓存里的键是按各自的位置 +p 转的。"
+        "新词元的 q 和 k 也要按它的位置本身转，不取负号。",
+        "q and k are turned the wrong way: by minus the position (−p·ω_k), while the cached keys were turned by "
+        "their positions, +p. Turn the new token's q and k by its position itself, without the minus sign.",
+    ),
+    "bug_rope_key_one_ahead": (
+        "q 和新的 k 转在了不同的位置上：k 比 q 多转了一个位置。它们属于同一个新词元，要在同一个位置、用同一个 rope 转。",
+        "q and the new k are turned at different positions: k one position further than q. They belong to the "
+        "same new token: turn them at the same position, with the same rope.",
+    ),
+    "bug_scaled_by_root_d_v": (
+        "缩放的数不对：你的分数除以的是 v 的宽度 d_v 的平方根。缩放用的是 √d_k，d_k 是 q 和 k 的宽度（每个点积有几项）。",
+        "The scale is off: your scores are divided by the square root of v's width d_v. The scale is √d_k, d_k "
+        "being the width of q and k (the number of terms in each dot product).",
     ),
     "bug_rope_one_too_few": (
         "新词元的位置少算了一个：len(K_cache) - 1 是缓存里最后一个词元的位置，不是新词元的。"

@@ -16,6 +16,19 @@ MESSAGES = {
         "用 {call} 调用你的 {sym} 时，它抛出了 {error}：{detail}{hint}",
         "Called with {call}, your {sym} raised {error}: {detail}{hint}",
     ),
+    "fn_scores_transposed": (
+        "行列颠倒了：用 (Q, K) 调用时，你的函数返回的是 KQᵀ，也就是分数矩阵的转置。有两种可能：乘积写成了 K 乘以 Q 的转置，"
+        "或者 def 里参数的顺序和调用时的不一样（调用时先给 Q，后给 K）。分数的行对应查询、列对应键。",
+        "Rows and columns are swapped: called with (Q, K), your function returns KQᵀ, the scores transposed. "
+        "Either the product is K times Q transposed, or the parameters in def are in another order than the "
+        "call's (Q first, then K). Score rows belong to queries and columns to keys.",
+    ),
+    "fn_uses_global": (
+        "你的 {sym} 用到了笔记本里的全局数组 {names}：检查程序会用自己的数据调用函数，函数要算的数都得从它的参数"
+        "（{parameters}）里来。",
+        "Your {sym} reads the notebook's global array {names}: the checker calls it with data of its own, so "
+        "everything it computes must come from its parameters ({parameters}).",
+    ),
     "fn_broadcast_keepdims": (
         "（{full} 和 {flat} 广播不到一起：按行求和或取最大值时少了 keepdims=True？写 .sum(axis=-1, keepdims=True)、"
         ".max(axis=-1, keepdims=True)，结果的形状才会保留最后一个轴，成为可以广播的长度 1。）",
@@ -24,11 +37,25 @@ MESSAGES = {
         "and broadcasts.)",
     ),
     "fn_broadcast_fixed_size": (
-        "（这次调用的数据里没有 {size} 个位置的序列：函数里是不是写死了一个大小，比如 np.ones(({size}, {size}))？"
-        "检查程序会用不同形状的数据调用函数，大小要从参数里取，例如 Q.shape[0]。）",
+        "（这次调用的数据里没有 {size} 个位置的序列：是不是把大小固定写成了某个数，比如 np.ones(({size}, {size}))，"
+        "或者从别的数组、别的轴上取了大小？检查程序会用不同形状的数据调用函数，大小要从参数里取，例如 Q.shape[0]。）",
         " (No sequence in this call's data has {size} positions: is a size written into the function, such as "
-        "np.ones(({size}, {size}))? The checker calls the function with data of other shapes: take sizes from "
-        "the arguments, e.g. Q.shape[0].)",
+        "np.ones(({size}, {size})), or taken from another array or axis? The checker calls the function with data "
+        "of other shapes: take sizes from the arguments, e.g. Q.shape[0].)",
+    ),
+    "fn_broadcast_size_of": (
+        "（这次调用的数据里没有 {size} 个位置的序列，但参数的 {names} 正好是 {size}：大小是不是从别的数组或别的轴上取的，"
+        "或者固定写成了 {size}？检查程序会用不同形状的数据调用函数，位置数要从参数里取，例如 Q.shape[0]。）",
+        " (No sequence in this call's data has {size} positions, but the arguments have {size} at {names}: was a "
+        "size taken from another array or axis, or written into the function as {size}? The checker calls the "
+        "function with data of other shapes: take the number of positions from the arguments, e.g. Q.shape[0].)",
+    ),
+    "fn_reshape_sizes": (
+        "（{size} 个数排不成形状 {shape}：reshape 里的大小是不是固定写成了某个数（比如头数或每个头的宽度），"
+        "或者是用不对的大小算出来的？检查程序会用不同形状的数据调用函数，大小要从参数（{parameters}）里算出来。）",
+        " ({size} numbers do not fill shape {shape}: is a size in the reshape written in as a number (the number "
+        "of heads, say, or a head's width), or worked out from the wrong sizes? The checker calls the function with "
+        "data of other shapes: work the sizes out from the parameters ({parameters}).)",
     ),
     "fn_float_size": (
         "（一个形状或下标是小数：Python 3 里 / 总是得到 float，整除要用 //。）",
@@ -36,10 +63,39 @@ MESSAGES = {
     ),
     "fn_matmul_sizes": (
         "（一次矩阵乘法 @ 的两边对不上：左边矩阵的最后一个轴长 {left}，右边矩阵的倒数第二个轴长 {right}，"
-        "两者要相等。把每个乘积两边的形状写下来，看是哪一边少了或多了 .T。）",
+        "两者要相等。把每个乘积两边的形状写下来，看是哪一边少了或多了 .T，或者是不是把一个数组用在了另一个该用的地方。）",
         " (A matrix product @ whose sides do not fit: the last axis of the left matrix is {left} long, the "
         "second-to-last axis of the right one {right}; they must be equal. Write down the shapes on both sides "
-        "of each product to see which side lacks or has an extra .T.)",
+        "of each product to see which side lacks or has an extra .T, or whether one array is used where another "
+        "belongs.)",
+    ),
+    "fn_two_names": ("{a} 和 {b}", "{a} and {b}"),
+    "fn_arguments_swapped": (
+        "你的 {sym} 算出的，正是把 {names} 对调之后的结果：是 def 里参数的顺序和调用时的（{parameters}）不一样，"
+        "还是把参数传给另一个函数时顺序对调了？（也可能是函数体里把其中一个用在了另一个该用的地方。）{also}",
+        "Your {sym} gives the result with {names} exchanged: are the parameters in def in another order than the "
+        "call's ({parameters}), or swapped in the arguments it passes on to another function? (Or is one of them "
+        "used in its body where the other belongs?){also}",
+    ),
+    "fn_and_then": (
+        "如果是这样，对调回来之后还有一处错：{said}",
+        " If so, with them in order one more thing is off: {said}",
+    ),
+    "fn_arguments_in_another_order": (
+        "用 {call} 等数据调用你的 {sym}，每一次都在一次矩阵乘法 @ 上出错，两边对不上的正是两个参数的宽度："
+        "是不是 def 里参数的顺序和调用时的（{parameters}）不一样，或者把参数传给另一个函数时顺序对调了？"
+        "也可能是函数体里把一个数组用在了另一个该用的地方。",
+        "Called with {call} and the other data, your {sym} fails on a matrix product @ every time, and the sizes "
+        "that do not fit are two arguments' widths: are the parameters in def in another order than the call's "
+        "({parameters}), or swapped in the arguments it passes on to another function? Or is one array used in "
+        "its body where another belongs?",
+    ),
+    "fn_number_as_array": (
+        "用 {call} 调用你的 {sym} 时，它抛出了 {error}：{detail}。这是把一个数（比如 {number}）当成了数组来用："
+        "def 里参数的顺序和调用时的（{parameters}）一样吗？也可能是函数体里把 {number} 用在了数组该用的地方。",
+        "Called with {call}, your {sym} raised {error}: {detail}. A number ({number}, say) is used as an array: "
+        "are the parameters in def in the call's order ({parameters})? Or is {number} used in its body where an "
+        "array belongs?",
     ),
     "fn_too_slow": (
         "用 {call} 调用你的 {sym}，{seconds} 秒内没有返回，检查程序不再等它{still}。这道题调用一次只要几毫秒"
@@ -157,9 +213,11 @@ MESSAGES = {
         "result is NaN. Subtract the row's maximum before exp.",
     ),
     "bug_mask_ignored": (
-        "{sym} 根本没有用掩码：每个位置都看到了未来。在 softmax 之前把右上方的分数设为 −∞。",
-        "{sym} uses no mask at all, so every position sees the future: set the scores above the diagonal to "
-        "−∞ before softmax.",
+        "{sym} 的掩码没有起作用：每个位置都看到了未来。是根本没有用掩码，还是掩码的形状不对（比如 (n, 1)），"
+        "广播之后哪里都没挡住？在 softmax 之前把右上方的分数设为 −∞，掩码和分数一样是 n × n。",
+        "{sym}'s mask has no effect, so every position sees the future: is no mask used at all, or is its shape "
+        "another one ((n, 1), say) that broadcasts so that nothing is blocked? Set the scores above the diagonal to "
+        "−∞ before softmax, with a mask of the scores' shape, n × n.",
     ),
     "fn_mistake": (
         "用 {call} 调用你的 {sym}，它返回的结果是这样错的：{said}",

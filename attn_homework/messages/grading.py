@@ -69,7 +69,7 @@ MESSAGES = {
         "matches none of the releases given (or two of them), so the data it was made with are not known; {detail}",
     ),
     "fb_why_teacher_version": (
-        "交上来的是教师版，老师会看过再给分",
+        "交上来的是教师版，老师看过之后再给分",
         "the teacher's version was handed in; your teacher will look at it before giving a mark",
     ),
     "fb_why_identity_conflict": (
@@ -89,7 +89,7 @@ MESSAGES = {
         "check(...) cells must stay as handed out: copy them back from the notebook you were given",
     ),
     "fb_why_reference_code": (
-        "这道题要你自己写代码算出来，不能调用课程包里现成的函数或检查程序：老师会看过再给分",
+        "这道题要你自己写代码算出来，不能调用课程包里现成的函数或检查程序：老师看过之后再给分",
         "the task asks for your own code, not a call to the course package's ready-made functions or the checker; your teacher will look at it before giving a mark",
     ),
     "fb_why_unknown_release": (
@@ -132,7 +132,7 @@ MESSAGES = {
     "fc_see_feedback": ("每道题的提示见反馈文件", "the feedback file gives a hint for every task"),
     # ---- the details of a status or of a skipped file, given as codes (reports.detail_text)
     "detail_graded_with_own": (
-        "分数是按学号 {value} 的个人数据批的（照它的学号格）",
+        "分数是按学号 {value} 的个人数据批的（依据它的学号格）",
         "the mark was graded against the per-student data of number {value} (from its ID cell)",
     ),
     "detail_graded_with_shared": (
@@ -256,7 +256,7 @@ MESSAGES = {
         "{file} cannot be read (not a settings file the grader wrote): repair it, or delete it to start afresh",
     ),
     "g_lms_unmatched": (
-        "另有 {n} 份对不上名单、可能是名字或学号读错了的提交（{students}）：学号和名单里的某个号只差一个字符，"
+        "另有 {n} 份提交对不上名单，可能是名字或学号读错了（{students}）：学号和名单里的某个号只差一个字符，"
         "或文件名像 LMS 的命名却没读出来。它们没有写进 LMS 文件；请在 submissions.csv 里看这些行，"
         "把文件改名或在学号格里改正后重新批改。",
         "{n} more submission(s) match no one in the roster and look like a misread name or number ({students}): "
@@ -302,7 +302,7 @@ MESSAGES = {
         "--deadline {deadline!r}: write it as 2026-12-08 23:59 (local time)",
     ),
     "marks_late": (
-        "--late {rule!r}：只能是 none、zero 或每晚一天扣几分（如 10，百分制）",
+        "--late {rule!r}：只能是 none、zero 或每迟交一天扣几分（如 10，百分制）",
         "--late {rule!r}: none, zero, or a penalty per day such as 10 (percentage points)",
     ),
     "roster_encoding": ("{path}：不是 UTF-8 或 GBK 文本", "{path}: not UTF-8 or GBK text"),
@@ -342,7 +342,7 @@ MESSAGES = {
         "a release folder written by attn-release (repeatable)",
     ),
     "ga_teacher_dir": (
-        "没有发布文件夹时，拿来比对的教师版文件夹（可以给好几个；默认两种版本的 notebooks/…/exercises/teacher）",
+        "没有发布文件夹时，拿来比对的教师版文件夹（可以给好几个；默认中英两版的 notebooks/…/exercises/teacher）",
         "a folder of teacher notebooks to compare with when there is no release (repeatable; default: both editions')",
     ),
     "ga_deadline": (
@@ -350,7 +350,7 @@ MESSAGES = {
         'the deadline, local time, e.g. "2026-12-08 23:59"; none: no deadline',
     ),
     "ga_late": (
-        "迟交怎么算：none（只标出）、zero（记 0 分）或每晚一天扣几分（如 10）",
+        "迟交怎么算：none（只标出）、zero（记 0 分）或每迟交一天扣几分（如 10）",
         "late work: none (only reported), zero, or points off per day late (e.g. 10)",
     ),
     "ga_exercises": ("没人交的练习也在成绩册里占一列", "gradebook columns even if no one handed them in"),

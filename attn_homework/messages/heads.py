@@ -80,6 +80,13 @@ MESSAGES = {
         "除错了数：每个头的点积只有 d_head 项，所以除以 √d_head，不是 √d_model。",
         "Divided by the wrong number: each head's dot products have d_head terms, so divide by √d_head, not √d_model.",
     ),
+    "scaled_by_n_heads": (
+        "除错了数：你的结果等于每个头的分数除以 √n_heads（头数的平方根）。每个头的点积只有 d_head 项，所以除以 √d_head，"
+        "与头数无关。",
+        "Divided by the wrong number: your numbers are every head's scores divided by √n_heads (the square root of "
+        "the number of heads). Each head's dot products have d_head terms, so divide by √d_head; the number of "
+        "heads plays no part.",
+    ),
     "unscaled_heads": (
         "忘了缩放：每个头的分数都要先除以 √d_head，再做 softmax。",
         "Scaling is missing: every head's scores are divided by √d_head before softmax.",

@@ -68,8 +68,11 @@ MESSAGES = {
         "induction head of layer 2 looks for. Which position of the first copy holds the token that comes next?",
     ),
     "predict_counted_from_one": (
-        "这里的位置从 0 数起（第一个词元是位置 0，不是 1）：从 0 开始再数一遍。",
-        "Positions count from 0 here (the first token is position 0, not 1): count them again from 0.",
+        "这里的位置从 0 数起（第一个词元是位置 0，不是 1）。位置编号和“第几个”、长度这类个数不是一回事："
+        "在纸上把序列的位置一个个标出来，再找一次。",
+        "Positions count from 0 here (the first token is position 0, not 1). A position number is not the same "
+        'as a count ("the 3rd") or a length: label the sequence\'s positions one by one on paper '
+        "and look again.",
     ),
     "predict_query_itself": (
         "这是查询自己的位置。归纳头要到第一遍里去找：想一想，第一遍里哪个位置上的词元是下一个要预测的？",
@@ -80,6 +83,13 @@ MESSAGES = {
     "axes_induction_score": (
         "(heads,)：每个头一个归纳分数",
         "(heads,): one induction score per head",
+    ),
+    "bug_induction_fixed_place": (
+        "你的函数每次都按 (start, length) = {value} 算分数，不管调用时给的是什么：检查程序的几次调用里，(start, length) "
+        "分别是 {sizes}。start 和 length 不能写成固定的数，也不能用笔记本里的变量，要从这次调用的参数里读出来。",
+        "Your function computes the score at (start, length) = {value} on every call, whatever it is given: on "
+        "the checker's calls (start, length) was {sizes}. Neither can be a number typed in or a variable of the "
+        "notebook; read them from the call's parameters.",
     ),
     "bug_induction_at_occurrence": (
         "你的函数算的是第二遍的查询放在当前词元上一次出现的位置本身上的权重，列号小了 1。"
@@ -142,7 +152,7 @@ MESSAGES = {
     ),
     "bug_induction_queries_shifted": (
         "查询的范围在一端或两端差了一个位置：查询要正好是第二遍里的位置（从 start + length 起），并且每个查询对应的那一列"
-        "（上一次出现之后的那个位置）还在第一遍之内。两端都在一个小例子上（比如 start = 1，length = 3）数一数。",
+        "（上一次出现之后的那个位置）还在第一遍之内。在一个小例子上（比如 start = 1，length = 3）把两端都数一数。",
         "The range of queries is one position off at one end or both: the queries must be exactly the positions of the second copy "
         "(from start + length on) whose column (the position after the earlier occurrence) is still inside the "
         "first copy. Count both ends on a small example (start = 1, length = 3, say).",

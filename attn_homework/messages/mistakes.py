@@ -6,17 +6,21 @@ MESSAGES = {
     # ---------------------------------------------------------------- the mistakes: what is wrong, why, the fix
     "because_of_weights": ("{sym} 不对，问题出在权重上：", "{sym} is off because of the weights. "),
     "transposed_XW": (
-        "你的 {sym} 是所要求矩阵的转置：应是 X 乘以 {w}，每行对应一个词。",
+        "你的 {sym} 正好是正确结果的转置：应是 X 乘以 {w}，每行对应一个词。",
         "Your {sym} is the transpose of the required matrix: it is X times {w}, one row per word.",
     ),
     "transposed_ffn": (
-        "你的 {sym} 是所要求矩阵的转置：FFN 对每个词（输入的每一行）分别计算，输出和输入一样每行对应一个词，"
+        "你的 {sym} 正好是正确结果的转置：FFN 对每个词（输入的每一行）分别计算，输出和输入一样每行对应一个词，"
         "即 ReLU(输入 @ W1 + b1) @ W2 + b2，不要再转置。",
         "Your {sym} is the transpose of the required matrix: the FFN works on each word (each row of its input) "
         "on its own, so its output has one row per word, like its input: ReLU(input @ W1 + b1) @ W2 + b2, "
         "with no transpose.",
     ),
     "weight_transposed": ("{w} 被转置了：直接用 X 乘以 {w}。", "{w} got transposed: multiply X by {w} as it is."),
+    "x_not_projected": (
+        "你的 {sym} 就是 X 本身，一个数都没变：还没有乘以 {w}。",
+        "Your {sym} is X itself, not a number changed: it has not been multiplied by {w}.",
+    ),
     "transposed_qk": (
         "行列颠倒了：分数的行对应查询、列对应键，所以要用 Q 乘以 K 的转置（QKᵀ），而不是 K 乘以 Q 的转置。",
         "Rows and columns are swapped: score rows belong to queries and columns to keys, so use Q "
@@ -31,7 +35,7 @@ MESSAGES = {
         "to queries and columns to keys: Q = X·W_Q, K = X·W_K, then Q times K transposed.",
     ),
     "transposed": (
-        "你的 {sym} 是所要求矩阵的转置：第 i 行应对应第 i 个查询，列对应键。",
+        "你的 {sym} 正好是正确结果的转置：第 i 行应对应第 i 个查询，列对应键。",
         "Your {sym} is the transpose of the required matrix: row i belongs to query i, columns to keys.",
     ),
     "missing_transpose": (
@@ -103,7 +107,7 @@ MESSAGES = {
         "subtracts its own maximum.{also}",
     ),
     "max_down_columns_or_transposed": (
-        "这些数有两种来历，结果完全一样：一是减去的最大值沿列取了（{axis} 或 axis=-2），不是每一行自己的最大值；"
+        "有两种写法会得到这些数，结果完全一样：一是减去的最大值沿列取了（{axis} 或 axis=-2），不是每一行自己的最大值；"
         "二是分数算成了 K 乘以 Q 的转置。在这道题的分数上，两者恰好一致。如果是前者：从一整行减去同一个数，"
         "这一行的 softmax 不变，可每一列减去的数不同，权重就变了，应写 .max(axis=-1, keepdims=True)；"
         "如果是后者：分数的行对应查询、列对应键，要用 Q 乘以 K 的转置。",
@@ -115,7 +119,7 @@ MESSAGES = {
         "so the scores are Q times K transposed.",
     ),
     "max_down_columns_or_softmax_axis": (
-        "这些数有两种来历，结果完全一样：一是 softmax 整个沿列做了（每一列加起来为 1）；二是只有减去的最大值沿列取了"
+        "有两种写法会得到这些数，结果完全一样：一是 softmax 整个沿列做了（每一列加起来为 1）；二是只有减去的最大值沿列取了"
         "（{axis} 或 axis=-2），求和还是沿行的。在这道题的分数上，两者恰好一致。不管是哪一种，方向都错了："
         "每个查询的权重在一行里，要做的是逐行 softmax：最大值和求和都沿最后一个轴，"
         "写 .max(axis=-1, keepdims=True) 和 .sum(axis=-1, keepdims=True)。",
@@ -137,11 +141,13 @@ MESSAGES = {
         "exp underflows to 0, and 0/0 is NaN.)",
     ),
     "keepdims": (
-        "少了 keepdims=True：按行求和（或取最大值）得到形状 (n,) 的向量，除法时它沿着错误的方向广播，"
-        "第 j 列都除以了第 j 行的和。写 .sum(axis=-1, keepdims=True)，最后一个轴保留为长度 1（如 (n, 1)），每行才除以自己的和。",
-        "keepdims=True is missing: the row sums (or maxima) come out as an (n,) vector, which broadcasts "
-        "along the wrong axis, so column j is divided by row j's sum. Write .sum(axis=-1, keepdims=True), which "
-        "keeps the last axis with length 1 (as in (n, 1)): then each row is divided by its own sum.",
+        "每行的和（或最大值）沿着错误的方向广播了：第 j 列都除以了第 j 行的和。形状 (n,) 的向量（求和时少了 keepdims=True）"
+        "会这样，形状 (1, n) 的一行（保留了轴，又用 .T 转置了）也会这样。写 .sum(axis=-1, keepdims=True)，不要再转置："
+        "最后一个轴保留为长度 1（如 (n, 1)），每行才除以自己的和。",
+        "The row sums (or maxima) broadcast along the wrong axis, so column j is divided by row j's sum. An (n,) "
+        "vector of sums (keepdims=True missing) does this, and so does a (1, n) row (the axis kept, then "
+        "transposed with .T). Write .sum(axis=-1, keepdims=True), with no transpose: the last axis stays, with "
+        "length 1 (as in (n, 1)), and each row is divided by its own sum.",
     ),
     "keepdims_max": (
         "减最大值时少了 keepdims=True：按行取的最大值是形状 (n,) 的向量，减法时它沿着错误的方向广播，"
@@ -167,6 +173,11 @@ MESSAGES = {
         "你除的是整个矩阵（或整个头）的和：要除以每一行自己的和（.sum(axis=-1, keepdims=True)）。",
         "You divided by the sum of the whole matrix (or head): divide by each row's own sum (.sum(axis=-1, keepdims=True)).",
     ),
+    "floor_division": (
+        "你用的是整除 //：它把每个商向下取整成整数（和 np.floor 一样），分数的小数部分全丢了。除以 √d_k 要用 /。",
+        "You used floor division //: it rounds every quotient down to a whole number (as np.floor does), and the "
+        "scores lose their fractions. Divide by √d_k with /.",
+    ),
     "scaled_fixed_width": (
         "你除以的是 {root}，可这不是这道题的 √d_k：d_k 要从这道题的数据里取（Q.shape[-1]）；如果 {root} 里的数"
         "是从别处照搬来的，错就在这里。",
@@ -179,8 +190,19 @@ MESSAGES = {
         "softmax leaves rows that no longer sum to 1.",
     ),
     "mask_ignored": (
-        "没有用上掩码：mask 为 False 的位置要在 softmax 之前设为 −∞，这样它们的权重才是 0。",
-        "The mask is not used: where mask is False the score must become −∞ before softmax, so that its weight is 0.",
+        "掩码没有起作用：结果和不加掩码时一样。是没有用上掩码，还是掩码的形状不对，广播之后哪个位置都没挡住？"
+        "mask 为 False 的位置要在 softmax 之前设为 −∞，这样它们的权重才是 0。",
+        "The mask has no effect: the result is that of the scores unmasked. Is the mask not used, or is its shape "
+        "another one that broadcasts so that nothing is blocked? Where mask is False the score must become −∞ "
+        "before softmax, so that its weight is 0.",
+    ),
+    "mask_of_another_shape": (
+        "你传给 np.where 的掩码形状是 {got}，不是分数的形状 {expected}：np.where 把它广播到整个分数矩阵上，"
+        "结果这里哪个位置都没挡住，和不加掩码一样。掩码要每个查询、每个键各有一个值，和分数的形状相同；"
+        "mask 为 False 的位置在 softmax 之前设为 −∞。",
+        "The mask you pass to np.where has shape {got}, not the scores' shape {expected}: np.where broadcasts it "
+        "over the whole score matrix, and here that blocks nothing, as if there were no mask. The mask needs one "
+        "entry per query and key, the scores' shape; where it is False the score becomes −∞ before softmax.",
     ),
     "mask_inverted": (
         "掩码用反了：该挡住的键拿到了权重，该看的键反而被挡住。有两种写法会这样："
@@ -243,9 +265,9 @@ MESSAGES = {
         "The weight at {where} is negative: a softmax weight is e^s over a positive sum, never below 0.",
     ),
     "wrong_mask_S": (
-        "被挡住的位置（例如 {where}）分数应为 −∞，不是 0 或很大的负数：这样 softmax 后权重正好是 0。",
-        "A masked position (e.g. {where}) must hold −∞, not 0 or a large negative number, so that its "
-        "weight after softmax is exactly 0.",
+        "被挡住的位置（例如 {where}）这道题要求填 −∞（不是 0，也不是很大的负数）：这样 softmax 后权重正好是 0。",
+        "A masked position (e.g. {where}) must hold −∞ in this task (not 0, nor a large negative "
+        "number), so that its weight after softmax is exactly 0.",
     ),
     "not_normalized": (
         "{where}的权重加起来不是 1，而 softmax 之后每一行都应当正好加起来为 1。",
@@ -259,6 +281,31 @@ MESSAGES = {
         "你用分数乘了 V：要先对分数逐行做 softmax 得到权重 A，再用 A 乘以 V。",
         "You multiplied the scores by V: first turn each row of scores into weights A with softmax, "
         "then multiply A by V.",
+    ),
+    "output_is_V_no_attention": (
+        "你的 {sym} 就是 V 本身，一个数都没变：还少了注意力这一步。每一行输出要用权重 A 的这一行对 V 的各行加权求和"
+        "（A @ V），A 是缩放后的分数经过 softmax 得到的。",
+        "Your {sym} is V itself, not a number changed: the attention step is missing. Each output row is the "
+        "weighted sum of V's rows with that row of the weights A (A @ V), A being the softmax of the scaled scores.",
+    ),
+    "scaled_another_key": (
+        "你放大的是编号为 {j} 的键{word}，不是题目说的那个键：这里的行号从 0 数起，再数一遍是哪一行。",
+        "You scaled key {j}{word}, not the key the task names: rows here count from 0; count again which row it is.",
+    ),
+    "key_scaled_by_another_factor": (
+        "你把那个键乘以的是 {f}，不是题目给的倍数：再读一遍题目。",
+        "You multiplied that key by {f}, not by the factor the task gives: read the task again.",
+    ),
+    "query_scaled_instead": (
+        "你放大的是那个词的查询（Q 的那一行），题目要放大的是它的键（K 的那一行）：只改 K，Q 不变。",
+        "You scaled that word's query (its row of Q); the task scales its key (its row of K): change K only, "
+        "leave Q as it is.",
+    ),
+    "keys_and_values_swapped": (
+        "K 和 V 用反了：你的分数是用 V 算的，加权求和取回的又是 K。分数要用查询和键算（Q 乘以 K 的转置），"
+        "加权求和取回的是值 V。",
+        "K and V are swapped: your scores are made with V, and the weighted sum fetches K. The scores come from the "
+        "queries and the keys (Q times K transposed); the weighted sum fetches the values V.",
     ),
     "used_keys": (
         "你乘的是 K 而不是 V：加权求和取回的是值 V，键 K 只用来打分。",

@@ -87,6 +87,11 @@ MESSAGES = {
         "Your m1 is the maximum over both blocks: m1 is the running value after block 1, when block 2's scores "
         "have not been seen yet; use S1 alone.",
     ),
+    "sum_with_both_blocks_max": (
+        "你减去的是两块合起来的最大值：l1 是看完第 1 块之后的累计量，这时第 2 块的分数还没见到，要相对于只用 S1 算的 m1 来算。",
+        "You subtracted the maximum over both blocks: l1 is the running value after block 1, when block 2's "
+        "scores have not been seen yet; measure it against m1, taken from S1 alone.",
+    ),
     "blocks_added": (
         "你把两块各自的注意力输出加起来了：每块的权重只在块内归一化（各自加起来为 1），两块相加，每行的权重和就成了 2。"
         "softmax 要对一整行所有的键一起归一化：用累计的 m、l、acc。",
@@ -112,6 +117,19 @@ MESSAGES = {
     "hint_keepdims_column": (
         "这是一个扁平的向量：加上 keepdims=True 保持 (n_q, 1) 这一列。",
         "That is a flat vector: keepdims=True keeps the (n_q, 1) column.",
+    ),
+    "hint_transposed_column": (
+        "这是转置后的形状：(1, n_q) 是一行，要的是一列，每个查询行一个数。",
+        "That is the transposed shape: (1, n_q) is a row, and a column is asked for, one number per query row.",
+    ),
+    "hint_one_per_score": (
+        "你的结果每个分数对应一个数，要的是每个查询行一个数：沿列（axis=0）取的最大值或和是一行 (1, n_k)，"
+        "它和一列 (n_q, 1) 运算时会广播成 (n_q, n_k)；没有求和的 exp 也是这个形状。"
+        "每个最大值和每个和都沿着每一行取：axis=-1, keepdims=True。",
+        "Yours has a number for every score, where one number per query row is asked: a maximum or sum down "
+        "the columns (axis=0) is a row (1, n_k), which broadcasts against an (n_q, 1) column to (n_q, n_k); an "
+        "exp left unsummed has this shape too. Take every maximum and every sum along each row: axis=-1, "
+        "keepdims=True.",
     ),
     "explain_rescale": (
         "当前最大值只有在新块带来更大的分数时才会变；这个因子把旧的和换算到新的最大值上。新块的最大值更小时，当前最大值变了吗？",

@@ -42,7 +42,7 @@ MESSAGES = {
     "rel_readme": (
         "# 自注意力 · 课程与练习\n\n"
         "老师发给你的这个文件夹里有课程笔记本（`notebooks/`）和练习（`notebooks/exercises/`）。"
-        "下面的命令都在这个文件夹（README.md 所在的文件夹）里的终端运行。\n\n"
+        "下面的命令都要在终端里、在这个文件夹（README.md 所在的文件夹）中运行。\n\n"
         "## 装好环境（只需一次）\n\n"
         "需要 Python ≥ 3.10。\n\n"
         "**Windows**（命令提示符或 PowerShell；提示找不到 `python` 时，把第一条里的 `python` 换成 `py`）：\n\n"
@@ -65,7 +65,7 @@ MESSAGES = {
         ".venv/bin/python -m jupyter lab notebooks --LabApp.app_settings_dir=jupyterlab-settings/zh --LabApp.custom_css=True --ServerApp.tornado_settings=static_custom_path=attn_viz/fonts\n"
         "```\n\n"
         "JupyterLab 在浏览器里打开，菜单是中文：`--LabApp.app_settings_dir=jupyterlab-settings/zh` 只为这次启动把界面语言设成中文，"
-        "不改你自己的 JupyterLab 设置（想换语言：菜单“设置 → 语言”）；后两个参数让 JupyterLab 用课程自带的中文字体和表情字体，电脑上没有中文字体时也不会显示成方框。用完在终端里连按两次 Ctrl+C 关掉它。\n\n"
+        "不改你自己的 JupyterLab 设置（想换语言：菜单“设置 → 语言”）；后两个参数让 JupyterLab 用课程自带的中文字体和 emoji 字体，电脑上没有中文字体时也不会显示成方框。用完在终端里连按两次 Ctrl+C 关掉它。\n\n"
         "先打开 `00_setup_check.ipynb`：它检查环境，并告诉你哪里需要修。\n\n"
         "## 内容\n\n"
         "{contents}\n\n"

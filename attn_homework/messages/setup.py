@@ -153,7 +153,7 @@ MESSAGES = {
         "The pairs are wrong: this task pairs the two halves (half, rotate_half), features k and k + d/2; you "
         "paired neighbours.",
     ),
-    "layout_interleaved": ("相邻配对（特征 (0, 1)、(2, 3)、…）", "neighbouring pairs (features (0, 1), (2, 3), …)"),
+    "layout_interleaved": ("相邻配对（特征 (0, 1)、(2, 3)……）", "neighbouring pairs (features (0, 1), (2, 3), …)"),
     "layout_half": ("前后两半配对（特征 k 和 k + d/2）", "the two halves paired (features k and k + d/2)"),
     "rope_layouts_mixed": (
         "每一对都转了，但转完后放错了位置：你按一种配对方式取出特征对，却按另一种方式把结果放回去"
@@ -247,7 +247,7 @@ MESSAGES = {
     "given_not_finite": ("{name} 含有 NaN 或 ∞", "{name} contains NaN or ∞"),
     "given_whole": ("{name} 必须是非负整数，得到的是 {got!r}", "{name} must be a whole number ≥ 0, got {got!r}"),
     "given_order": (
-        "order 必须是 0 … {n} − 1 的一个排列（X 有 {n} 行），得到的是 {got!r}",
+        "order 必须是 0 到 {n} − 1 的一个排列（X 有 {n} 行），得到的是 {got!r}",
         "order must be a permutation of 0 … {n} − 1 (X has {n} rows), got {got!r}",
     ),
 }

@@ -47,6 +47,13 @@ MESSAGES = {
     ),
     "kind_boolean": ("布尔数组（True / False）", "a boolean array (True / False)"),
     "kind_number": ("一个数（整数或小数）", "one number (an int or a float)"),
+    "kind_numbers_real": ("实数数组", "an array of real numbers"),
+    "kind_number_real": ("一个实数（整数或小数）", "one real number (an int or a float)"),
+    "complex_not_real": (
+        "复数不行，虚部是 0 也不行：numpy 把它们当作复数，而这里要的是实数。",
+        "Complex numbers are not accepted, even with an imaginary part of 0: numpy keeps them complex, and real "
+        "numbers are asked for here.",
+    ),
     "kind_function": ("一个函数", "a function"),
     "number_type": (
         "写一个数本身（int 或 float），不加引号，也不是列表或数组。",
@@ -150,12 +157,14 @@ MESSAGES = {
         'you subtracted was taken down the columns. The blocked key\'s column is all −∞, so its "maximum" is −∞ '
         "too, −∞ − (−∞) is NaN, and the sum carries it into the whole row. Each row must subtract its own maximum.",
     ),
-    "mask_nan_fill": (
-        "{sym} 的{row}整行都是 NaN：被挡住的分数填成了 NaN，而不是 −∞。NaN 参与的运算结果都是 NaN，"
-        "一行里只要有一个 NaN，这一行的最大值和总和就都是 NaN。被挡住的位置要填 −∞：np.where(keep, S, -np.inf)，keep 在能看到的键上为 True。",
-        "{row} of {sym} is NaN throughout: the blocked scores were filled with NaN, not −∞. Anything computed "
-        "with NaN is NaN, so one NaN in a row makes that row's maximum and sum NaN. Fill the blocked positions "
-        "with −∞: np.where(keep, S, -np.inf), keep being True where a key may be seen.",
+    "mask_inf_or_nan_fill": (
+        "{sym} 的{row}整行都是 NaN：被挡住的分数填成了 NaN 或 +∞，而不是 −∞。填 +∞ 时，softmax 里会算出 ∞ − ∞（减去最大值时）"
+        "或 ∞/∞（不减时），都得到 NaN；NaN 参与的运算结果都是 NaN，一行里只要有一个 NaN，这一行的总和就是 NaN。"
+        "被挡住的位置要填 −∞：np.where(keep, S, -np.inf)，keep 在能看到的键上为 True。",
+        "{row} of {sym} is NaN throughout: the blocked scores were filled with NaN or +∞, not −∞. With +∞, softmax "
+        "meets ∞ − ∞ (the maximum subtracted) or ∞/∞ (not subtracted), both NaN; anything computed with NaN is "
+        "NaN, so one NaN in a row makes that row's sum NaN. Fill the blocked positions with −∞: "
+        "np.where(keep, S, -np.inf), keep being True where a key may be seen.",
     ),
     "mask_zero_times_inf": (
         "{sym} 的{row}整行都是 NaN：掩码是用 0/1 乘以 −∞ 做的，而 0·(−∞) = NaN，于是保留下来的位置（乘的是 0）"
@@ -177,7 +186,7 @@ MESSAGES = {
         "；减去的最大值是沿列取的（被挡住的那一列全是 −∞）也会这样",
         "; a maximum taken down the columns (the blocked key's column is all −∞) gives it too",
     ),
-    "mask_nan_fill_also": (
+    "mask_inf_or_nan_fill_also": (  # +∞ is the empty-every-row message's own first cause
         "；把被挡住的分数填成 NaN（而不是 −∞）也会这样",
         "; blocked scores filled with NaN (not −∞) give it too",
     ),
@@ -213,6 +222,13 @@ MESSAGES = {
         "Every number is the right one rounded to {decimals} decimals. The check allows each number to be off by "
         "about {tolerance} at most, and rounding to {decimals} decimals moves a number by up to {change}, beyond "
         "that: do not round the answer (np.round is for printing).",
+    ),
+    "almost_rounded_within": (
+        "每个数都是正确值四舍五入到 {decimals} 位小数的结果。这些数碰巧还在检查允许的误差之内，但换一组数就不一定了："
+        "别在答案里取整（np.round 只用来打印）。",
+        "Every number is the right one rounded to {decimals} decimals. With these numbers that happens to stay "
+        "within the check's tolerance, but with others it would not: do not round the answer (np.round is for "
+        "printing).",
     ),
     "almost_rounded_whole": (
         "每个数都是正确值四舍五入到整数的结果。检查允许每个数最多差约 {tolerance}，而取整会让一个数变动多达半个单位，"
@@ -271,6 +287,13 @@ MESSAGES = {
         "a different number for each row. Was something added to softmax's denominator, such as + ε? The "
         "denominator is the sum of the row's exps, nothing more.",
     ),
+    "almost_rows_low_precision": (
+        "非常接近了：你的每一行都正好是正确的那一行乘以一个接近 1 的数，而且各行乘的数不同。每一行的分母看来换成了"
+        "精度较低的类型（如 float16 或 float32），取整后变了一点。分母就是这一行所有 exp 的和，保留 float64，不要转换类型。",
+        "Very close: each of your rows is exactly the right row times a number near 1, a different number for each "
+        "row. Each row's denominator looks converted to a lower precision (float16 or float32, say) and rounded on "
+        "the way. The denominator is the sum of the row's exps: keep it float64, with no conversion.",
+    ),
     "almost_near_masked": (
         "非常接近了：每个数与正确值相差都不到 0.1%，但并不相等。被挡住的分数是不是填成了一个有限的负数，而不是 −∞？"
         "那样被挡住的键还会留下一点权重。也可能是中间有数被取整了，或者换成了精度较低的类型。",
@@ -299,6 +322,56 @@ MESSAGES = {
         "你的答案多了轴：要的是 {want} 个轴的数组，你的有 {have} 个。检查是否多套了一层方括号，或多留了一个长度为 1 的轴。",
         "Your answer has extra axes: an array with {want} axes is asked for, yours has {have}. Look for extra "
         "brackets or a leftover axis of length 1.",
+    ),
+    "hint_fewer_rows": (
+        "你的只有 {length} 行，要的是 {wanted} 行：少了几行。是不是某个切片（例如 [:{length}]）或范围少取了几行？",
+        "Yours has {length} rows where {wanted} are asked: some rows are left out. Does a slice (such as "
+        "[:{length}]) or a range stop early?",
+    ),
+    "hint_fewer_columns": (
+        "你的只有 {length} 列，要的是 {wanted} 列：少了几列。是不是某个切片或范围少取了几列？",
+        "Yours has {length} columns where {wanted} are asked: some columns are left out. Does a slice or a range "
+        "stop early?",
+    ),
+    "hint_fewer_columns_as_wide": (
+        "你的只有 {length} 列，要的是 {wanted} 列；{length} 正好是 {names} 的列数。是不是多乘了一个矩阵，或者乘错了矩阵"
+        "（乘积的列数来自右边那个矩阵）？也可能是某个切片或范围少取了几列。",
+        "Yours has {length} columns where {wanted} are asked, and {length} is the width of {names}. Is there an "
+        "extra matrix product, or a product by the wrong matrix (a product is as wide as its right-hand matrix)? "
+        "Or does a slice or a range stop early?",
+    ),
+    "hint_fewer_columns_unsliced": (
+        "你的只有 {length} 列，要的是 {wanted} 列。可能是多了或少了一次矩阵乘法，或者乘错了矩阵（乘积的列数来自右边那个矩阵），"
+        "也可能是某个切片或范围少取了几列。在纸上写出每一步的形状：(a × b) 乘 (b × c) 得 (a × c)。",
+        "Yours has {length} columns where {wanted} are asked. A matrix product may be extra or missing, or by the "
+        "wrong matrix (a product is as wide as its right-hand matrix); or a slice or a range may stop early. Write "
+        "down the shape of each step: (a × b) times (b × c) gives (a × c).",
+    ),
+    "hint_fewer_rows_unsliced": (
+        "你的只有 {length} 行，要的是 {wanted} 行。可能是多了或少了一次矩阵乘法，或者乘错了矩阵（乘积的行数来自左边那个矩阵），"
+        "也可能是某个切片或范围少取了几行。在纸上写出每一步的形状：(a × b) 乘 (b × c) 得 (a × c)。",
+        "Yours has {length} rows where {wanted} are asked. A matrix product may be extra or missing, or by the "
+        "wrong matrix (a product has as many rows as its left-hand matrix); or a slice or a range may stop early. "
+        "Write down the shape of each step: (a × b) times (b × c) gives (a × c).",
+    ),
+    "division_before_product": (
+        "另外注意：@ 和 /、* 一样，从左往右算：a / b @ c 是 (a / b) @ c，不是 a / (b @ c)。要先算乘积，就加上括号。",
+        " Note: @ binds as tightly as / and *, from left to right: a / b @ c is (a / b) @ c, not a / (b @ c). "
+        "For the product first, add brackets.",
+    ),
+    "hint_fewer_entries": (
+        "你的只有 {length} 个数，要的是 {wanted} 个：少了几个。是不是某个切片或范围少取了？",
+        "Yours has {length} numbers where {wanted} are asked: some are left out. Does a slice or a range stop early?",
+    ),
+    "hint_shorter_axis": (
+        "你的第 {axis} 个轴（从 0 数起）只有 {length} 个，要的是 {wanted} 个：这个轴上少了几块。是不是某个切片或范围少取了？",
+        "Your axis {axis} (counting from 0) has {length} where {wanted} are asked: some are left out along it. "
+        "Does a slice or a range stop early?",
+    ),
+    "hint_axes_permuted": (
+        "你的形状是要求的那些轴换了顺序：对照每一次 transpose、swapaxes 或 reshape 之后各轴的顺序。",
+        "Your shape has the axes asked for in another order: check the order of the axes after each "
+        "transpose, swapaxes or reshape.",
     ),
     "shape": (
         "在纸上写出每一次矩阵乘法的形状：(a × b) 乘 (b × c) 得 (a × c)。",

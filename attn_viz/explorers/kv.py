@@ -31,7 +31,8 @@ MODELS = {
     "Llama 3 8B": (32, 32, 8, 128, 4096, 8192),
 }
 KV_HEADS = tuple(sorted({d for m in MODELS.values() for d in range(1, m[1] + 1) if m[1] % d == 0}))
-CONTEXTS = (1, 16, 64, 256, 512, 1024, 2048, 4096)  # tokens
+CONTEXTS = (1, 16, 64, 256, 512, 1024, 2048, 4096, 8192)  # tokens: up to the longest limit in MODELS
+DEFAULT_CONTEXT = 4096  # lesson 14's numbers (or the model's limit if that is shorter)
 BYTES_PER_VALUE = (1, 2, 4)  # 8-bit, float16 / bfloat16, float32
 A100 = dict(bandwidth_gb_s=2039, peak_tflop_s=312)  # A100 80GB SXM datasheet: HBM2e, dense fp16 tensor cores
 BANDWIDTHS = (100, 200, 500, 1000, 2039, 3000)  # GB/s (10^9 bytes/s)
@@ -121,7 +122,8 @@ def kv_cache_explorer(model: str = "Llama 3 8B", context: int | None = None) -> 
 
     ``model`` is one of "GPT-2 small", "Llama 2 7B", "Llama 3 8B" (lesson 14's published configurations,
     sources there); ``context`` the tokens a new token's query sees (itself included), one of 1, 16, 64,
-    256, 512, 1024, 2048, 4096 (by default 4,096, or the model's limit if that is shorter). Controls:
+    256, 512, 1024, 2048, 4096, 8192 (by default 4,096, or the model's limit if that is shorter; the slider
+    reaches 8,192, Llama 3 8B's limit that the heading names). Controls:
     ``model``, ``kv_heads`` (1 … 32; it must divide the model's query heads, else the picture says which
     counts can share them; it starts at the model's own, and choosing a model sets it to that model's own
     and the context to at most the model's limit: ``linked``; the heading says when it is changed),
@@ -135,7 +137,7 @@ def kv_cache_explorer(model: str = "Llama 3 8B", context: int | None = None) -> 
     text = Text()
     if model not in MODELS:
         raise ValueError(text("not_a_choice", name="model", value=model, allowed=list(MODELS)))
-    context = min(CONTEXTS[-1], MODELS[model][5]) if context is None else context
+    context = min(DEFAULT_CONTEXT, MODELS[model][5]) if context is None else context
     if context not in CONTEXTS:
         raise ValueError(text("not_a_choice", name="context", value=context, allowed=list(CONTEXTS)))
     specs = [

@@ -19,6 +19,7 @@ from attn_core.examples import Example, four_words
 
 from .. import svg as draw
 from .base import MARGIN, PANELS_TOP, Explorer, Frame, Text, choice, describe, pick_example, token_labels, token_values
+from .kv import wrap
 
 MODES = ("none", "causal", "padding")
 
@@ -28,7 +29,7 @@ CELL = 72  # heatmap cell
 LEGEND_LEFT, LEGEND_GAP, LEGEND_WIDTH = 20, 16, 180  # colour legend under the grid
 BELOW_GRID = 58  # the legend, its labels and a margin
 DROPPED_LEGEND_H = 26  # the legend's second line: the grey of a padding query's row
-NOTICE_WIDTH, NOTICE_SIZE, NOTICE_LINES = 760, 15, 3  # room kept for the notice: the picture never jumps
+NOTICE_GAP, NOTICE_TOP, NOTICE_SIZE = 24, 40, 15  # the notice: beside the grid, so no room is kept under it
 
 # the words the page draws with (attn_viz.messages), besides base.BASE_WORDS
 WORDS = (
@@ -123,7 +124,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses) -> Frame
     heading = text(f"mask_heading_{state['mode']}" + ("_padding" if state["mode"] == "causal" and p else ""), padding=p)
     pic = explorer.picture(heading, WIDTH)
     padded = tuple(range(n - p, n))
-    _, heat_h = draw.heatmap(
+    heat_w, heat_h = draw.heatmap(
         pic,
         MARGIN,
         PANELS_TOP,
@@ -150,10 +151,15 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses) -> Frame
         dropped_label=text("mask_legend_dropped") if padded and not empty else None,
     )
     y += BELOW_GRID - LEGEND_GAP + (DROPPED_LEGEND_H if padded and not empty else 0)
-    if empty:
+    pic.height = y
+    if empty:  # beside the grid (as masks.js): the picture keeps its height and no blank band waits under it
         words = text("list_sep").join(labels[i] for i in empty)
-        draw.notice(pic, MARGIN, y, NOTICE_WIDTH, text("mask_no_key", tokens=words).split("\n"), size=NOTICE_SIZE)
-    pic.height = y + 14 + NOTICE_LINES * (NOTICE_SIZE + 8) + 8
+        x = MARGIN + heat_w + NOTICE_GAP
+        width = WIDTH - MARGIN - x
+        paragraphs = text("mask_no_key", tokens=words).split("\n")
+        lines = [line for par in paragraphs for line in wrap(par, NOTICE_SIZE, width - 24)]
+        h = draw.notice(pic, x, PANELS_TOP + NOTICE_TOP, width, lines, size=NOTICE_SIZE)
+        pic.height = max(pic.height, PANELS_TOP + NOTICE_TOP + h + 8)
 
     sums = A.sum(axis=1)
     readouts = {f"row_sum[{tok}]": float(s) for tok, s in zip(tokens, sums) if np.isfinite(s)}

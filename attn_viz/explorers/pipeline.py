@@ -63,6 +63,8 @@ WORDS = (
     "pipeline_shapes_header",
     "pipeline_row_weights",
     "pipeline_favourite",
+    "pipeline_favourite_tied",
+    "pipeline_tied_word",
     "pipeline_desc",
     "pipeline_desc_shapes",
 )
@@ -167,6 +169,17 @@ def compute(values: dict, *, X, W_q, W_k, W_v, tokens) -> dict:
 # ---------------------------------------------------------------- render: the picture
 
 
+def telling_digits(row, most=4) -> tuple[int, list[int]]:
+    """The decimals (2 … ``most``) the readout needs so that the largest weight of ``row`` does not print as
+    the runner-up's, and the words still tied for it at that many (one word unless they are equal there)."""
+    digits = 2
+    top = draw.fmt(max(row), digits)
+    while digits < most and sum(draw.fmt(x, digits) == top for x in row) > 1:
+        digits += 1
+        top = draw.fmt(max(row), digits)
+    return digits, [k for k, x in enumerate(row) if draw.fmt(x, digits) == top]
+
+
 def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, d0, shape_table) -> Frame:
     text, A, qi = explorer.text, state["trace"].A, state["qi"]
     query, n = labels[qi], len(tokens)
@@ -221,16 +234,18 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, d0, shap
         max_weight=float(A[qi].max()), row_sum=float(A[qi].sum()), d_k=float(state["d_k"]), entropy=entropy(A[qi])
     )
     favourite = int(np.argmax(A[qi]))
+    digits, tied = telling_digits(A[qi])
     lines = [
         text(
             "pipeline_row_weights",
             query=query,
-            weights="  ".join(f"{tok} {draw.fmt(x)}" for tok, x in zip(tokens, A[qi])),
+            weights="  ".join(f"{tok} {draw.fmt(x, digits)}" for tok, x in zip(tokens, A[qi])),
         ),
         text(
-            "pipeline_favourite",
+            "pipeline_favourite_tied" if len(tied) > 1 else "pipeline_favourite",
             favourite=labels[favourite],
-            weight=draw.fmt(A[qi].max()),
+            tied=text("list_sep").join(text("pipeline_tied_word", word=labels[k]) for k in tied),
+            weight=draw.fmt(A[qi].max(), digits),
             total=draw.fmt(A[qi].sum()),
         ),
     ]

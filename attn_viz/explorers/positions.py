@@ -6,7 +6,9 @@ positions shift together (flat for RoPE, which depends only on j − i; moving f
 which are added before the projections), one pair of features as hands on a dial (RoPE turns q and k by
 their positions; a sinusoidal encoding's pair is a hand at angle p), and each word's weights in the
 original and the reordered sentence, lined up word by word: identical without positions, different with.
-Positions are counted from 0 everywhere, as the heatmaps' labels 学习（2）, 语言（3） count them.
+Positions are counted from 0 everywhere, as the heatmaps' labels 学习（2）, 语言（3） count them. The heatmaps
+follow the sliders: the query word sits at i and the key word at j, the other words at their places in the
+sentence (``slot_positions``); the reordering shuffles the words over these same positions.
 Computed and drawn in the page (``js/positions.js``); ``compute`` here is the reference, with attn_core.
 """
 
@@ -14,10 +16,10 @@ from functools import partial
 
 import numpy as np
 
+from attn_core.core import attention
 from attn_core.examples import Example, four_words
 from attn_core.positions import (
     ENCODINGS,
-    attention_with_positions,
     positioned_qkv,
     sinusoidal_positions,
     with_even_width,
@@ -98,7 +100,8 @@ def position_explorer(example: Example | None = None, query: str = "学习", key
     The curve shows q·k (not scaled) with ``query`` at i + s and ``key`` at j + s for s = 0 … 20: flat for
     RoPE (only j − i counts) and without positions (nothing counts); it moves for sinusoidal encodings.
     The dial shows pair 0 of the features (one radian per position). The heatmaps show every word's weights
-    in the original sentence and in the reordered one, both in the original word order.
+    in the original sentence and in the reordered one, both in the original word order, with ``query`` at i
+    and ``key`` at j (``slot_positions``: the heatmaps' highlighted row and cell follow the sliders).
     Computed and drawn in the page (``js/positions.js``); attn_core here.
     """
     text = Text()
@@ -182,6 +185,15 @@ def score_grid(example: Example, qi: int, ki: int, encoding: str) -> np.ndarray:
     return Q @ K.T
 
 
+def slot_positions(n: int, qi: int, ki: int, i: int, j: int) -> np.ndarray:
+    """The positions of the sentence's n slots: slot r at r, but the query word's slot (qi) at i and the key
+    word's (ki) at j, the sliders' positions. Word w of the sentence sits in slot w; a reordering puts word
+    order[r] in slot r, so it shuffles the words over these same positions."""
+    slots = np.arange(n)
+    slots[qi], slots[ki] = i, j
+    return slots
+
+
 # ---------------------------------------------------------------- compute: the numbers, from attn_core
 
 
@@ -191,8 +203,9 @@ def compute(values: dict, *, example, grids, orders, qi, ki) -> dict:
     shifts = np.arange(SHIFTS + 1)
     curve = grids[encoding][i + shifts, j + shifts]
     W = (example.W_q, example.W_k, example.W_v)
-    A = attention_with_positions(example.X, *W, encoding).A
-    reordered = attention_with_positions(example.X[order], *W, encoding).A
+    slots = slot_positions(len(order), qi, ki, i, j)
+    A = attention(*positioned_qkv(example.X, *W, slots, encoding)).A
+    reordered = attention(*positioned_qkv(example.X[order], *W, slots, encoding)).A
     back = np.argsort(order)  # row r of the new sentence is word order[r]; word w sits at back[w]
     A_by_word = reordered[np.ix_(back, back)]
     if encoding == "sinusoidal":  # pair 0 of the position vectors themselves: (sin p, cos p)
@@ -206,6 +219,7 @@ def compute(values: dict, *, example, grids, orders, qi, ki) -> dict:
         i=i,
         j=j,
         order=order,
+        slots=slots,
         shifts=shifts,
         curve=curve,
         A=A,
@@ -246,7 +260,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, qi, ki, 
     n = len(tokens)
     cell = SMALL_CELL if n > SHORT_SENTENCE else GLOSSED_CELL if glosses else LARGE_CELL
     glosses = glosses if n <= SHORT_SENTENCE else None  # a long sentence's cells have no room for them
-    order, back = state["order"], np.argsort(state["order"])
+    order, back, slots = state["order"], np.argsort(state["order"]), state["slots"]
     axes = dict(
         cell=cell, highlight_row=qi, highlight_cell=(qi, ki), row_title=text("axis_queries"), col_glosses=glosses
     )
@@ -255,7 +269,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, qi, ki, 
         MARGIN,
         HEATMAPS_TOP,
         state["A"],
-        [text("pos_token_at", token=t, position=p) for p, t in enumerate(labels)],
+        [text("pos_token_at", token=t, position=int(slots[w])) for w, t in enumerate(labels)],
         tokens,
         title=text("pos_before", sentence=" ".join(tokens)),
         col_title=text("axis_keys"),
@@ -266,7 +280,7 @@ def render(explorer: Explorer, state: dict, *, tokens, labels, glosses, qi, ki, 
         MARGIN + before_w + MAP_GAP,
         HEATMAPS_TOP,
         state["A_by_word"],
-        [text("pos_token_at", token=t, position=int(back[w])) for w, t in enumerate(labels)],
+        [text("pos_token_at", token=t, position=int(slots[back[w]])) for w, t in enumerate(labels)],
         tokens,
         title=text("pos_after", sentence=" ".join(tokens[k] for k in order)),
         col_title=text("pos_axis_keys_by_word"),

@@ -90,6 +90,30 @@ def test_a_keypress_redraws_the_picture_at_once(page):
         assert frame_count(explorer) == frames + 2
 
 
+def test_the_position_explorers_highlighted_row_follows_the_i_slider(page):
+    # newcomer trial 2: with i at 6 the heatmaps still labelled the outlined row 学习（2）
+    p, *_ = page
+    explorer = p.locator('[data-attn-explorer="positions"] .attn-explorer-live')
+    english = p.evaluate("document.documentElement.lang") == "en"
+    at = (lambda k: f"学习 “study” ({k})") if english else (lambda k: f"学习（{k}）")
+
+    def row_labels():
+        return explorer.locator(".attn-picture svg text").all_text_contents()
+
+    assert at(2) in row_labels() and at(6) not in row_labels()
+    slider = explorer.locator("input[type=range]").first  # i, where 学习 asks
+    slider.focus()
+    for _ in range(4):
+        p.keyboard.press("ArrowRight")
+    labels = row_labels()
+    assert at(6) in labels and at(2) not in labels, labels  # the outlined row is 学习 at i = 6 in the picture
+    assert any("i = 6" in t for t in labels)
+    p.keyboard.press("Home")
+    for _ in range(2):
+        p.keyboard.press("ArrowRight")  # back to 2: the page's later tests start from where they began
+    assert at(2) in row_labels()
+
+
 def test_keyboard_reaches_and_operates_every_control(page):
     p, count, *_ = page
     for i in range(count):

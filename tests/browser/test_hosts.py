@@ -366,3 +366,66 @@ def test_a_static_page_without_the_bundle_still_shows_the_saved_picture(site):
     start = page.index("data-attn-explorer")
     assert "<svg" in page[start : page.index("</div>", start) + 200_000].split("data-attn-bundle")[0]
     assert page.count("data-attn-bundle") == 1  # one inline script, after the pictures
+
+
+# what of the shown tab of the file board is not on the screen: its tab row wraps or scrolls sideways (or a label
+# sits higher than the others), a box of its panel scrolls inside itself (the readouts once did: their last
+# lines cut off), a readout line or the page runs below the screen
+JS_BOARD_OFF_SCREEN = """() => {
+  const edition = [...document.querySelectorAll('.attn-board-edition')].find((e) => !e.hidden);
+  const bar = edition.querySelector('.attn-board-tabs');
+  const tabs = [...bar.querySelectorAll('[role=tab]')];
+  const panel = [...edition.querySelectorAll('.attn-board-panel')].find((e) => !e.hidden);
+  const off = [];
+  const rows = new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size;
+  if (rows !== 1) off.push(`the tabs take ${rows} rows`);
+  if (bar.scrollWidth > bar.clientWidth) off.push(`the tab row scrolls: ${bar.scrollWidth} > ${bar.clientWidth} px`);
+  const labels = tabs.map((t) => {  // where each label's text starts: d<sub>k</sub> once raised lesson 3's
+    const range = document.createRange();
+    range.selectNodeContents(t.firstChild);
+    return range.getBoundingClientRect().top;
+  });
+  if (Math.max(...labels) - Math.min(...labels) > 0.5) off.push(`the tab labels sit at ${labels.join(', ')} px`);
+  for (const box of [panel, ...panel.querySelectorAll('*')]) {
+    if (box.scrollHeight > box.clientHeight + 1 && getComputedStyle(box).overflowY !== 'visible')
+      off.push(`${box.className || box.tagName} scrolls: ${box.scrollHeight} > ${box.clientHeight} px`);
+  }
+  const lines = panel.querySelector('.attn-lines');
+  if (lines.scrollHeight > lines.clientHeight + 1) off.push(`the readouts overflow their box`);
+  for (const line of lines.children) {
+    const bottom = line.getBoundingClientRect().bottom;
+    if (bottom > innerHeight) off.push(`"${line.textContent.slice(0, 40)}" ends at ${Math.round(bottom)} px`);
+  }
+  if (document.documentElement.scrollHeight > innerHeight) off.push('the page scrolls');
+  return off;
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
+def test_the_file_board_shows_every_readout_and_one_row_of_tabs(browser, board_dir, width, height):
+    """`make board` at a projector's 1920×1080 and a small 1280×720, in both languages, on every tab, with its
+    sliders where they start, at their ends and at their starts: the tabs are one row and every readout line
+    is on the screen, none in a box that scrolls (the README: nothing runs off the bottom)."""
+    page, net = new_page(browser, None, width, height)
+    try:
+        page.goto((board_dir / "index.html").as_uri())
+        page.locator(f".attn-board {EXPLORER}").first.wait_for()
+        page.evaluate("document.fonts.ready")
+        problems = []
+        for lang in ("zh", "en"):
+            page.locator(f'.attn-board [data-attn-lang="{lang}"]').click()
+            tabs = page.locator(".attn-board-tabs:visible [role=tab]")
+            for t in range(tabs.count()):
+                tabs.nth(t).click()
+                sliders = page.locator(f".attn-board-panel:visible {EXPLORER} input[type=range]")
+                for state in ("as it opens", "End", "Home"):
+                    if state != "as it opens":
+                        for i in range(sliders.count()):
+                            sliders.nth(i).focus()
+                            page.keyboard.press(state)
+                    label = f"{width}×{height} {lang} tab {t + 1} ({tabs.nth(t).inner_text()}), sliders {state}"
+                    problems += [f"{label}: {p}" for p in page.evaluate(JS_BOARD_OFF_SCREEN)]
+        assert not problems, "\n".join(problems)
+        assert not net.foreign, net.foreign
+    finally:
+        page.close()

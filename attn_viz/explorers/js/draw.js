@@ -219,7 +219,11 @@ export function bars(svg, x, y, values, labels, o) {
     }
     let labelY;
     if (val < 0) labelY = y1 + 18;
-    else labelY = Math.min(y0, ghost && ghost[j] > 0 ? ypos(ghost[j]) : y0) - 7;
+    else {
+      // above the bar itself, inside a taller ghost; above a ghost's edge it would cross (svg.bars)
+      labelY = y0 - 7;
+      if (ghost && ghost[j] > 0 && y0 - 24 < ypos(ghost[j]) && ypos(ghost[j]) <= y0) labelY = ypos(ghost[j]) - 7;
+    }
     if (val > vmax) labelY = Math.max(labelY, top + 14); // off the top of a fixed axis: the value still shows
     if (val < vmin) labelY = Math.min(labelY, top + 20 + plotH - 4);
     svg.text(cx, labelY, fmt(val), { size: 15, anchor: "middle", bold: true });
@@ -243,7 +247,8 @@ export function maskedCell(svg, cx, cy, cell, size) {
     svg.line(cx + 3, cy + cell * f - 3 + 3 * f, cx + cell * f - 3 + 3 * f, cy + 3, { stroke: HATCH, sw: 1 });
   }
   const label = cell >= 60 ? "−∞ → 0" : "−∞";
-  svg.rect(cx + cell / 2 - textWidth(label, size) / 2 - 3, cy + cell / 2 - size / 2 - 3, textWidth(label, size) + 6, size + 6, { fill: MASKED });
+  const pad = 6; // the hatching stops clear of the label (svg.masked_cell)
+  svg.rect(cx + cell / 2 - textWidth(label, size) / 2 - pad, cy + cell / 2 - size / 2 - 3, textWidth(label, size) + 2 * pad, size + 6, { fill: MASKED });
   svg.text(cx + cell / 2, cy + cell / 2 + 5, label, { size, anchor: "middle", fill: MASKED_INK });
 }
 

@@ -6,6 +6,7 @@
 
 import { applyMask, project, scale, scores, softmaxRow } from "./attention.js";
 import * as draw from "./draw.js";
+import { wrap } from "./kv.js";
 
 export const MASK_MODES = ["none", "causal", "padding"];
 
@@ -16,8 +17,9 @@ const LEGEND_GAP = 16;
 const LEGEND_WIDTH = 180;
 const BELOW_GRID = 58;
 const DROPPED_LEGEND_H = 26; // the legend's second line: the grey of a padding query's row
-const NOTICE_WIDTH = 760;
-const NOTICE_LINES = 3; // room kept for the notice, so the picture does not jump when it appears
+const NOTICE_GAP = 24; // the notice: beside the grid, so no room is kept under it
+const NOTICE_TOP = 40;
+const NOTICE_SIZE = 15;
 
 // maskCells(mode, n, padding) -> n × n booleans (true = may attend), or null for "none" (masks.mask_cells).
 // The last `padding` tokens are padding, hidden on the key side from every query (their own rows are
@@ -70,7 +72,7 @@ export function render(data, values, state, t) {
   const heading = t(`mask_heading_${state.mode}` + (state.mode === "causal" && p ? "_padding" : ""), { padding: p });
   const pic = draw.picture(data.title, heading, WIDTH);
   const padded = Array.from({ length: p }, (_, k) => n - p + k);
-  const [, heatH] = draw.heatmap(pic, draw.MARGIN, draw.PANELS_TOP, A, labels, tokens, {
+  const [heatW, heatH] = draw.heatmap(pic, draw.MARGIN, draw.PANELS_TOP, A, labels, tokens, {
     cell: CELL,
     rowTitle: t("axis_queries"),
     colTitle: t("axis_keys"),
@@ -89,11 +91,16 @@ export function render(data, values, state, t) {
     droppedLabel: dropped ? t("mask_legend_dropped") : null,
   });
   y += BELOW_GRID - LEGEND_GAP + (dropped ? DROPPED_LEGEND_H : 0);
+  pic.height = y;
   if (emptyRows.length) {
+    // beside the grid (masks.py): the picture keeps its height and no blank band waits under it
     const words = emptyRows.map((i) => labels[i]).join(t("list_sep"));
-    draw.notice(pic, draw.MARGIN, y, NOTICE_WIDTH, t("mask_no_key", { tokens: words }).split("\n"), { size: 15 });
+    const x = draw.MARGIN + heatW + NOTICE_GAP;
+    const width = WIDTH - draw.MARGIN - x;
+    const lines = t("mask_no_key", { tokens: words }).split("\n").flatMap((par) => wrap(par, NOTICE_SIZE, width - 24));
+    const h = draw.notice(pic, x, draw.PANELS_TOP + NOTICE_TOP, width, lines, { size: NOTICE_SIZE });
+    pic.height = Math.max(pic.height, draw.PANELS_TOP + NOTICE_TOP + h + 8);
   }
-  pic.height = y + 14 + NOTICE_LINES * (15 + 8) + 8;
 
   const sums = A.map((row) => row.reduce((a, b) => a + b, 0));
   const sumText = (s) => (Number.isFinite(s) ? draw.fmt(s) : "—");

@@ -33,6 +33,15 @@ export function compute(data, values) {
   return { A: trace.A, O: trace.O, qi, mult, ghost, d_k, scaled, shapes };
 }
 
+// tellingDigits(row) -> [digits, tied]: the decimals (2 … most) the readout needs so that the largest weight
+// does not print as the runner-up's, and the words still tied for it at that many (pipeline.telling_digits)
+export function tellingDigits(row, most = 4) {
+  let digits = 2;
+  const top = (d) => draw.fmt(Math.max(...row), d);
+  while (digits < most && row.filter((x) => draw.fmt(x, digits) === top(digits)).length > 1) digits += 1;
+  return [digits, row.map((x, k) => k).filter((k) => draw.fmt(row[k], digits) === top(digits))];
+}
+
 export function render(data, values, state, t) {
   const { tokens, labels, glosses } = data;
   const { A, qi } = state;
@@ -82,9 +91,15 @@ export function render(data, values, state, t) {
   const sep = t("list_sep");
   const tokenValues = (vals, notes) =>
     tokens.map((tok, k) => t("token_value", { token: tok, value: draw.fmt(vals[k]) }) + (notes ? t("in_brackets", { text: notes[k] }) : "")).join(sep);
+  const [digits, tied] = tellingDigits(row);
   const lines = [
-    t("pipeline_row_weights", { query, weights: tokens.map((tok, k) => `${tok} ${draw.fmt(row[k])}`).join("  ") }),
-    t("pipeline_favourite", { favourite: labels[favourite], weight: draw.fmt(row[favourite]), total: draw.fmt(sum(row)) }),
+    t("pipeline_row_weights", { query, weights: tokens.map((tok, k) => `${tok} ${draw.fmt(row[k], digits)}`).join("  ") }),
+    t(tied.length > 1 ? "pipeline_favourite_tied" : "pipeline_favourite", {
+      favourite: labels[favourite],
+      tied: tied.map((k) => t("pipeline_tied_word", { word: labels[k] })).join(sep),
+      weight: draw.fmt(row[favourite], digits),
+      total: draw.fmt(sum(row)),
+    }),
   ];
   let body = t("pipeline_desc", { n, query, weights: tokenValues(row, sub), ghost: tokenValues(state.ghost) });
   if (data.shape_table) {

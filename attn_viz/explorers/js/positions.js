@@ -1,7 +1,8 @@
 // Lesson 12's position explorer: word order, with no position encoding, sinusoidal encodings or RoPE.
 // attn_viz/explorers/positions.py is the reference (attn_core.positions computes; svg.py draws the static
 // picture). Frequencies ω_k = base^(−2k/d), k = 0 … d/2 − 1: pair k turns by ω_k radians per position.
-// Positions are counted from 0, as the heatmaps' labels 学习（2）, 语言（3） count them.
+// Positions are counted from 0, as the heatmaps' labels 学习（2）, 语言（3） count them. The heatmaps follow
+// the sliders: the query word at i, the key word at j, the others at their places (slotPositions).
 
 import { matmul, scale, softmax, transpose } from "./attention.js";
 import * as draw from "./draw.js";
@@ -59,10 +60,11 @@ function dot(a, b) {
   return a.reduce((acc, x, t) => acc + x * b[t], 0);
 }
 
-// weightsWithPositions(X, W_q, W_k, W_v, encoding) -> A (n × n): row r of X at position r, then
-// softmax(QKᵀ/√d_k) row by row (max subtracted), as attn_core.positions.attention_with_positions.
-export function weightsWithPositions(X, W_q, W_k, W_v, encoding) {
-  const rows = X.map((x, p) => positionedRow(x, W_q, W_k, W_v, p, encoding));
+// weightsWithPositions(X, W_q, W_k, W_v, encoding, positions) -> A (n × n): row r of X at positions[r]
+// (by default r), then softmax(QKᵀ/√d_k) row by row (max subtracted), as attn_core's
+// attention(*positioned_qkv(X, …, positions, encoding)) (attention_with_positions when positions = 0 … n − 1).
+export function weightsWithPositions(X, W_q, W_k, W_v, encoding, positions = null) {
+  const rows = X.map((x, r) => positionedRow(x, W_q, W_k, W_v, positions ? positions[r] : r, encoding));
   const Q = rows.map((r) => r.q);
   const K = rows.map((r) => r.k);
   return softmax(scale(matmul(Q, transpose(K)), Q[0].length));
@@ -80,19 +82,30 @@ export function scoreCurve(xq, xk, W_q, W_k, W_v, encoding, i, j, shifts) {
   return out;
 }
 
-// reorderedByWord(X, order, ...) -> A (n × n) of the sentence X[order], rows and columns put back in the
-// original word order: cell [w][u] is word w's weight on word u wherever the reordering put them.
-export function reorderedByWord(X, order, W_q, W_k, W_v, encoding) {
+// reorderedByWord(X, order, ..., positions) -> A (n × n) of the sentence X[order] (slot r, at positions[r],
+// by default r, holds word order[r]), rows and columns put back in the original word order: cell [w][u] is
+// word w's weight on word u wherever the reordering put them.
+export function reorderedByWord(X, order, W_q, W_k, W_v, encoding, positions = null) {
   const A = weightsWithPositions(
     order.map((w) => X[w]),
     W_q,
     W_k,
     W_v,
     encoding,
+    positions,
   );
   const back = [];
   order.forEach((w, r) => (back[w] = r));
   return back.map((r) => back.map((c) => A[r][c]));
+}
+
+// slotPositions(n, qi, ki, i, j) -> (n,): slot r at position r, but the query word's slot qi at i and the
+// key word's ki at j (positions.slot_positions): word w sits in slot w, a reordering puts order[r] in slot r
+export function slotPositions(n, qi, ki, i, j) {
+  const slots = [...Array(n).keys()];
+  slots[qi] = i;
+  slots[ki] = j;
+  return slots;
 }
 
 // reorderings(n) -> [[order], …]: reversed, the last word first, neighbours swapped (duplicates dropped),
@@ -148,14 +161,15 @@ export function compute(data, values) {
   const j = Number(values.j);
   const order = data.orders[values.order];
   const curve = scoreCurve(X[qi], X[ki], W_q, W_k, W_v, encoding, i, j, SHIFTS);
-  const A = weightsWithPositions(X, W_q, W_k, W_v, encoding);
-  const AByWord = reorderedByWord(X, order, W_q, W_k, W_v, encoding);
+  const slots = slotPositions(X.length, qi, ki, i, j);
+  const A = weightsWithPositions(X, W_q, W_k, W_v, encoding, slots);
+  const AByWord = reorderedByWord(X, order, W_q, W_k, W_v, encoding, slots);
   const hs = hands(X[qi], X[ki], W_q, W_k, W_v, encoding, i, j);
   const ghosts =
     encoding === "rope"
       ? [positionedRow(X[qi], W_q, W_k, W_v, 0, "none").q.slice(0, 2), positionedRow(X[ki], W_q, W_k, W_v, 0, "none").k.slice(0, 2)]
       : null;
-  return { encoding, i, j, order, curve, A, AByWord, hands: hs, ghosts };
+  return { encoding, i, j, order, slots, curve, A, AByWord, hands: hs, ghosts };
 }
 
 // SVG shapes draw.js does not have, written exactly as svg.py's Svg writes them (same attributes, same
@@ -293,13 +307,13 @@ export function render(data, values, state, t) {
   state.order.forEach((w, r) => (back[w] = r));
   const axes = { cell, highlightRow: qi, highlightCell: [qi, ki], rowTitle: t("axis_queries"), colGlosses };
   const at = (w, p) => t("pos_token_at", { token: labels[w], position: p }); // glossed in English
-  const [beforeW, heatH] = draw.heatmap(pic, draw.MARGIN, HEATMAPS_TOP, state.A, tokens.map((_, w) => at(w, w)), tokens, {
+  const [beforeW, heatH] = draw.heatmap(pic, draw.MARGIN, HEATMAPS_TOP, state.A, tokens.map((_, w) => at(w, state.slots[w])), tokens, {
     ...axes,
     title: t("pos_before", { sentence: tokens.join(" ") }),
     colTitle: t("axis_keys"),
   });
   const sentence = state.order.map((w) => tokens[w]).join(" ");
-  const [afterW] = draw.heatmap(pic, draw.MARGIN + beforeW + MAP_GAP, HEATMAPS_TOP, state.AByWord, tokens.map((_, w) => at(w, back[w])), tokens, {
+  const [afterW] = draw.heatmap(pic, draw.MARGIN + beforeW + MAP_GAP, HEATMAPS_TOP, state.AByWord, tokens.map((_, w) => at(w, state.slots[back[w]])), tokens, {
     ...axes,
     title: t("pos_after", { sentence }),
     colTitle: t("pos_axis_keys_by_word"),

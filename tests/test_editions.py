@@ -112,7 +112,11 @@ def output_text(output):
     if output["output_type"] == "stream":
         return "".join(output["text"])
     data = output.get("data", {})
-    return "".join("".join(data.get(mime, "")) for mime in ("text/plain", "text/markdown") if mime in data)
+    text = "".join("".join(data.get(mime, "")) for mime in ("text/plain", "text/markdown") if mime in data)
+    return FIGURE_SIZE.sub("", text)  # an English figure grows to fit its glossed labels: not a number taught
+
+
+FIGURE_SIZE = re.compile(r"<Figure size [\d.]+x[\d.]+ with \d+ Axes>")
 
 
 def output_kinds(cell):
